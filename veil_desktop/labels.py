@@ -1,0 +1,44 @@
+"""Label catalogue: display names (Korean / English) and pseudonym prefixes. No Qt here."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LabelInfo:
+    name: str
+    ko: str
+    en: str
+    pseudonym: str  # stand-in prefix for the pseudonym masking style: 인물1, 인물2, ...
+
+
+_INFOS = [
+    LabelInfo("PERSON", "인명", "Person", "인물"),
+    LabelInfo("ADDRESS", "주소", "Address", "주소"),
+    LabelInfo("ORGANIZATION", "기관", "Organization", "기관"),
+    LabelInfo("PHONE", "전화번호", "Phone", "전화"),
+    LabelInfo("RRN", "주민등록번호", "Resident reg. no.", "주민번호"),
+    LabelInfo("FOREIGNER_RN", "외국인등록번호", "Foreigner reg. no.", "외국인번호"),
+    LabelInfo("EMAIL", "이메일", "E-mail", "이메일"),
+    LabelInfo("CARD", "카드번호", "Card number", "카드"),
+    LabelInfo("ACCOUNT", "계좌번호", "Bank account", "계좌"),
+    LabelInfo("BUSINESS_REG", "사업자등록번호", "Business reg. no.", "사업자번호"),
+    LabelInfo("CORP_REG", "법인등록번호", "Corporate reg. no.", "법인번호"),
+    LabelInfo("PASSPORT", "여권번호", "Passport", "여권"),
+    LabelInfo("DRIVER_LICENSE", "운전면허번호", "Driver's licence", "면허"),
+    LabelInfo("VEHICLE", "차량번호", "Vehicle plate", "차량"),
+    LabelInfo("IP", "IP 주소", "IP address", "IP"),
+    LabelInfo("POSTAL_CODE", "우편번호", "Postal code", "우편번호"),
+    LabelInfo("OTHER", "기타", "Other", "기타"),
+]
+LABELS: dict[str, LabelInfo] = {i.name: i for i in _INFOS}
+
+
+def info(label: str) -> LabelInfo:
+    """Info for ``label``; unknown labels (a model folder may bring its own) get a generic entry."""
+    return LABELS.get(label) or LabelInfo(label, label, label.title(), label)
+
+
+def display_name(label: str, lang: str = "ko") -> str:
+    i = info(label)
+    return i.ko if lang == "ko" else i.en

@@ -1,0 +1,170 @@
+"""Masking: turn accepted spans into replacement strings, per-label style. No Qt, no file formats.
+
+Invariants:
+- the same (label, value) is masked the same way everywhere in one plan (combining differently-masked
+  copies could reveal the original); pseudonyms are numbered in order of first appearance;
+- overlapping spans are merged into one replacement covering their union (the longest span's label wins),
+  so nothing between two overlapping spans survives;
+- a plan is a sorted list of non-overlapping ``Replacement``s over the original text; every document
+  writer applies the same plan, so TXT, DOCX, HWPX and PDF exports agree.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable, Mapping
+
+from .detect.span import Span
+from .labels import info
+
+
+class MaskStyle(str, Enum):
+    TAG = "tag"              # [PERSON]
+    STARS = "stars"          # every non-space character -> glyph
+    PARTIAL = "partial"      # keep surname (김**), RRN birth date, region of an address, ...
+    PSEUDONYM = "pseudonym"  # 인물1, 인물2 ... consistent per value
+
+    @classmethod
+    def parse(cls, value: "str | MaskStyle") -> "MaskStyle":
+        try:
+            return cls(value)
+        except ValueError:
+            raise ValueError(f"unknown masking style {value!r}; choose one of "
+                             + ", ".join(s.value for s in cls)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """Replace ``text[start:end]`` (half-open, original offsets) with ``text``."""
+
+    start: int
+    end: int
+    text: str
+    label: str
+
+
+DEFAULT_STYLES: dict[str, MaskStyle] = {}
+
+
+_ADDRESS_KEEP = re.compile(r"(특별시|광역시|특별자치시|특별자치도|도|시|군|구)$")
+_DIGIT = re.compile(r"\d")
+
+
+def _stars(value: str, glyph: str) -> str:
+    return "".join(ch if ch.isspace() else glyph for ch in value)
+
+
+def _normalise_key(value: str) -> str:
+    return re.sub(r"[\s\-.]", "", value)
+
+
+class Masker:
+    """Builds masking plans. One ``Masker`` per export keeps pseudonyms consistent within it."""
+
+    def __init__(self, styles: Mapping[str, "MaskStyle | str"] | None = None,
+                 default: "MaskStyle | str" = MaskStyle.TAG, glyph: str = "*") -> None:
+        self.styles = {k: MaskStyle.parse(v) for k, v in (styles or {}).items()}
+        self.default = MaskStyle.parse(default)
+        if len(glyph) != 1:
+            raise ValueError("mask glyph must be one character")
+        self.glyph = glyph
+        self._pseudonyms: dict[tuple[str, str], str] = {}
+        self._counters: dict[str, int] = {}
+
+    def style_for(self, label: str) -> MaskStyle:
+        return self.styles.get(label, self.default)
+
+    # -- one value -------------------------------------------------------------------------
+    def mask_value(self, value: str, label: str) -> str:
+        style = self.style_for(label)
+        if style is MaskStyle.TAG:
+            return f"[{label}]"
+        if style is MaskStyle.STARS:
+            return _stars(value, self.glyph)
+        if style is MaskStyle.PSEUDONYM:
+            key = (label, _normalise_key(value))
+            if key not in self._pseudonyms:
+                n = self._counters.get(label, 0) + 1
+                self._counters[label] = n
+                self._pseudonyms[key] = f"{info(label).pseudonym}{n}"
+            return self._pseudonyms[key]
+        return self._partial(value, label)
+
+    def _partial(self, value: str, label: str) -> str:
+        g = self.glyph
+        if label == "PERSON":
+            core = value.strip()
+            if len(core) <= 1:
+                return g * len(value)
+            # keep the surname syllable, mask the rest (김민준 -> 김**); spaces kept as spaces
+            return value[0] + _stars(value[1:], g)
+        if label in ("RRN", "FOREIGNER_RN"):
+            # keep the birth date: 711231-*******
+            digits = [i for i, ch in enumerate(value) if ch.isdigit()]
+            keep = set(digits[:6])
+            return "".join(ch if (i in keep or not ch.isdigit()) else g for i, ch in enumerate(value))
+        if label == "EMAIL" and "@" in value:
+            local, _, domain = value.partition("@")
+            return local[:2] + g * max(0, len(local) - 2) + "@" + domain
+        if label == "PHONE":
+            # keep the first three digits (carrier/area prefix); 010-****-****
+            seen = 0
+            out = []
+            for ch in value:
+                if ch.isdigit():
+                    seen += 1
+                    out.append(ch if seen <= 3 else g)
+                else:
+                    out.append(ch)
+            return "".join(out)
+        if label == "ADDRESS":
+            # keep leading region words down to 시/군/구, mask everything after
+            words = re.split(r"(\s+)", value)
+            out, keeping = [], True
+            for w in words:
+                if w.isspace() or not w:
+                    out.append(w)
+                    continue
+                if keeping and _ADDRESS_KEEP.search(w) and not _DIGIT.search(w):
+                    out.append(w)
+                else:
+                    keeping = False
+                    out.append(_stars(w, g))
+            return "".join(out)
+        # other labels: digits and letters masked, separators kept
+        return "".join(ch if (not ch.isalnum()) else g for ch in value)
+
+    # -- a whole text ------------------------------------------------------------------------
+    def plan(self, text: str, spans: Iterable[Span]) -> list[Replacement]:
+        merged: list[tuple[int, int, Span]] = []
+        for s in sorted(spans, key=lambda s: (s.start, -s.end)):
+            if s.end > len(text):
+                raise ValueError(f"span {s.start}..{s.end} outside text of length {len(text)}")
+            if merged and s.start < merged[-1][1]:
+                a, b, best = merged[-1]
+                if (s.end - s.start) > (best.end - best.start):
+                    best = s
+                merged[-1] = (a, max(b, s.end), best)
+            else:
+                merged.append((s.start, s.end, s))
+        return [Replacement(a, b, self.mask_value(text[a:b], best.label), best.label)
+                for a, b, best in merged]
+
+
+def apply_replacements(text: str, plan: Iterable[Replacement]) -> str:
+    out, pos = [], 0
+    for r in sorted(plan, key=lambda r: r.start):
+        if r.start < pos:
+            raise ValueError("overlapping replacements")
+        out.append(text[pos:r.start])
+        out.append(r.text)
+        pos = r.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def mask_text(text: str, spans: Iterable[Span], styles: Mapping[str, "MaskStyle | str"] | None = None,
+              default: "MaskStyle | str" = MaskStyle.TAG) -> str:
+    """Convenience: mask ``spans`` in ``text`` with a fresh ``Masker``."""
+    return apply_replacements(text, Masker(styles, default).plan(text, spans))
