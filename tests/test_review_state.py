@@ -1,0 +1,172 @@
+"""Review core without Qt: decisions, undo/redo, propagation, threshold, manual spans, export selection."""
+import pytest
+
+from veil_desktop.detect.span import Span
+from veil_desktop.masking import MaskStyle
+from veil_desktop.review import (PendingPolicy, PendingSpansError, ReviewState, StateListener, Status,
+                                 build_plan, spans_to_mask)
+from veil_desktop.masking import apply_replacements
+
+TEXT = "김민준이 서울에 갔다. 김민준은 한빛에 다닌다. 이서연도 서울에 산다."
+
+
+def span_of(text, value, label, score=0.9, nth=0, source="model"):
+    i = -1
+    for _ in range(nth + 1):
+        i = text.index(value, i + 1)
+    return Span(i, i + len(value), label, score, source)
+
+
+@pytest.fixture
+def state():
+    st = ReviewState(TEXT)
+    st.add_detected([
+        span_of(TEXT, "김민준", "PERSON", 0.95),
+        span_of(TEXT, "서울", "ADDRESS", 0.8),
+        span_of(TEXT, "김민준", "PERSON", 0.93, nth=1),
+        span_of(TEXT, "한빛", "ORGANIZATION", 0.3),
+        span_of(TEXT, "이서연", "PERSON", 0.6),
+        span_of(TEXT, "서울", "ADDRESS", 0.85, nth=1),
+    ])
+    return st
+
+
+class Recorder(StateListener):
+    def __init__(self):
+        self.events = []
+
+    def rows_about_to_be_inserted(self, first, last):
+        self.events.append(("about", first, last))
+
+    def rows_inserted(self, first, last):
+        self.events.append(("inserted", first, last))
+
+    def items_changed(self, before, after):
+        self.events.append(("changed", tuple(a.id for a in after)))
+
+    def row_removed(self, row, item):
+        self.events.append(("removed", row, item.id))
+
+
+def test_detected_items_are_pending_and_deduplicated(state):
+    assert len(state) == 6
+    assert all(it.status is Status.PENDING for it in state)
+    assert state.add_detected([span_of(TEXT, "김민준", "PERSON", 0.5)]) == []
+    assert len(state) == 6
+    with pytest.raises(ValueError):
+        state.add_detected([Span(0, len(TEXT) + 1, "PERSON")])
+
+
+def test_set_status_undo_redo(state):
+    first = state.item_at_row(0)
+    state.set_status([first.id], Status.ACCEPTED)
+    assert state.item(first.id).status is Status.ACCEPTED
+    assert state.can_undo and not state.can_redo
+    state.undo()
+    assert state.item(first.id).status is Status.PENDING
+    assert state.can_redo
+    state.redo()
+    assert state.item(first.id).status is Status.ACCEPTED
+    # a new decision clears the redo stack
+    state.undo()
+    state.set_status([first.id], Status.REJECTED)
+    assert not state.can_redo
+    assert state.item(first.id).status is Status.REJECTED
+
+
+def test_propagation_decides_every_occurrence_of_same_text_and_label(state):
+    kim = state.item_at_row(0)
+    state.set_status([kim.id], Status.ACCEPTED, propagate=True)
+    persons = [it for it in state if it.label == "PERSON"]
+    assert [state.value(it) for it in persons if it.status is Status.ACCEPTED] == ["김민준", "김민준"]
+    assert [it.status for it in persons if state.value(it) == "이서연"] == [Status.PENDING]
+    state.undo()  # one command -> both reverted
+    assert all(it.status is Status.PENDING for it in state)
+
+
+def test_accept_above_and_threshold(state):
+    state.accept_above(0.9)
+    accepted = sorted(state.value(it) for it in state if it.status is Status.ACCEPTED)
+    assert accepted == ["김민준", "김민준"]
+    state.set_threshold(0.7)
+    visible = {(state.value(it), it.label) for it in state.visible_items()}
+    assert ("한빛", "ORGANIZATION") not in visible and ("이서연", "PERSON") not in visible
+    assert state.pending_count() == 2  # the two 서울
+    # a decided item stays visible whatever the threshold
+    low = next(it for it in state if state.value(it) == "한빛")
+    state.set_threshold(0.0)
+    state.set_status([low.id], Status.REJECTED)
+    state.set_threshold(0.99)
+    assert low.id in {it.id for it in state.visible_items()}
+
+
+def test_manual_span_is_trimmed_accepted_and_undoable(state):
+    rec = Recorder()
+    state.add_listener(rec)
+    i = TEXT.index("갔다")
+    item = state.add_manual(i - 1, i + 2, "OTHER")  # leading space trimmed
+    assert (item.start, item.end, item.source, item.status) == (i, i + 2, "manual", Status.ACCEPTED)
+    assert rec.events[-2:] == [("about", 6, 6), ("inserted", 6, 6)]
+    state.undo()
+    assert item.id not in state and len(state) == 6
+    assert rec.events[-1] == ("removed", 6, item.id)
+    state.redo()
+    assert state.item(item.id).span == item.span
+    with pytest.raises(ValueError):
+        state.add_manual(i - 1, i, "PERSON")  # only whitespace
+
+
+def test_adjust_and_relabel(state):
+    seoul = state.item_at_row(1)
+    adjusted = state.adjust(seoul.id, seoul.start, seoul.end + 1)
+    assert state.value(adjusted) == "서울에" and adjusted.status is Status.ACCEPTED
+    assert state.items_at(seoul.end)[0].id == seoul.id
+    state.undo()
+    assert state.item(seoul.id).span == seoul.span
+    assert state.items_at(seoul.end) == []
+    rel = state.relabel(seoul.id, "ORGANIZATION")
+    assert rel.label == "ORGANIZATION" and state.find(seoul.start, seoul.end, "ADDRESS") is None
+    with pytest.raises(ValueError):
+        state.adjust(seoul.id, 5, 5)
+
+
+def test_navigation_wraps_and_skips_decided(state):
+    ordered = state.in_text_order()
+    nxt = state.next_pending(-1)
+    assert nxt.id == ordered[0].id
+    state.set_status([ordered[1].id], Status.ACCEPTED)
+    assert state.next_pending(ordered[0].start).id == ordered[2].id
+    assert state.next_pending(ordered[0].start, forward=False).id == ordered[-1].id  # wraps
+
+
+def test_overlap_query_matches_brute_force(state):
+    for a in range(len(TEXT)):
+        for b in range(a + 1, min(len(TEXT), a + 8)):
+            want = sorted(it.id for it in state if it.start < b and it.end > a)
+            got = sorted(it.id for it in state.items_overlapping(a, b))
+            assert got == want
+
+
+def test_counts_and_reviewed_fraction(state):
+    assert state.reviewed_fraction() == 0.0
+    state.set_status([it.id for it in state if it.label == "ADDRESS"], Status.REJECTED)
+    counts = state.counts()
+    assert counts["ADDRESS"][Status.REJECTED] == 2 and counts["PERSON"][Status.PENDING] == 3
+    assert state.reviewed_fraction() == pytest.approx(2 / 6)
+
+
+def test_export_policies(state):
+    with pytest.raises(PendingSpansError) as err:
+        spans_to_mask(state, PendingPolicy.BLOCK)
+    assert err.value.count == 6
+    kim = state.item_at_row(0)
+    state.set_status([kim.id], Status.ACCEPTED, propagate=True)
+    state.set_status([state.item_at_row(1).id], Status.REJECTED)
+    as_rejected = apply_replacements(TEXT, build_plan(state, {"PERSON": MaskStyle.PARTIAL}, PendingPolicy.REJECT))
+    assert as_rejected == "김**이 서울에 갔다. 김**은 한빛에 다닌다. 이서연도 서울에 산다."
+    as_accepted = apply_replacements(TEXT, build_plan(state, {"PERSON": "pseudonym"}, "accept"))
+    assert as_accepted == "인물1이 서울에 갔다. 인물1은 [ORGANIZATION]에 다닌다. 인물2도 [ADDRESS]에 산다."
+    # the threshold hides low pending suggestions from export too
+    state.set_threshold(0.7)
+    hidden = apply_replacements(TEXT, build_plan(state, None, "accept"))
+    assert hidden == "[PERSON]이 서울에 갔다. [PERSON]은 한빛에 다닌다. 이서연도 [ADDRESS]에 산다."
