@@ -1,0 +1,57 @@
+"""Documents in, redacted documents out (no Qt).
+
+- ``open_document(path)`` reads a TXT/CSV/DOCX/HWPX/PDF/HWP file into a ``Document``: the reviewable text
+  of all parts (part boundaries visible) plus a map from text offsets back into the file;
+- ``export_document(doc, plan, out_path)`` applies a masking plan (``masking.Replacement`` list over
+  ``doc.text``) and writes the same format (or ``.txt``) atomically, after a fail-closed leak check that
+  re-reads the output independently, plus ``<out_path>.report.json``.
+
+Both are plain functions without global state; the UI calls them from a worker thread.
+See docs/DOCUMENTS.md for the per-format details and the leak vectors covered.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import DocumentError, LeakDetected, UnsupportedFormat
+from .export import export_document, report_path_for
+from .formats import EXPORTS, SUPPORTED_FORMATS, format_of, reader_for, supported_suffixes
+from .matching import find_unmasked_copies, propagate_spans
+from .model import Document, ExportResult, Location, Part, Segment
+
+#: Largest input file accepted (ZIP formats have their own caps on the unpacked size).
+MAX_INPUT_BYTES = 1024 * 1024 * 1024
+
+
+def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None) -> Document:
+    """Read ``path``; ``encoding`` overrides the detected one for TXT/CSV. Raises ``DocumentError``."""
+    p = Path(path)
+    fmt = format_of(p)
+    if not p.exists():
+        raise DocumentError(f"{p.name} does not exist.")
+    if not p.is_file():
+        raise DocumentError(f"{p.name} is not a file.")
+    try:
+        size = p.stat().st_size
+        if size > MAX_INPUT_BYTES:
+            raise DocumentError(f"{p.name} is too large ({size // 2**20} MB).")
+        data = p.read_bytes()
+    except OSError as e:
+        raise DocumentError(f"Cannot read {p.name}: {e.strerror or e}.") from None
+    try:
+        return reader_for(fmt)(p, data, fmt, encoding)
+    except DocumentError:
+        raise
+    except MemoryError:
+        raise DocumentError(f"{p.name} is too large to open.") from None
+    except Exception as e:  # noqa: BLE001 - a malformed file must give a message, not a traceback
+        raise DocumentError(f"{p.name} could not be read as .{fmt}: the file is damaged or not a "
+                            f"{fmt.upper()} file ({type(e).__name__}).") from e
+
+
+__all__ = [
+    "Document", "DocumentError", "EXPORTS", "ExportResult", "LeakDetected", "Location", "Part",
+    "SUPPORTED_FORMATS", "Segment", "UnsupportedFormat", "export_document", "find_unmasked_copies",
+    "format_of", "open_document", "propagate_spans", "report_path_for", "supported_suffixes",
+]

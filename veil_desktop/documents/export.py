@@ -1,0 +1,175 @@
+"""``export_document``: write a masked copy, verify it, publish it atomically, write the report.
+
+Order of operations (each step fails closed — on any error nothing is left at ``out_path``):
+1. refuse the source path (also via a hard link) and unsupported output types;
+2. re-read the source and check it is byte-identical to what was opened (the plan refers to that text);
+3. refuse if the plan masks a value that also appears unmasked elsewhere in the reviewable text;
+4. build the output bytes with the format's writer (in memory; the source file is only read);
+5. write them to a temp file in the target folder, fsync, re-read that file from disk and run the
+   independent leak check (``leakcheck``) on what is actually there;
+6. ``os.replace`` the temp file onto ``out_path`` and write ``<out_path>.report.json`` the same way.
+
+Thread-safety: no module state; safe to call from a worker thread (one call per document at a time).
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from ..masking import Masker, MaskStyle, Replacement
+from . import leakcheck
+from .errors import DocumentError, LeakDetected
+from .formats import CHECK_KIND, format_of, writer_for
+from .matching import ValueMatcher, find_unmasked_copies, masked_values
+from .model import Document, ExportResult
+from .report import build_report, dumps
+
+
+def report_path_for(out_path: Path) -> Path:
+    return out_path.with_name(out_path.name + ".report.json")
+
+
+def _validate_plan(doc: Document, plan: list[Replacement]) -> list[Replacement]:
+    plan = sorted(plan, key=lambda r: r.start)
+    pos = 0
+    for r in plan:
+        if not (0 <= r.start < r.end <= len(doc.text)):
+            raise DocumentError(f"A replacement ({r.start}..{r.end}) lies outside the document text; "
+                                "the review does not match this document.")
+        if r.start < pos:
+            raise DocumentError("The masking plan has overlapping replacements.")
+        pos = r.end
+    return plan
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        return b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _write_atomic(path: Path, data: bytes, verify=None) -> None:
+    """Write ``data`` to ``path`` via a temp file in the same folder; ``verify(temp_path)`` may raise."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise DocumentError(f"The output folder does not exist or is not a folder: {folder}")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".veil-", suffix=".part")
+    except OSError as e:
+        raise DocumentError(f"Cannot write into the folder {folder}: {e.strerror or e}.") from None
+    try:
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as e:
+            raise DocumentError(_write_message(path, e)) from None
+        if verify is not None:
+            verify(Path(tmp))
+        try:
+            os.replace(tmp, path)
+        except OSError as e:
+            raise DocumentError(_write_message(path, e)) from None
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _write_message(path: Path, e: OSError) -> str:
+    if e.errno == errno.ENOSPC:
+        return f"The disk is full; {path.name} was not written (nothing was left behind)."
+    if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"No permission to write {path}; choose another output folder."
+    return f"Could not write {path}: {e.strerror or e}."
+
+
+def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str | os.PathLike[str]", *,
+                    detector_id: str = "", threshold: float | None = None,
+                    styles: "Mapping[str, MaskStyle | str] | Masker | None" = None,
+                    default_style: "MaskStyle | str | None" = None,
+                    decisions: Iterable[Any] | None = None,
+                    warnings: Iterable[str] = ()) -> ExportResult:
+    """Write ``doc`` with ``plan`` applied to ``out_path`` (same format, or ``.txt``); see module doc.
+
+    Raises ``DocumentError`` (clear message, nothing written) or ``LeakDetected`` (output deleted).
+    """
+    out = Path(out_path)
+    out_fmt = format_of(out)
+    writer = writer_for(doc.format, out_fmt)  # raises UnsupportedFormat naming the choices
+    if _same_file(doc.path, out) or _same_file(doc.path, report_path_for(out)):
+        raise DocumentError("The output would overwrite the original document; choose another name "
+                            "or folder.")
+    if not out.parent.is_dir():
+        raise DocumentError(f"The output folder does not exist or is not a folder: {out.parent}")
+    if out.is_dir():
+        raise DocumentError(f"{out} is a folder; choose a file name.")
+    if isinstance(styles, Masker):  # the Masker that built the plan: record its styles and default
+        default_style = default_style or styles.default
+        styles = styles.styles
+    plan = _validate_plan(doc, list(plan))
+
+    try:
+        source = doc.path.read_bytes()
+    except OSError as e:
+        raise DocumentError(f"Cannot read the original {doc.path.name}: {e.strerror or e}.") from None
+    if hashlib.sha256(source).hexdigest() != doc.sha256:
+        raise DocumentError(f"{doc.path.name} changed on disk since it was opened; open it again.")
+
+    copies = find_unmasked_copies(doc.text, plan)
+    if copies:
+        where = [f"{(doc.part_at(a).name if doc.part_at(a) else '?')} at character {a}"
+                 for a, _ in copies[:10]]
+        raise LeakDetected(
+            f"{len(copies)} unmasked cop{'y' if len(copies) == 1 else 'ies'} of masked values remain "
+            f"in the text (first: {where[0]}); mask them too before exporting.", where)
+
+    out_bytes = writer(doc, plan, source)
+
+    # the values as they are in the file (boilerplate such as part headers left out)
+    matcher = ValueMatcher(masked_values(doc.text, plan, content_of=doc.content_of))
+    summary: dict[str, Any] = {}
+
+    def verify(tmp: Path) -> None:
+        data = tmp.read_bytes()  # what is really on disk, not what we meant to write
+        kind = CHECK_KIND[out_fmt]
+        check = {"text": leakcheck.check_text_bytes, "zip": leakcheck.check_zip_bytes,
+                 "pdf": leakcheck.check_pdf_bytes}[kind]
+        rep = check(data, matcher) if matcher else leakcheck.LeakReport()
+        summary.update({"method": kind, "values_checked": len(matcher.cores),
+                        "unverifiable": matcher.unverifiable, "views_scanned": len(rep.scanned),
+                        "result": "clean" if rep.clean else "leak"})
+        if not rep.clean:
+            raise LeakDetected(
+                f"A masked value was still found in the output ({rep.hits[0]}); the output was deleted "
+                "and the original is untouched.", rep.hits)
+        summary["output_sha256"] = hashlib.sha256(data).hexdigest()
+
+    _write_atomic(out, out_bytes, verify)
+
+    report_file = report_path_for(out)
+    report = build_report(doc, plan, output_name=out.name, output_format=out_fmt,
+                          output_sha256=summary["output_sha256"], output_size=len(out_bytes),
+                          detector_id=detector_id, threshold=threshold, styles=styles,
+                          default_style=default_style, decisions=decisions,
+                          leak_check={k: v for k, v in summary.items() if k != "output_sha256"},
+                          warnings=list(warnings) + list(doc.notes))
+    try:
+        _write_atomic(report_file, dumps(report))
+    except DocumentError:
+        out.unlink(missing_ok=True)  # an export without its report is not a finished export
+        raise
+    return ExportResult(source=doc.path, output=out, report=report_file, format=out_fmt,
+                        replacements=len(plan), counts=dict(report["counts"]),
+                        input_sha256=doc.sha256, output_sha256=summary["output_sha256"],
+                        leak_check=report["leak_check"], warnings=tuple(report["warnings"]))

@@ -1,0 +1,101 @@
+"""Format registry: which reader opens a suffix, which writer produces which output suffix, and which
+independent leak check verifies it. Readers/writers are imported lazily (pypdfium2 only when needed)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from ..masking import Replacement, apply_replacements
+from .errors import UnsupportedFormat
+from .model import Document
+
+#: suffix (without dot) -> human description
+SUPPORTED_FORMATS: dict[str, str] = {
+    "txt": "Text (UTF-8, UTF-16, CP949/EUC-KR)",
+    "csv": "CSV (UTF-8, UTF-16, CP949/EUC-KR)",
+    "docx": "Word document",
+    "hwpx": "Hangul document (HWPX)",
+    "pdf": "PDF (exported as a rasterised PDF with burned-in boxes)",
+    "hwp": "Hangul 5 binary (read-only; export as HWPX or TXT)",
+}
+
+#: source format -> output formats it can be exported to (first = default, same format where possible)
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "txt": ("txt", "csv"),
+    "csv": ("csv", "txt"),
+    "docx": ("docx", "txt"),
+    "hwpx": ("hwpx", "txt"),
+    "pdf": ("pdf", "txt"),
+    "hwp": ("hwpx", "txt"),
+}
+
+#: output format -> kind of independent leak check
+CHECK_KIND = {"txt": "text", "csv": "text", "docx": "zip", "hwpx": "zip", "pdf": "pdf"}
+
+
+def supported_suffixes() -> tuple[str, ...]:
+    """Suffixes ``open_document`` accepts, with the dot: ``(".txt", ".csv", ...)``."""
+    return tuple("." + s for s in SUPPORTED_FORMATS)
+
+
+def format_of(path: Path) -> str:
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in SUPPORTED_FORMATS:
+        raise UnsupportedFormat(
+            f"'{path.suffix or path.name}' files are not supported; supported: "
+            + ", ".join(supported_suffixes()) + ".")
+    return fmt
+
+
+Reader = Callable[[Path, bytes, str, "str | None"], Document]
+Writer = Callable[[Document, list[Replacement], bytes], bytes]
+
+
+def reader_for(fmt: str) -> Reader:
+    if fmt in ("txt", "csv"):
+        from .textfile import read_text_file
+        return read_text_file
+    if fmt == "docx":
+        from .docx import read_docx
+        return lambda p, d, f, e: read_docx(p, d)
+    if fmt == "hwpx":
+        from .hwpx import read_hwpx
+        return lambda p, d, f, e: read_hwpx(p, d)
+    if fmt == "pdf":
+        from .pdf import read_pdf
+        return lambda p, d, f, e: read_pdf(p, d)
+    if fmt == "hwp":
+        from .hwp import read_hwp
+        return lambda p, d, f, e: read_hwp(p, d)
+    raise UnsupportedFormat(f"no reader for {fmt}")
+
+
+def _plain_text_export(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
+    """Any document -> UTF-8 text of the masked reviewable text (part headers included)."""
+    text = apply_replacements(doc.text, plan)
+    return text.replace("\n", "\r\n" if doc.newline == "\r\n" else "\n").encode("utf-8")
+
+
+def writer_for(src: str, out: str) -> Writer:
+    if out not in EXPORTS.get(src, ()):
+        raise UnsupportedFormat(
+            f"A .{src} document cannot be exported as .{out}; choose one of: "
+            + ", ".join("." + s for s in EXPORTS.get(src, ())) + ".")
+    if src in ("txt", "csv"):
+        from .textfile import write_text_file
+        return write_text_file
+    if out == "txt":
+        return _plain_text_export
+    if src == "docx":
+        from .docx import write_docx
+        return write_docx
+    if src == "hwpx":
+        from .hwpx import write_hwpx
+        return write_hwpx
+    if src == "pdf":
+        from .pdf import write_pdf
+        return write_pdf
+    if src == "hwp":
+        from .hwpx import hwpx_from_text
+        return lambda doc, plan, source: hwpx_from_text(apply_replacements(doc.text, plan))
+    raise UnsupportedFormat(f"no writer for .{src} -> .{out}")

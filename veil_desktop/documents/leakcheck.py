@@ -1,0 +1,150 @@
+"""Fail-closed leak check: re-read an output file by a path independent of the writers.
+
+The writers edit a parsed model of the file (XML text nodes, PDF pages). This module never uses that
+model: it looks at the output's *bytes*.
+
+- text outputs: the raw bytes decoded as UTF-8, UTF-16LE/BE (both byte alignments) and CP949;
+- ZIP outputs (DOCX, HWPX): every member, whatever its name or type, decoded the same ways, each searched
+  both raw (entities unescaped, so attribute values and ``&#54861;`` count) and with the XML tags
+  stripped (so a value split across runs is found); ZIP members inside ZIP members are opened too;
+- PDF outputs: the raw bytes and every inflated stream, decoded as Latin-1/UTF-8/UTF-16BE, plus the
+  text pypdfium2 extracts from each page and the document metadata.
+
+Values are matched with ``matching.ValueMatcher`` (separator-tolerant; see its docstring for how short
+values are handled). Any hit is a leak; the caller deletes the output.
+"""
+from __future__ import annotations
+
+import html
+import io
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+
+from .matching import ValueMatcher
+
+_TAG = re.compile(r"<[^<>]*>")
+_PARA_END = re.compile(r"</(?:[\w.-]+:)?p>")
+_BETWEEN_TAGS_WS = re.compile(r">\s+<")
+MAX_SCAN_BYTES = 2 * 1024**3
+_STREAM = re.compile(rb"stream\r?\n")
+
+
+@dataclass
+class LeakReport:
+    scanned: list[str] = field(default_factory=list)   # "member (decoding)" views searched
+    hits: list[str] = field(default_factory=list)      # where a value was found (never the value)
+
+    @property
+    def clean(self) -> bool:
+        return not self.hits
+
+
+def _decodings(data: bytes) -> list[tuple[str, str]]:
+    views = [("utf-8", data.decode("utf-8", "replace")), ("cp949", data.decode("cp949", "replace"))]
+    if len(data) >= 2:
+        views.append(("utf-16le", data.decode("utf-16-le", "replace")))
+        views.append(("utf-16le+1", data[1:].decode("utf-16-le", "replace")))
+        views.append(("utf-16be", data.decode("utf-16-be", "replace")))
+    return views
+
+
+def _scan_text(name: str, text: str, matcher: ValueMatcher, rep: LeakReport, xml: bool) -> None:
+    views = [("raw", html.unescape(text) if xml else text)]
+    if xml and "<" in text:
+        t = _BETWEEN_TAGS_WS.sub("><", text)
+        t = _PARA_END.sub("\n", t)
+        views.append(("text", html.unescape(_TAG.sub("", t))))
+    for vname, v in views:
+        rep.scanned.append(f"{name} {vname}")
+        hit = matcher.search(v)
+        if hit is not None:
+            rep.hits.append(f"{name} ({vname}, character {hit[0]})")
+            return
+
+
+def scan_bytes(name: str, data: bytes, matcher: ValueMatcher, rep: LeakReport,
+               xml: bool = False) -> None:
+    for enc, text in _decodings(data):
+        before = len(rep.hits)
+        _scan_text(f"{name} [{enc}]", text, matcher, rep, xml)
+        if len(rep.hits) > before:
+            return
+
+
+def check_text_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
+    rep = LeakReport()
+    scan_bytes("text", data, matcher, rep)
+    return rep
+
+
+def check_zip_bytes(data: bytes, matcher: ValueMatcher, _depth: int = 0,
+                    _prefix: str = "") -> LeakReport:
+    rep = LeakReport()
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, OSError) as e:
+        rep.hits.append(f"{_prefix or 'output'}: cannot be re-read as ZIP ({e})")
+        return rep
+    if sum(i.file_size for i in infos) > MAX_SCAN_BYTES:
+        rep.hits.append(f"{_prefix or 'output'}: too large to verify")
+        return rep
+    if zf.comment:
+        scan_bytes(_prefix + "(zip comment)", zf.comment, matcher, rep)
+    for info in infos:
+        name = _prefix + info.filename
+        scan_bytes(name + " (name)", info.filename.encode("utf-8"), matcher, rep)
+        try:
+            member = zf.read(info)
+        except Exception as e:  # noqa: BLE001 - any failure to re-read is a failed check
+            rep.hits.append(f"{name}: cannot be re-read ({e})")
+            continue
+        if member[:4] == b"PK\x03\x04" and _depth < 2:
+            sub = check_zip_bytes(member, matcher, _depth + 1, name + "!/")
+            rep.scanned += sub.scanned
+            rep.hits += sub.hits
+        scan_bytes(name, member, matcher, rep, xml=True)
+    return rep
+
+
+def _pdf_streams(data: bytes) -> list[bytes]:
+    out = []
+    for m in _STREAM.finditer(data):
+        d = zlib.decompressobj()
+        try:
+            out.append(d.decompress(data[m.end():m.end() + 64 * 1024 * 1024], 256 * 1024 * 1024))
+        except zlib.error:
+            continue
+    return out
+
+
+def check_pdf_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
+    rep = LeakReport()
+    for enc in ("latin-1", "utf-8", "utf-16-be"):
+        _scan_text(f"pdf bytes [{enc}]", data.decode(enc, "replace"), matcher, rep, xml=False)
+    for i, s in enumerate(_pdf_streams(data)):
+        scan_bytes(f"pdf stream {i}", s, matcher, rep)
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(data)
+    except Exception as e:  # noqa: BLE001
+        rep.hits.append(f"output PDF cannot be re-opened ({e})")
+        return rep
+    try:
+        meta = " ".join(str(v) for v in pdf.get_metadata_dict().values())
+        _scan_text("pdf metadata", meta, matcher, rep, xml=False)
+        for i in range(len(pdf)):
+            page = pdf[i]
+            tp = page.get_textpage()
+            n = tp.count_chars()
+            if n:
+                rep.scanned.append(f"page {i + 1} text layer ({n} chars)")
+                _scan_text(f"page {i + 1} text layer", tp.get_text_range(0, n), matcher, rep, False)
+            tp.close()
+            page.close()
+    finally:
+        pdf.close()
+    return rep

@@ -1,0 +1,185 @@
+"""Finding masked values again: one matcher shared by the leak check and by value propagation.
+
+A value is searched in a *separator-tolerant* form: its characters with separators removed, and up to
+three separator characters (whitespace, hyphens, dots, commas, slashes, brackets, colons, underscores)
+allowed between any two of them. So ``010-1234-5678`` is also found as ``010 1234 5678``,
+``01012345678`` or split across XML runs, and ``홍 길동`` as ``홍길동``.
+
+Short values (how false alarms are avoided without missing leaks):
+- a value whose separator-stripped core is shorter than the minimum is *not checkable*: one Hangul
+  syllable (``김``) or one/two Latin letters or fewer than four digits occur in almost every document, so
+  searching for them would fail every export. Such values are still masked by the writers; the report
+  counts them under ``leak_check.unverifiable`` so the reviewer knows they were not re-verified;
+- minimum core length: 2 for values containing Hangul/CJK, 4 for digit-only values, 3 otherwise;
+- values that start or end with an ASCII letter or digit only match at an ASCII word/number boundary
+  (``Kim`` is not found in ``Kimberly``, ``1234-5678`` not inside ``91234-56789``); Hangul values match
+  anywhere, because Korean particles attach directly to the name (``홍길동은``).
+
+Propagation (batch mode) uses the same matcher, so every copy the leak check would flag is masked first.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+from ..detect.span import Span
+from ..masking import Replacement
+
+SEPARATOR_CHARS = " \t\r\n\u00a0\u3000-\u2010\u2011\u2012\u2013\u2014\u2015.·,/()[]_:~"
+_SEP_CLASS = "[" + re.escape(SEPARATOR_CHARS) + "]"
+_SEP_RUN = re.compile(_SEP_CLASS + "+")
+_GAP = _SEP_CLASS + "{0,3}"
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+def strip_separators(value: str) -> str:
+    return _SEP_RUN.sub("", value)
+
+
+def _is_wide(ch: str) -> bool:
+    o = ord(ch)
+    return (0x1100 <= o <= 0x11FF or 0x2E80 <= o <= 0xA4CF or 0xAC00 <= o <= 0xD7AF
+            or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF or 0x3130 <= o <= 0x318F)
+
+
+def min_core_length(core: str) -> int:
+    if any(_is_wide(c) for c in core):
+        return 2
+    if core.isdigit():
+        return 4
+    return 3
+
+
+def checkable(value: str) -> bool:
+    core = strip_separators(value)
+    return bool(core) and len(core) >= min_core_length(core)
+
+
+def _trie_pattern(cores: list[str]) -> str:
+    """A regex matching any of ``cores`` with separator gaps allowed between characters."""
+    trie: dict = {}
+    for c in cores:
+        node = trie
+        for ch in c:
+            node = node.setdefault(ch, {})
+        node[""] = True
+
+    def emit(node: dict) -> str:
+        alts = []
+        for ch, child in sorted(node.items(), key=lambda kv: kv[0]):
+            if ch == "":
+                continue
+            rest = emit(child)
+            alts.append(re.escape(ch) + (f"(?:{_GAP}{rest})" + ("?" if "" in child else "")
+                                         if rest else ""))
+        if not alts:
+            return ""
+        return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+    return emit(trie)
+
+
+class ValueMatcher:
+    """Finds any of a set of values (separator-tolerant, see module docstring) in a text."""
+
+    def __init__(self, values: Iterable[str]):
+        cores: dict[str, str] = {}
+        skipped: set[str] = set()
+        for v in values:
+            core = strip_separators(v)
+            if not core:
+                continue
+            if len(core) < min_core_length(core):
+                skipped.add(core)
+            else:
+                cores.setdefault(core, v)
+        self.cores = sorted(cores)
+        self.unverifiable = len(skipped)
+        groups: dict[tuple[bool, bool], list[str]] = {}
+        for c in self.cores:
+            key = (bool(_ASCII_ALNUM.match(c[0])), bool(_ASCII_ALNUM.match(c[-1])))
+            groups.setdefault(key, []).append(c)
+        pats = []
+        for (lb, rb), cs in sorted(groups.items()):
+            p = _trie_pattern(cs)
+            pats.append(("(?<![A-Za-z0-9])" if lb else "") + "(?:" + p + ")"
+                        + ("(?![A-Za-z0-9])" if rb else ""))
+        self._re = re.compile("|".join(pats)) if pats else None
+
+    def __bool__(self) -> bool:
+        return self._re is not None
+
+    def finditer(self, text: str) -> Iterator[tuple[int, int]]:
+        """``(start, end)`` of every (non-overlapping) match in ``text``."""
+        if self._re is None:
+            return
+        for m in self._re.finditer(text):
+            yield m.start(), m.end()
+
+    def search(self, text: str) -> tuple[int, int] | None:
+        if self._re is None:
+            return None
+        m = self._re.search(text)
+        return (m.start(), m.end()) if m else None
+
+
+def masked_values(text: str, plan: Iterable[Replacement], content_of=None) -> list[str]:
+    """The original values a plan masks, excluding no-op masks (a style that kept the whole value).
+
+    ``content_of(start, end)`` (``Document.content_of``) leaves out boilerplate such as part headers.
+    """
+    out = []
+    for r in plan:
+        v = content_of(r.start, r.end) if content_of else text[r.start:r.end]
+        if strip_separators(v) and strip_separators(v) not in strip_separators(r.text):
+            out.append(v)
+    return out
+
+
+def find_unmasked_copies(text: str, plan: list[Replacement],
+                         values: Iterable[str] | None = None) -> list[tuple[int, int]]:
+    """Ranges of ``text`` that repeat a value the plan masks but that no replacement touches.
+
+    Exporting with such a copy would leave the value in the output, so ``export_document`` refuses;
+    the UI can call this first and offer to mask the copies (see ``propagate_spans``).
+    """
+    matcher = ValueMatcher(masked_values(text, plan) if values is None else values)
+    if not matcher:
+        return []
+    rs = sorted((r.start, r.end) for r in plan)
+    out, j = [], 0
+    for a, b in matcher.finditer(text):
+        while j < len(rs) and rs[j][1] <= a:
+            j += 1
+        if j < len(rs) and rs[j][0] < b:
+            continue  # overlaps a replacement: masked here
+        out.append((a, b))
+    return out
+
+
+def propagate_spans(text: str, spans: Iterable[Span]) -> list[Span]:
+    """``spans`` plus a span over every other copy of each span's value (same label, score, source).
+
+    Used by the batch CLI: a value accepted once is masked everywhere, as the leak check requires.
+    """
+    spans = list(spans)
+    by_core: dict[str, Span] = {}
+    for s in sorted(spans, key=lambda s: -s.score):
+        by_core.setdefault(strip_separators(text[s.start:s.end]), s)
+    matcher = ValueMatcher(text[s.start:s.end] for s in spans)
+    if not matcher:
+        return spans
+    taken = sorted((s.start, s.end) for s in spans)
+    out = list(spans)
+    import bisect
+
+    starts = [a for a, _ in taken]
+    for a, b in matcher.finditer(text):
+        i = bisect.bisect_right(starts, a) - 1
+        if i >= 0 and taken[i][1] > a or (i + 1 < len(taken) and taken[i + 1][0] < b):
+            continue
+        src = by_core.get(strip_separators(text[a:b]))
+        if src is None:
+            continue
+        out.append(Span(a, b, src.label, src.score, src.source))
+    return out

@@ -1,0 +1,218 @@
+"""The document model shared by every format.
+
+A ``Document`` is the *reviewable text* of a file plus a map from offsets in that text back to where each
+character lives in the file.
+
+Invariants:
+- ``text`` is the concatenation of all parts in reading order; parts that are not the main body start
+  with a visible header line (``── 머리글 (word/header1.xml) ──``) so the reviewer sees the boundary;
+- ``segments`` are sorted, non-overlapping half-open ranges of ``text``; each maps to one *slot* in the
+  file (an XML text node, an attribute, a PDF page's characters, the whole of a text file). Characters
+  of ``text`` outside every segment are boilerplate (part headers, paragraph breaks) that the writer
+  does not write back as content;
+- a masking plan (``list[Replacement]`` over ``text``) is split per slot by ``split_plan``: each
+  replacement's text goes into the first slot it touches, the covered characters of the other slots are
+  deleted. So a phone number split over three runs is masked as one value in the first run and the
+  formatting of every run is kept.
+
+``Document`` objects are immutable snapshots; they hold no open file handles and no global state, so the
+UI may build and export them on a worker thread.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..masking import Replacement
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A reviewable part: ``text[start:end]`` (including its header line, if any)."""
+
+    name: str          # human-readable, e.g. "본문", "머리글 1", "각주", "3쪽"
+    start: int
+    end: int
+    source: str = ""   # where it lives in the file, e.g. "word/header1.xml", "page 3"
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """``text[start:end]`` is the content of slot ``slot`` of container member ``member``."""
+
+    start: int
+    end: int
+    member: str
+    slot: int
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a character of ``Document.text`` lives (for messages and the report)."""
+
+    part: str
+    member: str
+    slot: int | None   # None: boilerplate (not file content)
+    offset_in_slot: int | None
+
+
+@dataclass(frozen=True)
+class Document:
+    path: Path
+    format: str                      # "txt", "csv", "docx", "hwpx", "pdf", "hwp"
+    text: str
+    parts: tuple[Part, ...]
+    segments: tuple[Segment, ...]
+    sha256: str                      # of the source bytes when it was opened (export checks it)
+    size: int
+    encoding: str | None = None      # text files: the codec used to read (and write back)
+    newline: str | None = None       # text files: "\n", "\r\n", "\r", or None if mixed (kept raw)
+    bom: bool = False                # text files: the source started with a byte-order mark
+    notes: tuple[str, ...] = ()      # reader notes shown to the reviewer (no document text)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    # -- offsets -> file -------------------------------------------------------------------
+    def part_at(self, offset: int) -> Part | None:
+        for p in self.parts:
+            if p.start <= offset < p.end:
+                return p
+        return None
+
+    def locate(self, offset: int) -> Location:
+        """Where ``text[offset]`` lives in the file."""
+        part = self.part_at(offset)
+        pname = part.name if part else ""
+        i = bisect.bisect_right(self._seg_starts(), offset) - 1
+        if i >= 0:
+            s = self.segments[i]
+            if s.start <= offset < s.end:
+                return Location(pname, s.member, s.slot, offset - s.start)
+        return Location(pname, part.source if part else "", None, None)
+
+    def _seg_starts(self) -> list[int]:
+        starts = self.extra.get("_seg_starts")
+        if starts is None:
+            starts = [s.start for s in self.segments]
+            self.extra["_seg_starts"] = starts
+        return starts
+
+    def content_of(self, start: int, end: int) -> str:
+        """The file content inside ``text[start:end]`` (boilerplate left out)."""
+        out = []
+        i = max(0, bisect.bisect_right(self._seg_starts(), start) - 1)
+        while i < len(self.segments) and self.segments[i].start < end:
+            s = self.segments[i]
+            a, b = max(start, s.start), min(end, s.end)
+            if a < b:
+                out.append(self.text[a:b])
+            i += 1
+        return "".join(out)
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What ``export_document`` did. No document text in here."""
+
+    source: Path
+    output: Path
+    report: Path
+    format: str
+    replacements: int
+    counts: dict[str, int]
+    input_sha256: str
+    output_sha256: str
+    leak_check: dict[str, Any]
+    warnings: tuple[str, ...] = ()
+
+
+# -- building text + segments ------------------------------------------------------------------
+class TextBuilder:
+    """Accumulates reviewable text, segments and parts while a reader walks a file."""
+
+    def __init__(self) -> None:
+        self._chunks: list[str] = []
+        self._len = 0
+        self.segments: list[Segment] = []
+        self.parts: list[Part] = []
+        self._part: tuple[str, str, int] | None = None
+
+    @property
+    def length(self) -> int:
+        return self._len
+
+    def boilerplate(self, s: str) -> None:
+        if s:
+            self._chunks.append(s)
+            self._len += len(s)
+
+    def slot(self, member: str, slot: int, s: str) -> None:
+        if s:
+            self.segments.append(Segment(self._len, self._len + len(s), member, slot))
+            self._chunks.append(s)
+            self._len += len(s)
+
+    def ends_with_newline(self) -> bool:
+        return not self._chunks or self._chunks[-1].endswith("\n")
+
+    def begin_part(self, name: str, source: str = "", header: bool = True) -> None:
+        self.end_part()
+        if header:
+            if not self.ends_with_newline():
+                self.boilerplate("\n")
+            start = self._len
+            label = f"{name} ({source})" if source else name
+            self.boilerplate(f"── {label} ──\n")
+        else:
+            start = self._len
+        self._part = (name, source, start)
+
+    def end_part(self) -> None:
+        if self._part is not None:
+            name, source, start = self._part
+            if self._len > start:
+                self.parts.append(Part(name, start, self._len, source))
+            self._part = None
+
+    def text(self) -> str:
+        self.end_part()
+        return "".join(self._chunks)
+
+
+def split_plan(plan: Iterable[Replacement], segments: Iterable[Segment]
+               ) -> dict[tuple[str, int], list[tuple[int, int, str]]]:
+    """Split a plan over ``Document.text`` into local edits per slot.
+
+    Returns ``{(member, slot): [(local_start, local_end, new_text), ...]}`` sorted by position.
+    A replacement's text goes into the first slot it overlaps; its characters in later slots are
+    deleted (empty new text). A replacement that touches no slot (pure boilerplate) is dropped.
+    """
+    segs = sorted(segments, key=lambda s: s.start)
+    starts = [s.start for s in segs]
+    out: dict[tuple[str, int], list[tuple[int, int, str]]] = {}
+    for r in sorted(plan, key=lambda r: r.start):
+        i = max(0, bisect.bisect_right(starts, r.start) - 1)
+        placed = False
+        while i < len(segs) and segs[i].start < r.end:
+            s = segs[i]
+            a, b = max(r.start, s.start), min(r.end, s.end)
+            if a < b:
+                out.setdefault((s.member, s.slot), []).append(
+                    (a - s.start, b - s.start, "" if placed else r.text))
+                placed = True
+            i += 1
+    return out
+
+
+def apply_local(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """Apply sorted, non-overlapping local edits to one slot's text."""
+    out, pos = [], 0
+    for a, b, new in sorted(edits):
+        if a < pos:
+            raise ValueError("overlapping edits in one slot")
+        out.append(text[pos:a])
+        out.append(new)
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)

@@ -1,0 +1,74 @@
+"""The redaction report written beside every export (``<output>.report.json``).
+
+It records what was done and with what, so an export can be audited later: input/output SHA-256,
+detector/model id, threshold, masking styles, counts per label, every decision with offsets, score and
+source, and the leak-check summary. It never contains document text: no values, no replacement text
+(a partial mask keeps part of the value), no context. Offsets refer to ``Document.text`` of the input.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections import Counter
+from typing import Any, Iterable, Mapping
+
+from ..masking import MaskStyle, Replacement
+from .model import Document
+
+REPORT_VERSION = 1
+_DECISION_KEYS = ("start", "end", "label", "score", "source", "decision")
+
+
+def _decision(item: Any) -> dict[str, Any]:
+    if isinstance(item, Mapping):
+        get = item.get
+    else:
+        def get(key, default=None):
+            return getattr(item, key, default)
+    d: dict[str, Any] = {"start": int(get("start")), "end": int(get("end")), "label": str(get("label"))}
+    score = get("score")
+    if score is not None:
+        d["score"] = round(float(score), 4)
+    source = get("source")
+    if source is not None:
+        d["source"] = str(source)
+    decision = get("decision") or get("status") or "accepted"
+    d["decision"] = getattr(decision, "value", decision) if not isinstance(decision, str) else decision
+    d["decision"] = str(d["decision"])
+    return {k: d[k] for k in _DECISION_KEYS if k in d}
+
+
+def build_report(doc: Document, plan: list[Replacement], *, output_name: str, output_format: str,
+                 output_sha256: str, output_size: int, detector_id: str, threshold: float | None,
+                 styles: Mapping[str, Any] | None, default_style: Any, decisions: Iterable[Any] | None,
+                 leak_check: dict[str, Any], warnings: Iterable[str]) -> dict[str, Any]:
+    counts = Counter(r.label for r in plan)
+    if decisions is None:
+        decision_list = [{"start": r.start, "end": r.end, "label": r.label, "decision": "masked"}
+                         for r in plan]
+    else:
+        decision_list = [_decision(d) for d in decisions]
+    style_map = {k: MaskStyle.parse(v).value for k, v in (styles or {}).items()}
+    return {
+        "report_version": REPORT_VERSION,
+        "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "input": {"name": doc.path.name, "format": doc.format, "sha256": doc.sha256, "size": doc.size,
+                  "encoding": doc.encoding, "text_length": len(doc.text)},
+        "output": {"name": output_name, "format": output_format, "sha256": output_sha256,
+                   "size": output_size},
+        "detector": detector_id,
+        "threshold": threshold,
+        "masking": {"default": MaskStyle.parse(default_style).value if default_style else None,
+                    "per_label": style_map},
+        "counts": dict(sorted(counts.items())),
+        "replacements": len(plan),
+        "decisions": decision_list,
+        "parts": [{"name": p.name, "source": p.source, "start": p.start, "end": p.end}
+                  for p in doc.parts],
+        "leak_check": leak_check,
+        "warnings": list(warnings),
+    }
+
+
+def dumps(report: dict[str, Any]) -> bytes:
+    return (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
