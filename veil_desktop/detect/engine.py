@@ -1,0 +1,281 @@
+"""``ModelDetector``: run a veil-layout model folder over a text, exactly as PIPELINE.md prescribes.
+
+Pipeline per call: (optional) full-width normalisation (length-preserving) → one tokenizer encoding
+without truncation → (optional) hide ASCII identifier-like tokens → own 126+2 windows, step 110, 8/8
+overlap split → batches of ``batch_size`` windows padded only to their longest row → ``session.run`` →
+log-softmax (after the O-bias) → constrained BIOES Viterbi → spans (maximal B…E runs / S tokens, score =
+mean probability of the chosen tags) → post-processing (trim, cross-window merge, overlaps, particles,
+ADDRESS merge).
+
+Streaming: ``stream()`` yields :class:`Progress` after every batch and :class:`SpansFound` as soon as spans
+are final. A span is final once every window that could still change it is done: post-processing is local
+(:mod:`.postprocess`), so a run of finished windows whose outer edges no span touches can be finalised on its
+own. The union of a complete stream therefore equals ``detect(text)`` (which is implemented on top of it).
+
+Threading contract: a ``ModelDetector`` is immutable after construction and holds no per-call state, so
+``stream``/``detect`` may run on any thread, including several at once (onnxruntime's ``run`` is
+thread-safe and releases the GIL, the numba Viterbi kernel is ``nogil``). Concurrent calls share the
+session's intra-op thread pool. Construct it (it builds the onnxruntime session, which holds the GIL) and
+call :meth:`warm_up` off the GUI thread.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterator, Mapping
+
+import numpy as np
+
+from . import viterbi as _viterbi
+from .events import Cancelled, Event, Progress, SpansFound, never_cancelled
+from .model_folder import ModelFolder, ModelFolderError, load_model_folder
+from .normalize import id_like_ranges, normalize_text
+from .postprocess import Piece, postprocess
+from .span import Span, sort_spans
+from .windows import Window, build_batch, plan_windows, windows_order
+
+__all__ = ["ModelDetector", "ModelFolderError", "Encoded"]
+
+_KIND_O, _KIND_B, _KIND_I, _KIND_E, _KIND_S = 0, 1, 2, 3, 4
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A text as the model sees it: content token ids and character offsets (hidden tokens removed)."""
+
+    text: str  # normalised text (same length as the original)
+    ids: np.ndarray  # int64 [n]
+    starts: np.ndarray  # int64 [n]
+    ends: np.ndarray  # int64 [n]
+    windows: list[Window]
+
+
+class ModelDetector:
+    """Detector over a model folder (``config.json`` + tokenizer + ONNX). See the module docstring.
+
+    :param folder: the model folder (HF layout).
+    :param onnx_file: ONNX file inside (or outside) the folder; default ``model.fp32.onnx``.
+    :param threads: onnxruntime intra-op threads; default = physical cores.
+    :param batch_size: windows per ``session.run`` (16, as in the reference pipeline).
+    :param o_bias: operating point. A float is added to the ``O`` logit (negative → more recall); a mapping
+        ``{"PERSON": b, ...}`` applies ``b`` to one entity type only (implemented as ``-b`` on that type's
+        B/I/E/S logits, which is the same shift relative to ``O``).
+    :param skip_ids: hide ASCII identifier-like tokens (6+ letters/digits mixing both) from the model.
+    :param normalize: map full-width ASCII forms to ASCII (one-to-one, offsets unchanged) before tokenising.
+    """
+
+    def __init__(self, folder: str | os.PathLike, *, onnx_file: str | os.PathLike | None = None,
+                 threads: int | None = None, batch_size: int = 16, o_bias: float | Mapping[str, float] = 0.0,
+                 skip_ids: bool = False, normalize: bool = True, model: ModelFolder | None = None) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        self.model: ModelFolder = model or load_model_folder(folder, onnx_file=onnx_file, threads=threads)
+        scheme = self.model.scheme
+        self.labels: tuple[str, ...] = scheme.entity_types
+        onnx_name = self.model.onnx_path.name
+        self.id: str = self.model.path.name + ("" if onnx_name == "model.fp32.onnx" else f":{onnx_name}")
+        self.batch_size = int(batch_size)
+        self.skip_ids = bool(skip_ids)
+        self.normalize = bool(normalize)
+        self._kinds = scheme.kinds.astype(np.int8)
+        self._types = scheme.types.astype(np.int16)
+        self._type_names = scheme.entity_types
+        self._trans, self._start, self._end = _viterbi.transitions(self._kinds, self._types)
+        self._bias = self._bias_vector(o_bias)
+
+    # ------------------------------------------------------------------------------------------ setup
+    def _bias_vector(self, o_bias: float | Mapping[str, float]) -> np.ndarray | None:
+        scheme = self.model.scheme
+        vec = np.zeros(len(scheme.labels), dtype=np.float32)
+        if isinstance(o_bias, Mapping):
+            for label, b in o_bias.items():
+                if label not in scheme.entity_types:
+                    raise ValueError(f"o_bias names {label!r}, which this model does not emit "
+                                     f"({', '.join(scheme.entity_types)})")
+                vec[scheme.types == scheme.entity_types.index(label)] = -float(b)
+        else:
+            vec[scheme.o_index] = float(o_bias)
+        return vec if vec.any() else None
+
+    @property
+    def threads(self) -> int:
+        return self.model.threads
+
+    def warm_up(self) -> str:
+        """Compile/load the Viterbi kernel and run one short text end to end. Safe on a background thread.
+        Returns the Viterbi backend in use."""
+        backend = _viterbi.warm_up()
+        self.detect("김철수 서울")
+        return backend
+
+    # ------------------------------------------------------------------------------------------ encode
+    def encode(self, text: str) -> Encoded:
+        """Normalise, tokenise once (no truncation), hide ID-like tokens if asked, plan windows."""
+        norm = normalize_text(text) if self.normalize else text
+        enc = self.model.tokenizer.encode(norm, add_special_tokens=False)
+        ids = np.asarray(enc.ids, dtype=np.int64)
+        offsets = np.asarray(enc.offsets, dtype=np.int64).reshape(-1, 2)
+        del enc
+        starts, ends = offsets[:, 0].copy(), offsets[:, 1].copy()
+        if self.skip_ids and len(ids):
+            ranges = id_like_ranges(norm)
+            if ranges:
+                r = np.asarray(ranges, dtype=np.int64)
+                i = np.searchsorted(r[:, 0], starts, side="right") - 1
+                hidden = (i >= 0) & (ends <= r[np.maximum(i, 0), 1]) & (starts >= r[np.maximum(i, 0), 0])
+                keep = ~hidden
+                ids, starts, ends = ids[keep], starts[keep], ends[keep]
+        return Encoded(norm, ids, starts, ends, plan_windows(len(ids)))
+
+    # ------------------------------------------------------------------------------------------ decode
+    def _pieces(self, tags: np.ndarray, probs: np.ndarray, first_tok: int, enc: Encoded) -> list[Piece]:
+        """Spans (maximal B…E runs, S tokens) in one window's decided tokens; a run cut by the window's
+        edge becomes a span ending/starting there (step 2 of post-processing joins it again)."""
+        kinds = self._kinds[tags]
+        types = self._types[tags]
+        n = len(tags)
+        cont = np.zeros(n, dtype=bool)
+        if n > 1:
+            cont[1:] = (((kinds[1:] == _KIND_I) | (kinds[1:] == _KIND_E))
+                        & ((kinds[:-1] == _KIND_B) | (kinds[:-1] == _KIND_I)) & (types[1:] == types[:-1]))
+        ent = kinds != _KIND_O
+        s_idx = np.flatnonzero(ent & ~cont)
+        if not len(s_idx):
+            return []
+        cont_next = np.zeros(n, dtype=bool)
+        cont_next[:-1] = cont[1:]
+        e_idx = np.flatnonzero(ent & ~cont_next)
+        csum = np.concatenate(([0.0], np.cumsum(probs, dtype=np.float64)))
+        sums = csum[e_idx + 1] - csum[s_idx]
+        out = []
+        for s, e, total in zip(s_idx.tolist(), e_idx.tolist(), sums.tolist()):
+            ts, te = first_tok + s, first_tok + e
+            cs, ce = int(enc.starts[ts]), int(enc.ends[te])
+            if ce <= cs:
+                continue  # only zero-width tokens: nothing to mark
+            out.append(Piece(cs, ce, self._type_names[types[s]], total, e - s + 1, ts, te + 1))
+        return out
+
+    def _run_batch(self, enc: Encoded, batch: list[Window]) -> list[list[Piece]]:
+        m = self.model
+        feed = build_batch(enc.ids, batch, cls_id=m.cls_id, sep_id=m.sep_id, pad_id=m.pad_id,
+                           input_names=m.input_names, input_dtypes=m.input_dtypes)
+        logits = m.session.run(None, feed)[0]
+        return self._decode(logits, enc, batch)
+
+    def _decode(self, logits: np.ndarray, enc: Encoded, batch: list[Window]) -> list[list[Piece]]:
+        lengths = np.array([w.length for w in batch], dtype=np.int64)
+        emis = _viterbi.log_softmax(logits[:, 1:-1, :], self._bias)  # drop [CLS] and the last position
+        tags = _viterbi.viterbi(emis, lengths, self._trans, self._start, self._end)
+        probs = np.exp(np.take_along_axis(emis, tags[:, :, None], axis=2)[:, :, 0])
+        out = []
+        for r, w in enumerate(batch):
+            a, b = w.keep_start - w.start, w.keep_end - w.start
+            out.append(self._pieces(tags[r, a:b], probs[r, a:b], w.keep_start, enc))
+        return out
+
+    # ------------------------------------------------------------------------------------------ API
+    def stream(self, text: str, *, cancelled: Cancelled = never_cancelled,
+               first: tuple[int, int] | None = None) -> Iterator[Event]:
+        """Detect progressively (see :mod:`.events` for the contract).
+
+        Yields ``Progress(done_windows, total_windows)`` first and after every batch, and ``SpansFound``
+        with spans as soon as they are final. ``first=(a, b)``: the windows deciding characters ``a..b``
+        run first. ``cancelled()`` is polled before every batch; once True, the generator returns.
+        """
+        enc = self.encode(text)
+        yield from self._stream_encoded(enc, cancelled=cancelled, first=first)
+
+    def _stream_encoded(self, enc: Encoded, *, cancelled: Cancelled = never_cancelled,
+                        first: tuple[int, int] | None = None) -> Iterator[Event]:
+        windows = enc.windows
+        total = len(windows)
+        yield Progress(0, total)
+        if not total:
+            return
+        final = _Finaliser(windows, enc.text)
+        order = windows_order(windows, enc.starts, enc.ends, first)
+        done = 0
+        for i in range(0, total, self.batch_size):
+            if cancelled():
+                return
+            batch = order[i:i + self.batch_size]
+            pieces = self._run_batch(enc, batch)
+            spans = final.add(batch, pieces)
+            done += len(batch)
+            if spans:
+                yield SpansFound(tuple(spans))
+            yield Progress(done, total)
+
+    def detect(self, text: str) -> list[Span]:
+        """All spans of ``text``, sorted by start (non-overlapping, offsets into ``text``)."""
+        spans: list[Span] = []
+        for ev in self.stream(text):
+            if isinstance(ev, SpansFound):
+                spans.extend(ev.spans)
+        return sort_spans(spans)
+
+
+class _Finaliser:
+    """Collects per-window pieces and post-processes each run of finished windows once it is closed.
+
+    The boundary between windows ``b`` and ``b+1`` is *safe* when a finished side has no span touching
+    it: nothing can then join across it (post-processing is local), so a maximal run of finished windows
+    between two safe boundaries can be post-processed alone, and its result is the same as for the whole
+    text. Each window is post-processed exactly once.
+    """
+
+    def __init__(self, windows: list[Window], text: str) -> None:
+        self.windows = windows
+        self.text = text
+        n = len(windows)
+        self.done = [False] * n
+        self.emitted = [False] * n
+        self.pieces: list[list[Piece]] = [[] for _ in range(n)]
+        self.touch_left = [False] * n
+        self.touch_right = [False] * n
+
+    def _safe(self, b: int) -> bool:
+        """Is the boundary after window ``b`` safe? (-1 and the last window's end always are.)"""
+        if b < 0 or b >= len(self.windows) - 1:
+            return True
+        return (self.done[b] and not self.touch_right[b]) or (self.done[b + 1] and not self.touch_left[b + 1])
+
+    def add(self, batch: list[Window], pieces: list[list[Piece]]) -> list[Span]:
+        for w, ps in zip(batch, pieces):
+            i = w.index
+            self.done[i] = True
+            self.pieces[i] = ps
+            self.touch_left[i] = bool(ps) and ps[0].tok_start == w.keep_start
+            self.touch_right[i] = bool(ps) and ps[-1].tok_end == w.keep_end
+        out: list[Span] = []
+        candidates = sorted({j for w in batch for j in (w.index - 1, w.index, w.index + 1)
+                             if 0 <= j < len(self.windows)})
+        for c in candidates:
+            if not self.done[c] or self.emitted[c]:
+                continue
+            run = self._closed_run(c)
+            if run is None:
+                continue
+            lo, hi = run
+            group: list[Piece] = []
+            for j in range(lo, hi + 1):
+                group.extend(self.pieces[j])
+                self.emitted[j] = True
+                self.pieces[j] = []
+            bounds = {self.windows[j].keep_end for j in range(lo, hi)}
+            out.extend(p.to_span() for p in postprocess(group, self.text, bounds))
+        return sort_spans(out)
+
+    def _closed_run(self, c: int) -> tuple[int, int] | None:
+        lo = c
+        while not self._safe(lo - 1):
+            if not self.done[lo - 1]:
+                return None
+            lo -= 1
+        hi = c
+        while not self._safe(hi):
+            if not self.done[hi + 1]:
+                return None
+            hi += 1
+        return lo, hi
