@@ -1,0 +1,331 @@
+"""Structured PII: phone, RRN / foreigner RN, e-mail, card, account, business / corporate registration,
+passport, driver's licence, vehicle plate, IP address.
+
+All finders take the *folded* text (``normalize.fold``: full-width digits are ASCII, same offsets) and
+yield ``Span(start, end, label, score, "rule")``. Finders may propose overlapping candidates; the
+``RuleDetector`` keeps the best one per region.
+
+Scores say how sure a match is:
+  0.99  a check digit / Luhn sum validates it;
+  0.90–0.97  a distinctive format, or a format plus a context word (``주민등록번호``, ``계좌``, ``사업자`` …);
+  0.70–0.85  format only (still reported: a redaction tool prefers a review item to a leak).
+Shapes that are too ambiguous without context (bare 10–16 digit runs, 4-4-4 groups …) are only reported
+with a matching context word; a ``NEG`` context (order / case / prescription / version numbers) vetoes
+ambiguous shapes.
+
+Number boundaries: a candidate never starts or ends inside a longer run of digits, nor inside a longer
+hyphen/dot-joined digit sequence (``(?<![0-9][-.])`` / ``(?![-.][0-9])``), so an order number
+``2024-0512-0001-23`` never yields a phone or card inside it. Korean particles glued to the end
+(``010-1234-5678로``) are outside every pattern, so they never enter a span.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from ..span import Span
+from .context import kind_after, kind_before
+
+# ---------------------------------------------------------------------------------------------
+# validators
+
+
+def luhn_ok(digits: str) -> bool:
+    total, parity = 0, len(digits) % 2
+    for i, ch in enumerate(digits):
+        d = ord(ch) - 48
+        if i % 2 == parity:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+_RRN_W = (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)
+
+
+def rrn_check_ok(digits: str) -> bool:
+    """Pre-October-2020 RRN check digit."""
+    s = sum((ord(c) - 48) * w for c, w in zip(digits[:12], _RRN_W))
+    return (11 - s % 11) % 10 == ord(digits[12]) - 48
+
+
+def frn_check_ok(digits: str) -> bool:
+    """Pre-October-2020 foreigner registration number check digit."""
+    s = sum((ord(c) - 48) * w for c, w in zip(digits[:12], _RRN_W))
+    return ((11 - s % 11) % 10 + 2) % 10 == ord(digits[12]) - 48
+
+
+def birth_date_ok(yymmdd: str) -> bool:
+    mm, dd = int(yymmdd[2:4]), int(yymmdd[4:6])
+    return 1 <= mm <= 12 and 1 <= dd <= (29 if mm == 2 else 30 if mm in (4, 6, 9, 11) else 31)
+
+
+_BRN_W = (1, 3, 7, 1, 3, 7, 1, 3, 5)
+
+
+def brn_check_ok(digits: str) -> bool:
+    """Business registration number (사업자등록번호) check digit."""
+    d = [ord(c) - 48 for c in digits]
+    s = sum(a * w for a, w in zip(d[:9], _BRN_W)) + (d[8] * 5) // 10
+    return (10 - s % 10) % 10 == d[9]
+
+
+def corp_check_ok(digits: str) -> bool:
+    """Corporate registration number (법인등록번호) check digit: weights 1,2,1,2,…"""
+    d = [ord(c) - 48 for c in digits]
+    s = sum(a * (1 if i % 2 == 0 else 2) for i, a in enumerate(d[:12]))
+    return (10 - s % 10) % 10 == d[12]
+
+
+# ---------------------------------------------------------------------------------------------
+# patterns (compiled once)
+
+_NB = r"(?<![0-9A-Za-z])(?<![0-9][-.])"     # not inside a longer number / identifier
+_NA = r"(?![0-9])(?![-.][0-9])"             # not followed by more of the number
+
+#: hyphen-joined digit groups (or one bare digit run): the shapes of RRN, card, account, licence, …
+_TOKEN = re.compile(_NB + r"[0-9]+(?:-[0-9]+)*(?![0-9A-Za-z])(?![-.][0-9])")
+#: the same with single spaces between groups (card / RRN typed with spaces)
+_SPACED = re.compile(_NB + r"[0-9]{4,6}(?: [0-9]{4,7}){1,3}(?![0-9A-Za-z])(?![-. ][0-9])")
+
+_PHONE = re.compile(
+    r"(?<![0-9A-Za-z+])(?<![0-9][-.])"
+    r"(?:(?P<intl>\+82[-. ]?(?:\(0\)[-. ]?)?)|(?P<paren>\((?=0[0-9]{1,3}\)))?0)"
+    r"(?P<area>1[016789]|2|[3-6][1-5]|70|50[2-8]|80)"
+    r"(?:\)[ ]?|(?P<s1>[-. ]?))"
+    r"(?P<mid>[0-9]{3,4})(?P<s2>[-. ]?)(?P<last>[0-9]{4})" + _NA)
+#: 1588-1234 style representative numbers (context required)
+_PHONE_REP = re.compile(_NB + r"1[568][0-9]{2}-[0-9]{4}" + _NA)
+
+_MASKED_RRN = re.compile(_NB + r"[0-9]{6}[- ]?(?:[0-9][*xX●○■]{6}|[*xX●○■]{7})(?![*xX●○■0-9])")
+
+_EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@"
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
+    r"\.[A-Za-z]{2,24}(?![A-Za-z0-9-])")
+
+_IPV4 = re.compile(r"(?<![0-9A-Za-z.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
+
+_PASSPORT = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{1,2}[0-9]{7,8}|[MSRODG][0-9]{3}[A-Z][0-9]{4})(?![A-Za-z0-9])")
+_PASSPORT_KR = re.compile(r"[MSRODG](?:[0-9]{8}|[0-9]{3}[A-Z][0-9]{4})")
+
+_PLATE_CHARS = "가나다라마거너더러머버서어저고노도로모보소오조구누두루무부수우주아바사자배하허호"
+_VEHICLE = re.compile(
+    r"(?<![0-9가-힣])(?:(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북|전남|경북|경남|제주) ?)?"
+    r"(?<![0-9])[0-9]{2,3} ?[" + _PLATE_CHARS + r"] ?[0-9]{4}" + _NA)
+
+_DL_REGION = re.compile(r"(?:서울|부산|경기|강원|충북|충남|전북|전남|경북|경남|제주|대구|인천|광주|대전|울산|세종) ?"
+                        r"[0-9]{2}-[0-9]{6}-[0-9]{2}" + _NA)
+
+#: bank account group shapes (hyphenated), after the banks' published formats
+_BANK_SHAPES = {
+    (3, 2, 6), (3, 3, 6), (3, 6, 5), (3, 6, 2, 3), (3, 4, 4, 2), (3, 2, 4, 3), (4, 3, 6), (4, 2, 7),
+    (6, 2, 6), (3, 2, 5), (4, 4, 4), (3, 3, 5), (3, 4, 6), (4, 2, 6), (4, 2, 6, 1), (3, 3, 7), (7, 2, 6),
+    (4, 3, 7), (3, 6, 3), (3, 4, 5),
+}
+_DL_FIRST = {str(n) for n in range(11, 29)}
+
+
+def _span(a: int, b: int, label: str, score: float) -> Span:
+    return Span(a, b, label, score, "rule")
+
+
+# ---------------------------------------------------------------------------------------------
+# finders
+
+
+def find_phone(text: str) -> Iterator[Span]:
+    for m in _PHONE.finditer(text):
+        a, b = m.span()
+        area, mid = m.group("area"), m.group("mid")
+        sep = bool(m.group("s1") or m.group("s2") or m.group("paren") or ")" in m.group(0))
+        mobile = area[0] == "1"
+        if mobile:
+            if area == "10" and len(mid) != 4:
+                continue
+            score = 0.97 if (sep or m.group("intl") or len(mid) == 4) else 0.85
+        elif area == "2" or area[0] in "3456" or area in ("70", "80") or area.startswith("50"):
+            ctx = kind_before(text, a)
+            if ctx == "NEG":
+                continue
+            if sep or m.group("intl"):
+                score = 0.96 if ctx == "PHONE" else 0.93
+            elif ctx == "PHONE":
+                score = 0.88
+            else:
+                continue
+        else:  # pragma: no cover - the pattern admits no other area codes
+            continue
+        if (m.group("s1") and m.group("s2") and m.group("s1") != m.group("s2")
+                and " " in (m.group("s1") + m.group("s2"))):
+            score -= 0.1  # "010 1234-5678" style mixes are rarer; keep but less sure
+        yield _span(a, b, "PHONE", score)
+    for m in _PHONE_REP.finditer(text):
+        if kind_before(text, m.start()) == "PHONE":
+            yield _span(m.start(), m.end(), "PHONE", 0.9)
+
+
+def find_email(text: str) -> Iterator[Span]:
+    if "@" not in text:
+        return
+    for m in _EMAIL.finditer(text):
+        yield _span(m.start(), m.end(), "EMAIL", 0.98)
+
+
+def find_ip(text: str) -> Iterator[Span]:
+    for m in _IPV4.finditer(text):
+        parts = m.group(0).split(".")
+        if any(int(p) > 255 or (len(p) > 1 and p[0] == "0") for p in parts):
+            continue
+        ctx = kind_before(text, m.start())
+        if ctx == "NEG":
+            continue
+        if ctx == "IP":
+            yield _span(m.start(), m.end(), "IP", 0.97)
+        elif int(parts[0]) >= 1 and not all(len(p) == 1 for p in parts):
+            # all single digits ("1.2.3.4") reads as a version / section number without context
+            yield _span(m.start(), m.end(), "IP", 0.9)
+
+
+def find_passport(text: str) -> Iterator[Span]:
+    for m in _PASSPORT.finditer(text):
+        ctx = kind_before(text, m.start())
+        if ctx == "PASSPORT":
+            yield _span(m.start(), m.end(), "PASSPORT", 0.95)
+        elif ctx != "NEG" and _PASSPORT_KR.fullmatch(m.group(0)):
+            yield _span(m.start(), m.end(), "PASSPORT", 0.75)
+
+
+def find_vehicle(text: str) -> Iterator[Span]:
+    for m in _VEHICLE.finditer(text):
+        ctx = kind_before(text, m.start())
+        if ctx == "NEG":
+            continue
+        yield _span(m.start(), m.end(), "VEHICLE", 0.95 if ctx == "VEHICLE" else 0.85)
+
+
+def find_masked_rrn(text: str) -> Iterator[Span]:
+    """``920514-2******``: the birth date and sex digit still identify; report as RRN."""
+    for m in _MASKED_RRN.finditer(text):
+        digits = m.group(0)[:6]
+        ctx = kind_before(text, m.start())
+        if ctx == "NEG" or not (birth_date_ok(digits) or ctx in ("RRN", "FOREIGNER_RN")):
+            continue
+        yield _span(m.start(), m.end(), "FOREIGNER_RN" if ctx == "FOREIGNER_RN" else "RRN", 0.9)
+
+
+def find_driver_license_region(text: str) -> Iterator[Span]:
+    """``서울 12-345678-90`` (region name instead of the two-digit region code)."""
+    for m in _DL_REGION.finditer(text):
+        yield _span(m.start(), m.end(), "DRIVER_LICENSE",
+                    0.95 if kind_before(text, m.start()) == "DRIVER_LICENSE" else 0.85)
+
+
+def _classify(text: str, a: int, b: int, tok: str, sep: str) -> tuple[str, float] | None:
+    """Label + score for a separated digit-group token ``tok`` at ``text[a:b]`` (phones excluded)."""
+    groups = tuple(len(g) for g in tok.split(sep)) if sep else (len(tok),)
+    digits = tok.replace(sep, "") if sep else tok
+    n = len(digits)
+    if n < 8 or n > 20:
+        return None
+    ctx = kind_before(text, a)
+    hyph = len(groups) > 1
+
+    # RRN / foreigner RN / corporate registration number: 6-7
+    if groups in ((6, 7), (13,)):
+        if ctx == "CORP_REG":
+            return "CORP_REG", 0.97 if corp_check_ok(digits) else 0.92
+        date_ok = birth_date_ok(digits[:6])
+        g7 = digits[6]
+        if g7 in "5678":
+            if date_ok and frn_check_ok(digits):
+                return "FOREIGNER_RN", 0.99
+            if ctx in ("FOREIGNER_RN", "RRN"):
+                return "FOREIGNER_RN", 0.93 if date_ok else 0.8
+            if hyph and date_ok and ctx != "NEG":
+                return "FOREIGNER_RN", 0.85
+            return None
+        if date_ok and rrn_check_ok(digits):
+            return "RRN", 0.99
+        if ctx in ("RRN", "FOREIGNER_RN"):
+            return "RRN", 0.93 if date_ok else 0.8
+        if ctx == "NEG" or not hyph:
+            return None
+        if date_ok and g7 in "1234":
+            # post-2020 RRNs have no check digit: a hyphenated 6-7 with a birth date is an RRN
+            return "RRN", 0.85
+        return None
+
+    # card numbers: 4-4-4-4 (16) or Amex 4-6-5 (15)
+    if groups in ((4, 4, 4, 4), (16,)) or (groups in ((4, 6, 5), (15,)) and digits[:2] in ("34", "37")):
+        if ctx == "NEG":
+            return None
+        if luhn_ok(digits):
+            return "CARD", 0.99 if (hyph or ctx == "CARD") else 0.85
+        if ctx == "CARD":
+            return "CARD", 0.92
+        if hyph and ctx != "ACCOUNT":
+            return "CARD", 0.8
+        if ctx != "ACCOUNT":
+            return None
+
+    # business registration number: 3-2-5
+    if groups in ((3, 2, 5), (10,)):
+        valid = brn_check_ok(digits)
+        if ctx == "BUSINESS_REG":
+            return "BUSINESS_REG", 0.99 if valid else 0.93
+        if ctx not in ("ACCOUNT", "NEG") and hyph:
+            return "BUSINESS_REG", 0.95 if valid else 0.75
+
+    # driver's licence: 2-2-6-2 with a region code 11..28 (other shapes only with context)
+    if groups == (2, 2, 6, 2) and digits[:2] in _DL_FIRST and ctx != "NEG":
+        return "DRIVER_LICENSE", 0.97 if ctx == "DRIVER_LICENSE" else 0.9
+    if ctx == "DRIVER_LICENSE" and hyph and groups[0] == 2 and 10 <= n <= 15:
+        return "DRIVER_LICENSE", 0.85
+    if groups == (12,) and ctx == "DRIVER_LICENSE":
+        return "DRIVER_LICENSE", 0.85
+
+    # corporate registration number without the 6-7 shape (e.g. with a trailing check group)
+    if ctx == "CORP_REG" and n == 13:
+        return "CORP_REG", 0.9
+
+    # bank accounts: context word before (계좌, 은행 …) or after (예금주 …)
+    if 10 <= n <= 16:
+        if ctx != "ACCOUNT" and kind_after(text, b) == "ACCOUNT":
+            ctx = "ACCOUNT"
+        if ctx == "ACCOUNT":
+            if hyph:
+                return "ACCOUNT", 0.92 if groups in _BANK_SHAPES else 0.88
+            return "ACCOUNT", 0.85
+    return None
+
+
+def find_tokens(text: str) -> Iterator[Span]:
+    """Hyphen-joined (or bare) digit tokens classified by group shape + context."""
+    for m in _TOKEN.finditer(text):
+        tok = m.group(0)
+        if len(tok) < 8:
+            continue
+        res = _classify(text, m.start(), m.end(), tok, "-" if "-" in tok else "")
+        if res:
+            yield _span(m.start(), m.end(), *res)
+    for m in _SPACED.finditer(text):
+        res = _classify(text, m.start(), m.end(), m.group(0), " ")
+        if res and res[0] in ("CARD", "RRN", "FOREIGNER_RN", "ACCOUNT"):
+            yield _span(m.start(), m.end(), *res)
+
+
+#: family name -> (labels, finder)
+NUMBER_FINDERS = {
+    "phone": (("PHONE",), find_phone),
+    "email": (("EMAIL",), find_email),
+    "ip": (("IP",), find_ip),
+    "passport": (("PASSPORT",), find_passport),
+    "vehicle": (("VEHICLE",), find_vehicle),
+    "masked_rrn": (("RRN", "FOREIGNER_RN"), find_masked_rrn),
+    "driver_license_region": (("DRIVER_LICENSE",), find_driver_license_region),
+    "numbers": (("RRN", "FOREIGNER_RN", "CORP_REG", "CARD", "BUSINESS_REG", "DRIVER_LICENSE", "ACCOUNT"),
+                find_tokens),
+}
