@@ -1,0 +1,261 @@
+"""``veil-redact``: the command-line face of the detection core (no Qt).
+
+Subcommands:
+
+- ``detect [--model DIR] [--onnx FILE] [--threads N] [--json] [--no-rules] FILE...`` — print the spans of
+  each file. With ``--json``: one JSON object per input file, one per line, in argument order:
+  ``{"file": ..., "detector": ..., "spans": [{"start", "end", "label", "score", "source", "text"}]}``,
+  offsets into the file's decoded text. Without ``--json``: a readable table.
+- ``quantize IN_DIR OUT_DIR`` — write a copy of a model folder with a dynamic-INT8 ONNX file.
+- ``redact`` — batch redaction, registered by ``veil_desktop.documents.batch`` when present.
+
+Exit codes: 0 success, 1 a file could not be read/processed, 2 usage or model problems.
+"""
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+MODEL_HELP = (
+    "No detection model is available.\n"
+    "Get the veil model on a computer with internet access:\n"
+    "  1. download the model folder kakao1513/veil-pii-ko-small-3 from the Hugging Face Hub\n"
+    "     (e.g. `huggingface-cli download kakao1513/veil-pii-ko-small-3 --local-dir veil-pii-ko-small-3`);\n"
+    "  2. copy that folder (config.json, tokenizer files, model.fp32.onnx) to this computer;\n"
+    "  3. run: veil-redact detect --model /path/to/veil-pii-ko-small-3 FILE..."
+)
+
+#: Inputs longer than this (characters) get a progress line on stderr.
+PROGRESS_MIN_CHARS = 20_000
+
+
+class CliError(Exception):
+    """A problem to report in one line and exit with ``code``."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ---------------------------------------------------------------------------------------------- detector
+def make_detector(model: str | None, *, threads: int | None, rules: bool, onnx_file: str | None = None):
+    """The detector the ``detect`` command uses (see the module docstring). Raises ``CliError``."""
+    from .detect.model_folder import ModelFolderError
+
+    try:
+        from .detect import default as _default  # written by the rules work; optional until then
+    except ImportError:
+        _default = None
+    build = getattr(_default, "build_default_detector", None) if _default else None
+    try:
+        if model is None:
+            if build is None:
+                raise CliError(MODEL_HELP)
+            return build(model_dir=None, threads=threads)
+        if rules and build is not None:
+            if onnx_file is None:
+                return build(model_dir=Path(model), threads=threads)
+            if "onnx_file" in inspect.signature(build).parameters:
+                return build(model_dir=Path(model), threads=threads, onnx_file=onnx_file)
+            print("veil-redact: note: rules are not applied with --onnx (the default detector cannot take "
+                  "an ONNX file name)", file=sys.stderr)
+        from .detect.engine import ModelDetector
+
+        return ModelDetector(model, onnx_file=onnx_file, threads=threads)
+    except ModelFolderError as e:
+        if model is None:
+            raise CliError(f"{e}\n\n{MODEL_HELP}") from None
+        raise CliError(str(e)) from None
+
+
+def read_text(path: Path) -> str:
+    """The decoded text of ``path``: through ``documents.open_document`` when available, else UTF-8."""
+    try:
+        from .documents import open_document
+    except ImportError:
+        open_document = None
+    if open_document is not None:
+        try:
+            return open_document(path).text
+        except Exception as e:  # DocumentError and friends carry a readable message
+            raise CliError(f"{path}: {e}", code=1) from None
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file", code=1) from None
+    except UnicodeDecodeError as e:
+        raise CliError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", code=1) from None
+    except OSError as e:
+        raise CliError(f"{path}: {e.strerror or e}", code=1) from None
+
+
+def run_detection(detector, text: str, *, label: str, progress: bool) -> list:
+    """All spans of ``text``; a progress line on stderr for long inputs when ``progress``."""
+    from .detect.events import Progress, SpansFound
+    from .detect.span import sort_spans
+
+    spans = []
+    show = progress and len(text) >= PROGRESS_MIN_CHARS and hasattr(detector, "stream")
+    if not hasattr(detector, "stream"):
+        return list(detector.detect(text))
+    t0 = time.monotonic()
+    last = 0.0
+    for ev in detector.stream(text):
+        if isinstance(ev, SpansFound):
+            spans.extend(ev.spans)
+        elif isinstance(ev, Progress) and show:
+            now = time.monotonic()
+            if now - last >= 0.5 or ev.done == ev.total:
+                last = now
+                sys.stderr.write(f"\r{label}: {ev.done}/{ev.total} windows ({ev.fraction:.0%}, "
+                                 f"{now - t0:.1f} s)")
+                sys.stderr.flush()
+    if show:
+        sys.stderr.write("\n")
+    return sort_spans(spans)
+
+
+def _cmd_detect(args: argparse.Namespace) -> int:
+    files = [Path(f) for f in args.files]
+    detector = make_detector(args.model, threads=args.threads, rules=not args.no_rules, onnx_file=args.onnx)
+    status = 0
+    for path in files:
+        try:
+            text = read_text(path)
+        except CliError as e:
+            print(f"veil-redact: {e}", file=sys.stderr)
+            status = 1
+            if args.json:  # keep "one line per input file, in argument order"
+                print(json.dumps({"file": str(path), "error": str(e)}, ensure_ascii=False), flush=True)
+            continue
+        spans = run_detection(detector, text, label=path.name, progress=not args.quiet)
+        if args.json:
+            print(json.dumps({"file": str(path), "detector": getattr(detector, "id", None),
+                              "spans": [s.to_json(text) for s in spans]}, ensure_ascii=False), flush=True)
+        else:
+            _print_table(path, text, spans)
+    return status
+
+
+def _print_table(path: Path, text: str, spans: list) -> None:
+    print(f"{path}  ({len(spans)} span{'s' if len(spans) != 1 else ''})")
+    if not spans:
+        return
+    print(f"  {'start':>8} {'end':>8}  {'label':<14} {'score':>5}  text")
+    for s in spans:
+        snippet = text[s.start:s.end].replace("\n", "⏎")
+        if len(snippet) > 60:
+            snippet = snippet[:57] + "…"
+        print(f"  {s.start:>8} {s.end:>8}  {s.label:<14} {s.score:>5.2f}  {snippet}")
+
+
+# ---------------------------------------------------------------------------------------------- quantize
+#: Files copied from the source folder by ``quantize`` (data only: never code).
+_COPY = ("config.json", "tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json",
+         "README.md", "MODEL_CARD.md", "LICENSE")
+
+
+def quantize_folder(src: Path, dst: Path, *, onnx_file: str | None = None) -> Path:
+    """Write ``dst`` = ``src``'s config/tokenizer files + ``model.int8.onnx`` (dynamic INT8 weights).
+
+    The source is validated first (a broken folder is refused before anything is written); the output
+    folder must not exist or be empty; the ONNX file is written to a temporary name and renamed.
+    """
+    from .detect.model_folder import ModelFolderError, find_onnx, load_model_folder
+
+    load_model_folder(src, onnx_file=onnx_file, threads=1)
+    src_onnx = find_onnx(src, onnx_file)
+    if dst.exists() and (not dst.is_dir() or any(dst.iterdir())):
+        raise CliError(f"{dst} already exists and is not an empty folder; choose a new output folder")
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError as e:
+        raise CliError(f"onnxruntime.quantization is not available ({e})") from None
+    dst.mkdir(parents=True, exist_ok=True)
+    for name in _COPY:
+        if (src / name).is_file():
+            shutil.copy2(src / name, dst / name)
+    tmp = dst / "model.int8.onnx.partial"
+    out = dst / "model.int8.onnx"
+    try:
+        quantize_dynamic(str(src_onnx), str(tmp), weight_type=QuantType.QInt8)
+        os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    try:
+        load_model_folder(dst, onnx_file=out.name, threads=1)
+    except ModelFolderError as e:
+        raise CliError(f"the quantized model does not load: {e}") from None
+    return out
+
+
+def _cmd_quantize(args: argparse.Namespace) -> int:
+    from .detect.model_folder import ModelFolderError
+
+    try:
+        out = quantize_folder(Path(args.in_dir), Path(args.out_dir), onnx_file=args.onnx)
+    except ModelFolderError as e:
+        raise CliError(str(e)) from None
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- main
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="veil-redact", description="Detect and redact personal information in "
+                                "Korean documents, offline.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    d = sub.add_parser("detect", help="print the PII spans of text files")
+    d.add_argument("--model", metavar="DIR", help="model folder (config.json, tokenizer, .onnx); default: "
+                   "the embedded model")
+    d.add_argument("--onnx", metavar="FILE", help="ONNX file inside the model folder (default model.fp32.onnx)")
+    d.add_argument("--threads", type=int, metavar="N", help="inference threads (default: physical cores)")
+    d.add_argument("--json", action="store_true", help="one JSON object per input file, one per line")
+    d.add_argument("--no-rules", action="store_true", help="model spans only (no structured-PII rules)")
+    d.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    d.add_argument("files", nargs="+", metavar="FILE")
+    d.set_defaults(func=_cmd_detect)
+
+    q = sub.add_parser("quantize", help="write a dynamic-INT8 copy of a model folder")
+    q.add_argument("in_dir", metavar="IN_DIR")
+    q.add_argument("out_dir", metavar="OUT_DIR")
+    q.add_argument("--onnx", metavar="FILE", help="ONNX file to quantize (default model.fp32.onnx)")
+    q.set_defaults(func=_cmd_quantize)
+
+    try:  # batch redaction lives with the documents code; the CLI works without it
+        from .documents.batch import add_parser as _add_redact
+    except ImportError:
+        _add_redact = None
+    if _add_redact is not None:
+        _add_redact(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # onnxruntime and numba are imported lazily by the commands, before anything could import Qt.
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "threads", None) is not None and args.threads < 1:
+        parser.error("--threads must be at least 1")
+    try:
+        return int(args.func(args) or 0)
+    except CliError as e:
+        print(f"veil-redact: {e}", file=sys.stderr)
+        return e.code
+    except KeyboardInterrupt:
+        print("veil-redact: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
