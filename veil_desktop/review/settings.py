@@ -5,7 +5,6 @@ hand-edited or old settings file can never put the app in an invalid state.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 
 from ..masking import MaskStyle
@@ -15,21 +14,10 @@ LANGUAGES = ("ko", "en")
 MAX_RECENT = 10
 
 
-def default_threads() -> int:
-    """Physical cores when known (onnxruntime scales poorly on hyper-threads), else logical, at most 8."""
-    try:
-        import psutil  # optional
-
-        n = psutil.cpu_count(logical=False) or os.cpu_count() or 1
-    except Exception:
-        n = os.cpu_count() or 1
-    return max(1, min(8, n))
-
-
 @dataclass(frozen=True)
 class AppSettings:
     model_dir: str = ""                 # "" = the embedded default model
-    threads: int = 0                    # 0 = default_threads()
+    threads: int = 0                    # 0 = let the engine choose (physical cores)
     language: str = "ko"
     default_style: str = MaskStyle.TAG.value
     styles: dict[str, str] = field(default_factory=dict)   # label -> MaskStyle value
@@ -37,8 +25,9 @@ class AppSettings:
     threshold: float = 0.5
     recent_files: tuple[str, ...] = ()
 
-    def effective_threads(self) -> int:
-        return self.threads if self.threads > 0 else default_threads()
+    def engine_threads(self) -> int | None:
+        """What to pass to the detector factory: ``None`` lets the engine pick its default."""
+        return self.threads if self.threads > 0 else None
 
     def normalised(self) -> "AppSettings":
         def style(v: str) -> str:

@@ -1,0 +1,52 @@
+"""Every user command, declared once as data: id, shortcuts, menu, and when it is enabled.
+
+The main window builds its ``QAction``s, menus and the cheat-sheet dialog from ``ACTIONS``; the handler of
+action ``x`` is ``MainWindow._on_x`` and its text is ``tr("action.x")``. One ``update_actions()`` keeps the
+enabled state in sync with ``enabled_when``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: str
+    shortcuts: tuple[str, ...] = ()
+    menu: str = "review"
+    #: "" always; "doc" a document is open; "item" an item is current; "selection" text is selected;
+    #: "undo"/"redo" history available; "detecting" a detection job is running
+    enabled_when: str = ""
+    separator_before: bool = False
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("open", ("Ctrl+O",), "file"),
+    ActionSpec("export", ("Ctrl+E",), "file", "doc"),
+    ActionSpec("settings", ("Ctrl+,",), "file", separator_before=True),
+    ActionSpec("quit", ("Ctrl+Q",), "file", separator_before=True),
+    ActionSpec("undo", ("Ctrl+Z",), "edit", "undo"),
+    ActionSpec("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "edit", "redo"),
+    ActionSpec("next_pending", ("J", "N"), "review", "doc"),
+    ActionSpec("prev_pending", ("K", "P"), "review", "doc"),
+    ActionSpec("accept", ("A", "Return", "Enter"), "review", "item", separator_before=True),
+    ActionSpec("reject", ("R", "Delete"), "review", "item"),
+    ActionSpec("reset_pending", ("U",), "review", "item"),
+    ActionSpec("accept_all_same", ("Shift+A",), "review", "item", separator_before=True),
+    ActionSpec("reject_all_same", ("Shift+R",), "review", "item"),
+    ActionSpec("accept_above", ("Ctrl+Shift+A",), "review", "doc"),
+    ActionSpec("mark", ("M",), "review", "selection", separator_before=True),
+    ActionSpec("mark_person", ("Alt+1",), "review", "selection"),
+    ActionSpec("mark_address", ("Alt+2",), "review", "selection"),
+    ActionSpec("mark_organization", ("Alt+3",), "review", "selection"),
+    ActionSpec("adjust_to_selection", ("B",), "review", "item", separator_before=True),
+    ActionSpec("grow_end", ("Alt+Right",), "review", "item"),
+    ActionSpec("shrink_end", ("Alt+Left",), "review", "item"),
+    ActionSpec("grow_start", ("Alt+Shift+Left",), "review", "item"),
+    ActionSpec("shrink_start", ("Alt+Shift+Right",), "review", "item"),
+    ActionSpec("run_detection", ("F5",), "detect", "doc"),
+    ActionSpec("cancel_detection", ("Esc",), "detect", "detecting"),
+    ActionSpec("shortcuts", ("F1",), "help"),
+)
+
+MENUS = ("file", "edit", "review", "detect", "help")

@@ -1,0 +1,166 @@
+"""``veil-desktop`` entry point: the application object, fonts, command line, ``--screenshot``.
+
+    veil-desktop [FILE] [--lang ko|en] [--model DIR] [--threads N]
+    veil-desktop --screenshot OUT.png FILE [--size 1280x800] [--timeout 120]
+
+``--screenshot`` opens FILE, waits for detection to finish, selects the first pending suggestion, renders the
+main window to OUT.png and exits (0 on success). It runs offscreen when no platform is set.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+try:  # Windows: onnxruntime's DLLs must initialise before Qt's (onnxruntime#26127)
+    import onnxruntime  # noqa: F401
+except ImportError:  # pragma: no cover - a broken install is reported when the detector loads
+    pass
+
+_FAMILY: str | None = None
+_PREFERRED = ("Noto Sans KR", "Noto Sans CJK KR", "Malgun Gothic", "Apple SD Gothic Neo", "NanumGothic",
+              "NanumBarunGothic")
+
+
+def korean_font_family() -> str:
+    """A font family that has Hangul: a system one if present, else the bundled OFL font (registered once)."""
+    global _FAMILY
+    if _FAMILY is not None:
+        return _FAMILY
+    from PySide6.QtGui import QFont, QFontDatabase
+
+    from ..paths import resources_dir
+
+    bundled: list[str] = []
+    fonts = resources_dir() / "fonts"
+    if fonts.is_dir():
+        for f in sorted(fonts.iterdir()):
+            if f.suffix.lower() in (".ttf", ".otf", ".ttc"):
+                fid = QFontDatabase.addApplicationFont(str(f))
+                if fid >= 0:
+                    bundled += QFontDatabase.applicationFontFamilies(fid)
+    available = set(QFontDatabase.families())
+    _FAMILY = next((p for p in _PREFERRED if p in available), bundled[0] if bundled else QFont().defaultFamily())
+    return _FAMILY
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="veil-desktop", description="Review and redact personal information "
+                                "in Korean documents (offline).")
+    p.add_argument("file", nargs="?", help="document to open")
+    p.add_argument("--screenshot", metavar="OUT.png", help="render the window reviewing FILE to OUT.png and exit")
+    p.add_argument("--size", default="1280x800", help="window size for --screenshot (default 1280x800)")
+    p.add_argument("--timeout", type=float, default=180.0, help="--screenshot: seconds to wait for detection")
+    p.add_argument("--lang", choices=("ko", "en"), help="UI language (saved in the settings)")
+    p.add_argument("--model", metavar="DIR", help="model folder to use instead of the embedded default")
+    p.add_argument("--threads", type=int, help="inference threads (0 = automatic)")
+    p.add_argument("--self-test", action="store_true", help="run the built-in self-test and exit")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.self_test:
+        from .. import selftest  # owned by the packaging work; a clear error if absent
+
+        return int(selftest.main() or 0)
+    if args.screenshot:
+        if not args.file:
+            print("veil-desktop: --screenshot needs a FILE to open", file=sys.stderr)
+            return 2
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from PySide6.QtGui import QFont, QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from ..paths import resources_dir
+    from .main_window import MainWindow
+    from .settings_store import SettingsStore
+
+    app = QApplication.instance() or QApplication(["veil-desktop"])
+    app.setApplicationName("veil-desktop")
+    icon = resources_dir() / "icons" / "veil-desktop.png"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    app.setFont(QFont(korean_font_family(), 10))
+
+    store = SettingsStore()
+    if args.screenshot:
+        # a throwaway settings file: a screenshot run must not change the user's settings or recent files
+        import tempfile
+
+        store = SettingsStore(Path(tempfile.mkdtemp(prefix="veil-shot-")) / "settings.ini")
+    window = MainWindow(store)
+    overrides = {}
+    if args.lang:
+        overrides["language"] = args.lang
+    if args.model:
+        overrides["model_dir"] = str(Path(args.model).resolve())
+    if args.threads is not None:
+        overrides["threads"] = args.threads
+    if overrides:
+        window.apply_settings(replace(window.settings, **overrides))
+
+    if args.screenshot:
+        return _screenshot(app, window, Path(args.file), Path(args.screenshot), args.size, args.timeout)
+
+    window.show()
+    if args.file:
+        window.open_path(args.file)
+    return app.exec()
+
+
+def _screenshot(app, window, file: Path, out: Path, size: str, timeout: float) -> int:
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    try:
+        w, h = (int(v) for v in size.lower().split("x"))
+    except ValueError:
+        print(f"veil-desktop: bad --size {size!r}; use e.g. 1280x800", file=sys.stderr)
+        return 2
+    window.resize(max(w, 1000), max(h, 650))
+    window.show()
+    outcome: dict[str, object] = {}
+    loop = QEventLoop()
+
+    def done(cancelled: bool = False) -> None:
+        outcome.setdefault("cancelled", cancelled)
+        loop.quit()
+
+    def failed(message: str) -> None:
+        outcome["error"] = message
+        loop.quit()
+
+    def loaded(_path: str) -> None:
+        # a fully restored session runs no detection: nothing more to wait for
+        if window._detect_job is None:
+            done(False)
+
+    window.detectionFinished.connect(done)
+    window.errorShown.connect(failed)
+    window.documentLoaded.connect(loaded)
+    QTimer.singleShot(int(timeout * 1000), lambda: failed(f"timed out after {timeout:.0f} s"))
+    window.open_path(file)
+    loop.exec()
+    if "error" in outcome:
+        print(f"veil-desktop: {outcome['error']}", file=sys.stderr)
+        window.close()
+        return 1
+    window._go_pending(True)  # show the current-item outline and its table row
+    for _ in range(5):
+        app.processEvents()
+    image = window.grab()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ok = image.save(str(out), "PNG")
+    window.close()
+    if not ok:
+        print(f"veil-desktop: could not write {out}", file=sys.stderr)
+        return 1
+    print(f"{out}: {image.width()}x{image.height()}, {len(window.state or [])} items")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,289 @@
+"""Dialogs: export (styles, pending policy, preview, output path), settings, keyboard cheat sheet.
+
+Threading: GUI thread; the only slow thing a dialog starts (model-folder validation) runs on the pool.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QThreadPool, QTimer
+from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QPlainTextEdit, QPushButton, QRadioButton, QSpinBox, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from ..labels import display_name
+from ..masking import MaskStyle, apply_replacements
+from ..review.export import PendingPolicy, build_plan
+from ..review.settings import AppSettings
+from ..review.state import ReviewState, Status
+from .actions import ACTIONS
+from .backends import validate_model_folder
+from .i18n import LANGUAGES, tr
+from .worker import TaskSignals, TaskWorker
+
+PREVIEW_CHARS = 20_000
+
+
+def _style_combo(lang: str, value: str) -> QComboBox:
+    box = QComboBox()
+    for s in MaskStyle:
+        box.addItem(tr(f"style.{s.value}", lang), s.value)
+    box.setCurrentIndex(max(0, box.findData(value)))
+    return box
+
+
+def suggest_output(source: Path | None, fmt: str | None = None) -> Path:
+    """``report.txt`` -> ``report.masked.txt`` beside it (never the source itself)."""
+    if source is None:
+        return Path.home() / "masked.txt"
+    suffix = source.suffix if fmt is None or fmt in ("txt", "csv", "docx", "hwpx", "pdf") else ".hwpx"
+    if fmt == "hwp":
+        suffix = ".hwpx"
+    return source.with_name(f"{source.stem}.masked{suffix}")
+
+
+class ExportDialog(QDialog):
+    def __init__(self, parent, state: ReviewState, settings: AppSettings, source: Path | None, document,
+                 lang: str = "ko") -> None:
+        super().__init__(parent)
+        self.lang = lang
+        self._state = state
+        self._source = source
+        self.setWindowTitle(tr("export.title", lang))
+        self.resize(900, 640)
+
+        labels = sorted({it.label for it in state.visible_items()} | {"PERSON", "ADDRESS", "ORGANIZATION"})
+        styles_box = QGroupBox(tr("export.styles", lang))
+        grid = QGridLayout(styles_box)
+        self._style_boxes: dict[str, QComboBox] = {}
+        for i, label in enumerate(labels):
+            box = _style_combo(lang, settings.styles.get(label, settings.default_style))
+            box.currentIndexChanged.connect(self._schedule_preview)
+            self._style_boxes[label] = box
+            grid.addWidget(QLabel(display_name(label, lang)), i // 2, (i % 2) * 2)
+            grid.addWidget(box, i // 2, (i % 2) * 2 + 1)
+        self._default_box = _style_combo(lang, settings.default_style)
+        self._default_box.currentIndexChanged.connect(self._schedule_preview)
+        row = (len(labels) + 1) // 2
+        grid.addWidget(QLabel(tr("export.default_style", lang)), row, 0)
+        grid.addWidget(self._default_box, row, 1)
+
+        self._pending = state.pending_count()
+        pending_box = QGroupBox(f"{tr('export.pending', lang)} — "
+                                f"{tr('export.pending_count', lang).format(n=self._pending)}")
+        pl = QVBoxLayout(pending_box)
+        self._policy_group = QButtonGroup(self)
+        self._policy_buttons: dict[PendingPolicy, QRadioButton] = {}
+        for p in PendingPolicy:
+            rb = QRadioButton(tr(f"export.pending_{p.value}", lang))
+            self._policy_group.addButton(rb)
+            self._policy_buttons[p] = rb
+            pl.addWidget(rb)
+            rb.toggled.connect(self._schedule_preview)
+        self._policy_buttons[PendingPolicy(settings.pending_policy)].setChecked(True)
+
+        self.preview = QPlainTextEdit()
+        self.preview.setReadOnly(True)
+        self.preview.setFont(parent.view.font() if parent is not None and hasattr(parent, "view") else self.font())
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+
+        self._out = QLineEdit(str(suggest_output(source, getattr(document, "format", None))))
+        self._out.textChanged.connect(self._update_ok)
+        browse = QPushButton(tr("export.browse", lang))
+        browse.clicked.connect(self._browse)
+        out_row = QHBoxLayout()
+        out_row.addWidget(QLabel(tr("export.output", lang)))
+        out_row.addWidget(self._out, 1)
+        out_row.addWidget(browse)
+
+        self.buttons = QDialogButtonBox()
+        self.ok_button = self.buttons.addButton(tr("export.export", lang), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.addButton(tr("export.cancel", lang), QDialogButtonBox.ButtonRole.RejectRole)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(styles_box)
+        ll.addWidget(pending_box)
+        ll.addStretch(1)
+        top = QHBoxLayout()
+        top.addWidget(left, 2)
+        right = QVBoxLayout()
+        right.addWidget(QLabel(tr("export.preview", lang)))
+        right.addWidget(self.preview, 1)
+        top.addLayout(right, 3)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top, 1)
+        layout.addWidget(self.message)
+        layout.addLayout(out_row)
+        layout.addWidget(self.buttons)
+
+        self._preview_timer = QTimer(self, singleShot=True, interval=80, timeout=self.update_preview)
+        self.update_preview()
+
+    # -- values --------------------------------------------------------------------------------------
+    def styles(self) -> dict[str, str]:
+        return {label: box.currentData() for label, box in self._style_boxes.items()}
+
+    def default_style(self) -> str:
+        return self._default_box.currentData()
+
+    def policy(self) -> PendingPolicy:
+        for p, rb in self._policy_buttons.items():
+            if rb.isChecked():
+                return p
+        return PendingPolicy.BLOCK
+
+    def set_policy(self, policy: PendingPolicy) -> None:
+        self._policy_buttons[policy].setChecked(True)
+
+    def set_style(self, label: str, style: str) -> None:
+        box = self._style_boxes[label]
+        box.setCurrentIndex(box.findData(style))
+
+    def out_path(self) -> Path:
+        return Path(self._out.text()).expanduser()
+
+    def set_out_path(self, path: Path) -> None:
+        self._out.setText(str(path))
+
+    # -- behaviour -----------------------------------------------------------------------------------
+    def _schedule_preview(self, *_args) -> None:
+        self._preview_timer.start()
+
+    def update_preview(self) -> None:
+        policy = self.policy()
+        blocked = policy is PendingPolicy.BLOCK and self._pending > 0
+        # a blocked export still previews what is decided so far (pending shown unmasked)
+        plan = build_plan(self._state, self.styles(), PendingPolicy.REJECT if blocked else policy,
+                          self.default_style())
+        text = apply_replacements(self._state.text, plan)
+        if len(text) > PREVIEW_CHARS:
+            text = text[:PREVIEW_CHARS] + "\n" + tr("export.preview_truncated", self.lang)
+        self.preview.setPlainText(text)
+        self.message.setText(tr("error.pending", self.lang).format(n=self._pending) if blocked else "")
+        self._update_ok()
+
+    def _update_ok(self) -> None:
+        blocked = self.policy() is PendingPolicy.BLOCK and self._pending > 0
+        out = self.out_path()
+        same = self._source is not None and out.resolve() == self._source.resolve()
+        if same:
+            self.message.setText(tr("error.overwrite", self.lang))
+        self.ok_button.setEnabled(not blocked and not same and bool(self._out.text().strip()))
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, tr("export.output", self.lang), self._out.text())
+        if path:
+            self._out.setText(path)
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, parent, settings: AppSettings, lang: str = "ko") -> None:
+        super().__init__(parent)
+        self.lang = lang
+        self._settings = settings
+        self._job = 0
+        self._signals: TaskSignals | None = None
+        self.setWindowTitle(tr("settings.title", lang))
+        self.model_dir = QLineEdit(settings.model_dir)
+        self.model_dir.setPlaceholderText(tr("settings.model_default", lang))
+        self.model_dir.editingFinished.connect(self.validate_model)
+        browse = QPushButton(tr("export.browse", lang))
+        browse.clicked.connect(self._browse)
+        default = QPushButton(tr("settings.reset_model", lang))
+        default.clicked.connect(lambda: (self.model_dir.setText(""), self.validate_model()))
+        self.model_status = QLabel()
+        self.model_status.setWordWrap(True)
+        self.threads = QSpinBox()
+        self.threads.setRange(0, 64)
+        self.threads.setValue(settings.threads)
+        self.language = QComboBox()
+        for code, name in LANGUAGES.items():
+            self.language.addItem(name, code)
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
+        self.default_style = _style_combo(lang, settings.default_style)
+
+        row = QHBoxLayout()
+        row.addWidget(self.model_dir, 1)
+        row.addWidget(browse)
+        row.addWidget(default)
+        form = QFormLayout()
+        form.addRow(tr("settings.model_dir", lang), row)
+        form.addRow("", self.model_status)
+        form.addRow(tr("settings.threads", lang), self.threads)
+        form.addRow(tr("settings.language", lang), self.language)
+        form.addRow(tr("settings.default_style", lang), self.default_style)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self.resize(640, 220)
+
+    def _browse(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, tr("settings.model_dir", self.lang), self.model_dir.text())
+        if path:
+            self.model_dir.setText(path)
+            self.validate_model()
+
+    def validate_model(self) -> int:
+        """Check the chosen folder with the real loader on the pool; the loader's message is shown."""
+        folder = self.model_dir.text().strip()
+        self._job += 1
+        if not folder:
+            self.model_status.setText(tr("settings.model_default", self.lang))
+            self.ok_button.setEnabled(True)
+            return self._job
+        self.model_status.setText(tr("settings.model_checking", self.lang))
+        self.ok_button.setEnabled(False)
+        signals = TaskSignals()
+        signals.done.connect(self._on_valid)
+        signals.failed.connect(self._on_invalid)
+        self._signals = signals
+        QThreadPool.globalInstance().start(TaskWorker(self._job, lambda: validate_model_folder(Path(folder)), signals))
+        return self._job
+
+    def _on_valid(self, job: int, desc: str) -> None:
+        if job == self._job:
+            self.model_status.setText(tr("settings.model_ok", self.lang).format(desc=desc))
+            self.ok_button.setEnabled(True)
+
+    def _on_invalid(self, job: int, message: str) -> None:
+        if job == self._job:
+            self.model_status.setText(message)
+            self.ok_button.setEnabled(False)
+
+    def result_settings(self) -> AppSettings:
+        return replace(self._settings, model_dir=self.model_dir.text().strip(), threads=self.threads.value(),
+                       language=self.language.currentData(), default_style=self.default_style.currentData())
+
+
+class ShortcutsDialog(QDialog):
+    """The cheat sheet, generated from ``ACTIONS`` so it can never disagree with the real shortcuts."""
+
+    def __init__(self, parent, lang: str = "ko") -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("shortcuts.title", lang))
+        specs = [s for s in ACTIONS if s.shortcuts]
+        self.table = QTableWidget(len(specs), 2)
+        self.table.setHorizontalHeaderLabels([tr("shortcuts.key", lang), tr("shortcuts.action", lang)])
+        for row, spec in enumerate(specs):
+            self.table.setItem(row, 0, QTableWidgetItem(" / ".join(spec.shortcuts)))
+            self.table.setItem(row, 1, QTableWidgetItem(tr(f"action.{spec.id}", lang)))
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addWidget(buttons)
+        self.resize(520, 640)

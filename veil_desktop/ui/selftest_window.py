@@ -1,0 +1,81 @@
+"""The Qt half of ``veil-desktop --self-test`` (``veil_desktop/selftest.py`` stays Qt-free).
+
+:func:`check_main_window` builds the real main window offscreen with the given detector, shows it, opens a
+document through the normal background path (open -> detect -> spans into the review state) and checks the
+result: the window was exposed, the document loaded without an error, detection finished with items, and
+the document font (bundled OFL font unless the system has a Korean one) really has Hangul glyphs.
+
+Threading: call on the main thread; it runs nested event loops until each stage ends or times out.
+Settings are written to ``settings_path`` (a throw-away file), never to the user's profile.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+class WindowCheckFailed(Exception):
+    """The main window did not come up / load / detect as expected; the message says which stage."""
+
+
+def check_main_window(document: Path, detector, settings_path: Path, *, timeout_s: float = 120.0) -> str:
+    """Run the window check; return a one-line summary or raise :class:`WindowCheckFailed`."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtGui import QFont, QFontMetrics
+    from PySide6.QtWidgets import QApplication
+
+    from .app import korean_font_family
+    from .main_window import MainWindow
+    from .settings_store import SettingsStore
+
+    app = QApplication.instance() or QApplication(["veil-desktop"])
+    family = korean_font_family()
+    font = QFont(family, 11)
+    missing = [ch for ch in "가한글민원처리" if not QFontMetrics(font).inFontUcs4(ord(ch))]
+    if missing:
+        raise WindowCheckFailed(f"font {family!r} has no glyph for {''.join(missing)!r}")
+
+    window = MainWindow(SettingsStore(settings_path), detector_factory=lambda _folder, _threads: detector)
+    try:
+        window.show()
+        outcome: dict[str, object] = {}
+        loop = QEventLoop()
+
+        def run_until(stage: str, done) -> None:
+            """Spin the event loop until ``done()`` is true, an error box was shown, or the timeout."""
+            timer = QTimer(interval=10)
+
+            def poll() -> None:
+                if done() or "error" in outcome:
+                    loop.quit()
+
+            timer.timeout.connect(poll)
+            deadline = QTimer(singleShot=True, interval=int(timeout_s * 1000))
+            deadline.timeout.connect(lambda: (outcome.setdefault("error", f"{stage}: timed out after "
+                                                                           f"{timeout_s:.0f} s"), loop.quit()))
+            timer.start()
+            deadline.start()
+            loop.exec()
+            timer.stop()
+            deadline.stop()
+            if "error" in outcome:
+                raise WindowCheckFailed(str(outcome["error"]))
+
+        window.errorShown.connect(lambda msg: outcome.setdefault("error", f"error shown: {msg}"))
+        window.detectionFinished.connect(lambda cancelled: outcome.setdefault("finished", not cancelled))
+        run_until("window exposed", lambda: window.windowHandle() is not None
+                  and window.windowHandle().isExposed())
+        window.open_path(document)
+        run_until("document loaded + detection", lambda: "finished" in outcome)
+        if not outcome["finished"]:
+            raise WindowCheckFailed("detection was cancelled")
+        items = len(window.state or [])
+        if items == 0:
+            raise WindowCheckFailed("detection finished but the review list is empty")
+        return (f"window {window.width()}x{window.height()} on {app.platformName()}; {items} review items; "
+                f"font {family}")
+    finally:
+        window.close()
+        window.deleteLater()
+        app.processEvents()
