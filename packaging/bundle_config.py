@@ -1,0 +1,146 @@
+"""What goes into the frozen bundle and what is pruned from it — data shared by the spec, build.py, the
+size report and tests/test_packaging.py, so the rules are written (and tested) once.
+
+Pruning works on PyInstaller TOC entries ``(dest_name, src_path, typecode)`` after analysis. Rules:
+
+- Python modules we never need at run time are excluded before analysis (``EXCLUDED_MODULES``): test and
+  training stacks, Tk, the ``onnx`` package (only onnxruntime runs models), onnxruntime's tooling, and
+  every Qt module the UI does not use (QML/Quick, WebEngine, Multimedia, Network, ...).
+- Qt plugins are kept by an allow-list per plugin folder (``QT_PLUGINS_KEEP``); folders not listed are
+  dropped whole (sql drivers, QML tooling, TLS/network backends, EGL/wayland integrations, ...).
+- Qt shared libraries are kept by an allow-list of Qt module names (``QT_LIBS_KEEP``): the analysis also
+  pulls in libraries that only the dropped plugins need (Quick/Qml for the virtual keyboard, Pdf for the
+  pdf image plugin, ...). ``packaging/ci_bundle.sh`` verifies with ``ldd`` that nothing kept is left with
+  an unresolved Qt dependency, and the self-test proves the window still comes up.
+- Qt translations: only Korean and English.
+- onnxruntime's C-API library (``libonnxruntime.so.*``, Linux) is not loaded by the Python binding
+  (verified with ``ldd`` on the pybind module), so it is dropped.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+APP_NAME = "veil-desktop"
+
+EXCLUDED_MODULES = [
+    # training / test / dev stacks
+    "torch", "torchvision", "transformers", "safetensors", "accelerate", "datasets", "sklearn", "scipy",
+    "pandas", "matplotlib", "IPython", "jupyter", "notebook", "pytest", "_pytest", "pytestqt", "py",
+    "hypothesis", "psutil", "setuptools", "pkg_resources", "pip", "wheel", "distutils",
+    "tkinter", "_tkinter", "turtle", "turtledemo", "idlelib", "lib2to3", "pydoc_data",
+    # the onnx python package (graph building) is dev-only; onnxruntime runs the models
+    "onnx", "onnxruntime.quantization", "onnxruntime.tools", "onnxruntime.transformers",
+    "onnxruntime.datasets", "onnxruntime.backend", "onnxruntime.training",
+    # lxml parts python-docx never uses
+    "lxml.objectify", "lxml.html", "lxml.isoschematron", "lxml.cssselect", "lxml.sax",
+    # numba extras that need compilers / GPUs / other packages
+    "numba.cuda", "numba.tests", "llvmlite.tests", "numpy.tests", "numpy.f2py", "numpy.distutils",
+    # Qt modules the UI does not use (only QtCore / QtGui / QtWidgets (+ QtSvg) are needed)
+    "PySide6.QtNetwork", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets",
+    "PySide6.QtQuickControls2", "PySide6.QtQuick3D", "PySide6.QtWebEngineCore",
+    "PySide6.QtWebEngineWidgets", "PySide6.QtWebEngineQuick", "PySide6.QtWebChannel",
+    "PySide6.QtWebSockets", "PySide6.QtMultimedia", "PySide6.QtMultimediaWidgets",
+    "PySide6.Qt3DCore", "PySide6.Qt3DRender", "PySide6.QtCharts", "PySide6.QtDataVisualization",
+    "PySide6.QtGraphs", "PySide6.QtSql", "PySide6.QtTest", "PySide6.QtDesigner", "PySide6.QtUiTools",
+    "PySide6.QtHelp", "PySide6.QtPdf", "PySide6.QtPdfWidgets", "PySide6.QtBluetooth",
+    "PySide6.QtPositioning", "PySide6.QtLocation", "PySide6.QtSensors", "PySide6.QtSerialPort",
+    "PySide6.QtRemoteObjects", "PySide6.QtScxml", "PySide6.QtStateMachine", "PySide6.QtTextToSpeech",
+    "PySide6.QtNetworkAuth", "PySide6.QtHttpServer", "PySide6.QtSpatialAudio", "PySide6.QtOpenGL",
+    "PySide6.QtOpenGLWidgets", "PySide6.QtXml", "PySide6.QtConcurrent", "PySide6.QtDBus",
+    "PySide6.QtAxContainer", "PySide6.QtNfc", "PySide6.QtSerialBus", "PySide6.QtCanvasPainter",
+]
+
+#: plugin folder -> plugin base names kept (without ``lib`` prefix / extension). Folders not listed go.
+QT_PLUGINS_KEEP: dict[str, set[str]] = {
+    # offscreen + minimal for headless runs and the self-test; xcb for X11 and XWayland; windows/cocoa.
+    "platforms": {"qoffscreen", "qminimal", "qxcb", "qwindows", "qcocoa"},
+    # png is built into QtGui; jpeg/gif/ico/svg cover icons and pasted images.
+    "imageformats": {"qjpeg", "qgif", "qico", "qsvg"},
+    "iconengines": {"qsvgicon"},
+    # Korean is typed through an input method (ibus/fcitx via ibus, or compose): required on Linux.
+    "platforminputcontexts": {"ibusplatforminputcontextplugin", "composeplatforminputcontextplugin"},
+    # native file dialogs through the XDG portal (D-Bus only). Not qgtk3: it would run the system's GTK
+    # against the cairo/pango/glib copies PyInstaller bundles for it (8 MB, and a classic crash source).
+    "platformthemes": {"qxdgdesktopportal"},
+    "xcbglintegrations": {"qxcb-glx-integration", "qxcb-egl-integration"},
+    # Windows 11 / Windows / Fusion styles
+    "styles": {"qmodernwindowsstyle", "qwindowsvistastyle"},
+}
+
+#: Qt shared libraries kept, by Qt module name (``libQt6<Name>.so.6`` / ``Qt6<Name>.dll``).
+QT_LIBS_KEEP = {"Core", "Gui", "Widgets", "DBus", "XcbQpa", "Svg", "OpenGL", "WaylandClient"}
+
+#: Qt translation catalogues kept (``qt_ko.qm``, ``qtbase_ko.qm`` ...).
+QT_TRANSLATION_LANGS = {"ko", "en"}
+
+_QT_LIB = re.compile(r"^(?:lib)?Qt6(?P<name>[A-Za-z0-9]+?)(?:\.so(?:\.\d+)*|\.dll|\.dylib)$")
+_PLUGIN_NAME = re.compile(r"^(?:lib)?(?P<name>.+?)(?:\.so|\.dll|\.dylib)$")
+_TRANSLATION = re.compile(r"^[a-z_]+?_(?P<lang>[a-z]{2})(?:_[A-Z]{2})?\.qm$")
+
+
+def _parts(dest: str) -> tuple[str, ...]:
+    return PurePosixPath(dest.replace("\\", "/")).parts
+
+
+def prune_reason(dest: str) -> str | None:
+    """Why the bundle entry at ``dest`` (its path inside the bundle) is dropped, or None to keep it."""
+    parts = _parts(dest)
+    name = parts[-1] if parts else dest
+    if "PySide6" in parts:
+        i = parts.index("PySide6")
+        rest = parts[i + 1:]
+        if rest and rest[0] == "Qt":  # Linux/macOS wheels: PySide6/Qt/plugins; Windows: PySide6/plugins
+            rest = rest[1:]
+        if len(rest) >= 3 and rest[0] == "plugins":
+            folder = rest[1]
+            if folder not in QT_PLUGINS_KEEP:
+                return f"Qt plugin folder {folder}/ not used"
+            m = _PLUGIN_NAME.match(name)
+            if m and m.group("name") not in QT_PLUGINS_KEEP[folder]:
+                return f"Qt plugin {folder}/{m.group('name')} not used"
+            return None
+        if len(rest) >= 2 and rest[0] == "translations":
+            m = _TRANSLATION.match(name)
+            if m and m.group("lang") not in QT_TRANSLATION_LANGS:
+                return "Qt translation not ko/en"
+            return None
+        if rest and rest[0] == "qml":
+            return "QML modules not used"
+        if name.startswith("opengl32sw"):
+            return "software OpenGL (Qt Widgets do not need it)"
+    m = _QT_LIB.match(name)
+    if m and m.group("name") not in QT_LIBS_KEEP:
+        return f"Qt library Qt6{m.group('name')} only needed by pruned modules/plugins"
+    if len(parts) >= 3 and parts[-3:-1] == ("onnxruntime", "capi") and name.startswith("libonnxruntime.so"):
+        return "onnxruntime C-API library (the Python binding does not load it)"
+    return None
+
+
+def prune_toc(toc):
+    """Split a PyInstaller TOC into (kept entries, [(dest, src, reason)] removed)."""
+    kept, removed = [], []
+    for entry in toc:
+        reason = prune_reason(entry[0])
+        if reason is None:
+            kept.append(entry)
+        else:
+            removed.append((entry[0], entry[1], reason))
+    return kept, removed
+
+
+#: Files copied from a model folder given with ``build.py --model`` (a model folder is data, never code).
+MODEL_FILE_SUFFIXES = {".json", ".txt", ".onnx", ".onnx_data", ".data", ".md", ".model"}
+MODEL_FILE_NAMES = {"LICENSE", "LICENCE", "NOTICE", "README"}
+#: never copied, even if present: code, and training checkpoints the runtime does not read.
+MODEL_FILE_REFUSED_SUFFIXES = {".py", ".pyc", ".pyd", ".so", ".dll", ".dylib", ".exe", ".sh", ".bat",
+                               ".safetensors", ".bin", ".pt", ".pth", ".ckpt", ".h5", ".msgpack", ".pkl"}
+
+
+def model_file_allowed(rel: PurePosixPath) -> bool:
+    """Whether ``rel`` (path inside a model folder) is bundled."""
+    if any(p.startswith(".") for p in rel.parts):
+        return False
+    if rel.suffix.lower() in MODEL_FILE_REFUSED_SUFFIXES:
+        return False
+    return rel.suffix.lower() in MODEL_FILE_SUFFIXES or rel.stem.upper() in MODEL_FILE_NAMES

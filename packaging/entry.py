@@ -1,0 +1,166 @@
+"""Entry script of the frozen ``veil-desktop`` executable (PyInstaller builds it; see veil-desktop.spec).
+
+Order matters here, which is why the frozen app has its own entry instead of ``veil_desktop.ui.app:main``:
+
+1. Point numba's cache at a user-writable directory *before* numba is imported (numba reads
+   ``NUMBA_CACHE_DIR`` once, at import). Nothing is ever written next to the executable.
+2. Import onnxruntime (and numba, when bundled) *before* PySide6: on Windows, loading Qt's DLLs first can
+   make onnxruntime's DLL initialisation fail (onnxruntime#26127, #16116, #25193).
+3. Dispatch:
+   ``--self-test``      -> :func:`veil_desktop.selftest.main` (no window unless the self-test builds one);
+   ``--startup-time``   -> start the normal UI, print the time from process start until the main window is
+                           exposed with a running event loop, then quit (used by packaging/ci_bundle.sh);
+   anything else        -> :func:`veil_desktop.ui.app.main` with the remaining arguments.
+
+The same script runs from a source checkout (``.venv/bin/python packaging/entry.py --startup-time``), which
+gives a like-for-like start-up figure for the unfrozen app.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+_ENTRY_T = time.time()  # wall-clock when the entry script began (after the bootloader and interpreter start)
+
+if not getattr(sys, "frozen", False):  # running from a checkout: make the package importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def _writable_dir(path: Path) -> bool:
+    """True when ``path`` exists (or can be created) and a file can be written in it."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".probe-"):
+            pass
+        return True
+    except OSError:
+        return False
+
+
+def configure_numba_cache() -> str | None:
+    """Set ``NUMBA_CACHE_DIR`` to a writable per-user directory; return it, or None when there is none.
+
+    A value already in the environment wins when it is writable. Candidates: the app's user cache
+    (``paths.user_cache_dir()/numba``), then a per-user folder in the system temp dir. When none is
+    writable the variable is removed, so numba falls back to its own locators and
+    ``veil_desktop.detect.viterbi`` to an uncached (or numpy) path; start-up must not crash on it.
+    """
+    candidates: list[Path] = []
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        candidates.append(Path(os.environ["NUMBA_CACHE_DIR"]))
+    try:
+        from veil_desktop import paths
+
+        candidates.append(paths.user_cache_dir(create=False) / "numba")
+    except Exception:  # noqa: BLE001 - an unusable profile dir must not stop the app
+        pass
+    user = os.environ.get("USER") or os.environ.get("USERNAME") or "user"
+    candidates.append(Path(tempfile.gettempdir()) / f"veil-desktop-numba-{user}")
+    for cand in candidates:
+        if _writable_dir(cand):
+            os.environ["NUMBA_CACHE_DIR"] = str(cand)
+            return str(cand)
+    os.environ.pop("NUMBA_CACHE_DIR", None)
+    return None
+
+
+def preload_native() -> dict[str, str]:
+    """Import the native-code packages that must initialise before Qt; return ``{name: version|error}``."""
+    loaded: dict[str, str] = {}
+    for name in ("onnxruntime", "numba"):
+        try:
+            mod = __import__(name)
+            loaded[name] = getattr(mod, "__version__", "?")
+        except ImportError as exc:  # numba is optional: the Viterbi has a numpy fallback
+            loaded[name] = f"not available ({exc})"
+    return loaded
+
+
+def _process_start_epoch() -> tuple[float, str]:
+    """Wall-clock time at which this process started, and how it was obtained.
+
+    ``VEIL_STARTUP_T0`` (epoch seconds, set by the launcher right before exec) is the most faithful;
+    on Linux /proc gives the kernel's process start time (10 ms resolution); elsewhere the entry
+    script's own start (which excludes the bootloader and interpreter start-up) is the fallback.
+    """
+    env = os.environ.get("VEIL_STARTUP_T0")
+    if env:
+        try:
+            return float(env), "launcher (VEIL_STARTUP_T0)"
+        except ValueError:
+            pass
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            start_ticks = int(fh.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as fh:
+            uptime = float(fh.read().split()[0])
+        ticks = os.sysconf("SC_CLK_TCK")
+        return time.time() - uptime + start_ticks / ticks, "kernel process start (/proc)"
+    except (OSError, ValueError, IndexError, AttributeError):
+        return _ENTRY_T, "entry script start (bootloader not counted)"
+
+
+def install_startup_probe(timeout_s: float = 60.0) -> None:
+    """Make the next ``QApplication.exec()`` report when the main window is interactive, then quit.
+
+    "Interactive" = a visible top-level ``QMainWindow`` whose native window is exposed, observed from a
+    timer *inside* the running event loop (so the loop is processing events). The figure printed is
+    seconds since process start. The UI's ``main()`` is not modified: ``exec`` is wrapped on the class.
+    """
+    from PySide6 import QtCore, QtWidgets
+
+    original_exec = QtWidgets.QApplication.exec
+    t0, how = _process_start_epoch()
+
+    def probing_exec(*_args):  # called as app.exec() (bound) or QApplication.exec() (static)
+        app = QtWidgets.QApplication.instance()
+        deadline = time.monotonic() + timeout_s
+        timer = QtCore.QTimer(app)
+        timer.setInterval(5)
+
+        def poll() -> None:
+            for w in QtWidgets.QApplication.topLevelWidgets():
+                handle = w.windowHandle()
+                if isinstance(w, QtWidgets.QMainWindow) and w.isVisible() and handle and handle.isExposed():
+                    timer.stop()
+                    elapsed = time.time() - t0
+                    print(f"STARTUP_SECONDS={elapsed:.3f} (main window exposed, event loop running; "
+                          f"t0 = {how}; window: {w.windowTitle()!r})", flush=True)
+                    QtCore.QTimer.singleShot(0, app.quit)
+                    return
+            if time.monotonic() > deadline:
+                timer.stop()
+                print(f"STARTUP_SECONDS=FAIL (no main window exposed within {timeout_s:.0f} s)", flush=True)
+                app.exit(3)
+
+        timer.timeout.connect(poll)
+        timer.start()
+        return original_exec()
+
+    QtWidgets.QApplication.exec = probing_exec
+
+
+def run(argv: list[str]) -> int:
+    """Entry logic; ``argv`` excludes the program name. Returns the process exit code."""
+    numba_dir = configure_numba_cache()
+    preload_native()
+    if "--self-test" in argv:
+        from veil_desktop import selftest
+
+        rest = [a for a in argv if a != "--self-test"]
+        return selftest.main(rest, numba_cache_dir=numba_dir)
+    if "--startup-time" in argv:
+        argv = [a for a in argv if a != "--startup-time"]
+        install_startup_probe()
+    from veil_desktop.ui import app as ui_app
+
+    sys.argv = [sys.argv[0], *argv]  # the UI parses sys.argv itself (argparse); hide our flags from it
+    rc = ui_app.main()
+    return int(rc or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:]))

@@ -1,0 +1,425 @@
+"""``veil-desktop --self-test``: prove that an installed (usually frozen) app works, offline, end to end.
+
+Steps (each timed, each reported ``ok``/``FAIL`` with a one-line reason; a missing module is a FAIL that
+names the module, never a crash):
+
+1. ``resources``       the bundled sample, font, icon and embedded model folder are present and sane;
+2. ``native libs``     onnxruntime (CPU provider); numba JIT (when bundled); the Viterbi kernel warms up;
+3. ``load detector``   ``detect.default.build_default_detector()``;
+4. ``detect sample``   detection on ``resources/samples/sample_ko.txt`` finds the sample's structured PII;
+5. ``main window``     the real main window, offscreen: shown and exposed, opens the sample through the normal
+                       background path, detection fills the review list; the Korean font has Hangul glyphs;
+6. ``export TXT``      open -> plan -> ``export_document`` -> leak check, in a temp folder;
+7. ``export DOCX``     the same for a DOCX built from the sample (body, table and header);
+8. ``no network``      no socket connect / DNS lookup was attempted during the run (in-process guard);
+9. ``bundle unchanged`` (frozen only) nothing was written inside the application folder.
+
+The process exits 0 only if every step passed. Importing this module imports neither Qt nor any heavy
+dependency; each step imports what it needs, so a broken bundle is diagnosed step by step.
+
+Threading: everything runs on the calling (main) thread; the window step creates the QApplication.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import socket
+import sys
+import tempfile
+import time
+import traceback
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+#: Values in the bundled sample that every detector configuration must find (rules cover them all).
+SAMPLE_MUST_FIND = ("880412-1234567", "010-2345-6789", "minjun.kim@example.com")
+
+
+@dataclass
+class StepResult:
+    name: str
+    ok: bool
+    seconds: float
+    detail: str
+
+
+class StepFailed(Exception):
+    """A check inside a step did not hold; the message is the reported reason."""
+
+
+# --------------------------------------------------------------------------------------------------
+# network guard
+
+
+@dataclass
+class NetworkGuard:
+    """Make every outgoing connection / name lookup in this process fail, and record the attempts.
+
+    This is the in-process half of the offline proof (the other half is running the bundle under
+    ``unshare -n`` or with no network adapter): a code path that *tries* to reach the network fails the
+    self-test even on a machine where the attempt would have succeeded.
+    """
+
+    attempts: list[str] = field(default_factory=list)
+    _saved: dict[str, object] = field(default_factory=dict)
+
+    def install(self) -> "NetworkGuard":
+        guard = self
+
+        def blocked(what: str):
+            def _raise(*args, **kwargs):
+                target = args[1] if what.startswith("socket.") and len(args) > 1 else (args[:1] or "?")
+                guard.attempts.append(f"{what}({target!r})")
+                raise OSError(f"network access is disabled in veil-desktop ({what})")
+            return _raise
+
+        self._saved = {
+            "connect": socket.socket.connect,
+            "connect_ex": socket.socket.connect_ex,
+            "create_connection": socket.create_connection,
+            "getaddrinfo": socket.getaddrinfo,
+        }
+        socket.socket.connect = blocked("socket.connect")  # type: ignore[method-assign]
+        socket.socket.connect_ex = blocked("socket.connect_ex")  # type: ignore[method-assign]
+        socket.create_connection = blocked("create_connection")  # type: ignore[assignment]
+        socket.getaddrinfo = blocked("getaddrinfo")  # type: ignore[assignment]
+        return self
+
+    def uninstall(self) -> None:
+        if not self._saved:
+            return
+        socket.socket.connect = self._saved["connect"]  # type: ignore[method-assign]
+        socket.socket.connect_ex = self._saved["connect_ex"]  # type: ignore[method-assign]
+        socket.create_connection = self._saved["create_connection"]  # type: ignore[assignment]
+        socket.getaddrinfo = self._saved["getaddrinfo"]  # type: ignore[assignment]
+        self._saved = {}
+
+
+# --------------------------------------------------------------------------------------------------
+# helpers
+
+
+def _describe_exception(exc: BaseException) -> str:
+    if isinstance(exc, ModuleNotFoundError):
+        return f"module {exc.name!r} is missing ({exc})"
+    if isinstance(exc, StepFailed):
+        return str(exc)
+    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
+    return f"{type(exc).__name__}: {exc}{where}"
+
+
+def _check(cond: bool, message: str) -> None:
+    if not cond:
+        raise StepFailed(message)
+
+
+def _bundle_root() -> Path | None:
+    """The application folder of a frozen build (the executable's directory), else None."""
+    if getattr(sys, "frozen", False):
+        return Path(sys.executable).resolve().parent
+    return None
+
+
+def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    """``{relative path: (size, mtime_ns)}`` of every file under ``root``."""
+    snap: dict[str, tuple[int, int]] = {}
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            p = Path(dirpath) / name
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            snap[str(p.relative_to(root))] = (st.st_size, st.st_mtime_ns)
+    return snap
+
+
+def _covered(spans, text: str, value: str) -> bool:
+    """True when every occurrence of ``value`` in ``text`` lies inside the union of ``spans``."""
+    covered = [False] * len(text)
+    for s in spans:
+        for i in range(max(0, s.start), min(len(text), s.end)):
+            covered[i] = True
+    start = text.find(value)
+    if start < 0:
+        return False
+    while start >= 0:
+        if not all(covered[start:start + len(value)]):
+            return False
+        start = text.find(value, start + 1)
+    return True
+
+
+def _docx_visible_text(path: Path) -> str:
+    """All text of every XML part of a DOCX (tags stripped): what a leak scanner must search."""
+    import re
+
+    chunks = []
+    with zipfile.ZipFile(path) as zf:
+        for name in zf.namelist():
+            if name.endswith((".xml", ".rels")):
+                xml = zf.read(name).decode("utf-8", errors="replace")
+                chunks.append(re.sub(r"<[^>]+>", "", xml))
+                chunks.append(xml)  # attributes (alt text, hyperlink targets) too
+    return "\n".join(chunks)
+
+
+# --------------------------------------------------------------------------------------------------
+# the self-test
+
+
+class SelfTest:
+    """Runs the steps in order; later steps use what earlier ones produced (``self.detector`` ...).
+
+    A step that needs something an earlier step failed to produce fails with that reason.
+    """
+
+    def __init__(self, workdir: Path, *, numba_cache_dir: str | None = None,
+                 build_window: bool = True) -> None:
+        self.workdir = workdir
+        self.numba_cache_dir = numba_cache_dir
+        self.build_window = build_window
+        self.results: list[StepResult] = []
+        self.detector = None
+        self.sample_text: str | None = None
+        self.sample_spans: list = []
+        self.guard = NetworkGuard()
+
+    # -- running ----------------------------------------------------------------------------
+    def step(self, name: str, fn: Callable[[], str]) -> StepResult:
+        t = time.perf_counter()
+        try:
+            detail = fn() or ""
+            ok = True
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a reported FAIL line
+            detail, ok = _describe_exception(exc), False
+        result = StepResult(name, ok, time.perf_counter() - t, detail)
+        self.results.append(result)
+        return result
+
+    def run(self) -> list[StepResult]:
+        root = _bundle_root()
+        before = _snapshot(root) if root else None
+        # A throw-away profile: the window autosaves sessions and settings; none of it may reach the
+        # user's real profile (and a restored session from an earlier run would skip detection).
+        saved_env = {k: os.environ.get(k) for k in ("VEIL_DATA_DIR", "VEIL_CONFIG_DIR")}
+        os.environ["VEIL_DATA_DIR"] = str(self.workdir / "profile" / "data")
+        os.environ["VEIL_CONFIG_DIR"] = str(self.workdir / "profile" / "config")
+        self.guard.install()
+        try:
+            self.step("resources", self._resources)
+            self.step("native libs", self._native)
+            self.step("load detector", self._load_detector)
+            self.step("detect sample", self._detect_sample)
+            if self.build_window:
+                self.step("main window", self._main_window)
+            self.step("export TXT", self._export_txt)
+            self.step("export DOCX", self._export_docx)
+        finally:
+            self.guard.uninstall()
+            for k, v in saved_env.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        self.step("no network", self._no_network)
+        if root is not None and before is not None:
+            self.step("bundle unchanged", lambda: self._bundle_unchanged(root, before))
+        return self.results
+
+    # -- steps ------------------------------------------------------------------------------
+    def _resources(self) -> str:
+        from veil_desktop import paths
+
+        res = paths.resources_dir()
+        _check(res.is_dir(), f"resources folder not found at {res}")
+        sample = res / "samples" / "sample_ko.txt"
+        _check(sample.is_file(), f"sample missing: {sample}")
+        self.sample_text = sample.read_text(encoding="utf-8")
+        fonts = sorted((res / "fonts").glob("*.[ot]tf"))
+        _check(bool(fonts), f"no bundled font in {res / 'fonts'}")
+        for f in fonts:
+            with open(f, "rb") as fh:
+                magic = fh.read(4)
+            _check(magic in (b"\x00\x01\x00\x00", b"OTTO", b"true"), f"{f.name} is not a TrueType/OpenType font")
+        _check((res / "fonts" / "OFL.txt").is_file(), "font licence text (fonts/OFL.txt) missing")
+        _check((res / "icons" / "veil-desktop.png").is_file(), "app icon missing")
+        model = paths.default_model_dir()
+        _check((model / "config.json").is_file(), f"embedded model folder incomplete: {model}/config.json missing")
+        onnx = sorted(model.glob("*.onnx"))
+        _check(bool(onnx), f"embedded model folder has no .onnx file: {model}")
+        mb = sum(p.stat().st_size for p in model.iterdir() if p.is_file()) / 1e6
+        return f"{res}; font {fonts[0].name}; model {model.name} ({mb:.1f} MB)"
+
+    def _native(self) -> str:
+        import onnxruntime
+
+        providers = onnxruntime.get_available_providers()
+        _check("CPUExecutionProvider" in providers, f"onnxruntime has no CPU provider: {providers}")
+        parts = [f"onnxruntime {onnxruntime.__version__}"]
+        try:
+            import numba
+        except ImportError:
+            numba = None
+        if numba is not None:
+            # A real JIT compile proves llvmlite's native library loads inside the bundle.
+            add = numba.njit("int64(int64, int64)", nogil=True)(lambda a, b: a + b)
+            _check(add(40, 2) == 42, "numba-compiled function returned a wrong value")
+            parts.append(f"numba {numba.__version__} JIT ok")
+        from veil_desktop.detect import viterbi
+
+        backend = viterbi.warm_up()  # compiles (or loads from cache) and runs the Viterbi kernel once
+        if numba is not None and not os.environ.get("VEIL_NO_NUMBA"):
+            _check(backend.startswith("numba"), f"numba is bundled but the Viterbi fell back: {backend}")
+        parts.append(f"Viterbi: {backend}")
+        if numba is not None:
+            parts.append(f"NUMBA_CACHE_DIR={os.environ.get('NUMBA_CACHE_DIR', '(unset)')}")
+        return "; ".join(parts)
+
+    def _load_detector(self) -> str:
+        from veil_desktop.detect.default import build_default_detector
+
+        self.detector = build_default_detector()
+        labels = list(getattr(self.detector, "labels", []))
+        return f"{getattr(self.detector, 'id', type(self.detector).__name__)}; {len(labels)} labels"
+
+    def _detect_sample(self) -> str:
+        _check(self.detector is not None, "no detector (load detector failed)")
+        _check(self.sample_text is not None, "no sample text (resources failed)")
+        text = self.sample_text
+        spans = self.detector.detect(text)
+        _check(len(spans) > 0, "no PII found in the Korean sample")
+        for s in spans:
+            _check(0 <= s.start < s.end <= len(text), f"span out of range: {s}")
+        missed = [v for v in SAMPLE_MUST_FIND if not _covered(spans, text, v)]
+        _check(not missed, f"missed in sample: {', '.join(missed)}")
+        self.sample_spans = spans
+        labels = sorted({s.label for s in spans})
+        return f"{len(spans)} spans: {', '.join(labels)}"
+
+    def _main_window(self) -> str:
+        # Offscreen unless the caller chose a platform: the self-test never pops up a window.
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        _check(self.detector is not None, "no detector (load detector failed)")
+        _check(self.sample_text is not None, "no sample text (resources failed)")
+        from veil_desktop.ui.selftest_window import check_main_window
+
+        doc = self.workdir / "window" / "sample_ko.txt"
+        doc.parent.mkdir(parents=True, exist_ok=True)
+        doc.write_text(self.sample_text, encoding="utf-8")
+        return check_main_window(doc, self.detector, self.workdir / "window" / "settings.ini")
+
+    def _export(self, src: Path, suffix: str) -> tuple[Path, set[str], object]:
+        """open -> detect -> plan -> export -> the export's own leak check; returns (out, masked values, result)."""
+        from veil_desktop.documents import export_document, open_document
+        from veil_desktop.masking import Masker
+
+        _check(self.detector is not None, "no detector (load detector failed)")
+        doc = open_document(src)
+        spans = self.detector.detect(doc.text)
+        plan = Masker().plan(doc.text, spans)
+        _check(bool(plan), f"empty masking plan for {src.name}")
+        out = self.workdir / f"redacted{suffix}"
+        result = export_document(doc, plan, out)
+        _check(out.is_file(), f"export did not write {out.name}")
+        _check(src.is_file(), "the source document disappeared")
+        leaks = getattr(result, "leaks", None)
+        _check(not leaks, f"leak check failed: {leaks}")
+        values = {doc.text[r.start:r.end] for r in plan}
+        return out, values, result
+
+    def _export_txt(self) -> str:
+        _check(self.sample_text is not None, "no sample text (resources failed)")
+        src = self.workdir / "sample_ko.txt"
+        src.write_text(self.sample_text, encoding="utf-8")
+        out, values, _ = self._export(src, ".txt")
+        written = out.read_text(encoding="utf-8")
+        leaked = [v for v in values if v.strip() and v in written]
+        _check(not leaked, f"redacted TXT still contains: {leaked[:3]}")
+        return f"{len(values)} values masked; leak check clean"
+
+    def _export_docx(self) -> str:
+        _check(self.sample_text is not None, "no sample text (resources failed)")
+        import docx
+
+        lines = [ln for ln in self.sample_text.splitlines() if ln.strip()]
+        d = docx.Document()
+        d.sections[0].header.paragraphs[0].text = lines[0]
+        for ln in lines[1:-2]:
+            d.add_paragraph(ln)
+        table = d.add_table(rows=1, cols=2)
+        table.cell(0, 0).text, table.cell(0, 1).text = lines[-2], lines[-1]
+        src = self.workdir / "sample_ko.docx"
+        d.save(src)
+        out, values, _ = self._export(src, ".docx")
+        scanned = _docx_visible_text(out)
+        leaked = [v for v in values if len(v.strip()) > 1 and v in scanned]
+        _check(not leaked, f"redacted DOCX still contains: {leaked[:3]}")
+        must = [v for v in SAMPLE_MUST_FIND if v in scanned]
+        _check(not must, f"redacted DOCX still contains sample PII: {must}")
+        return f"{len(values)} values masked; all XML parts scanned clean"
+
+    def _no_network(self) -> str:
+        _check(not self.guard.attempts, f"network access attempted: {self.guard.attempts[:3]}")
+        return "no connect/DNS attempts"
+
+    def _bundle_unchanged(self, root: Path, before: dict[str, tuple[int, int]]) -> str:
+        after = _snapshot(root)
+        changed = sorted(set(after.items()) ^ set(before.items()))
+        names = sorted({name for name, _ in changed})
+        _check(not names, f"files written inside the bundle: {names[:5]}")
+        return f"{len(after)} files in {root.name}/ untouched"
+
+
+# --------------------------------------------------------------------------------------------------
+# reporting / CLI
+
+
+def format_report(results: list[StepResult]) -> str:
+    width = max([len(r.name) for r in results] + [4])
+    lines = [f"{'STEP'.ljust(width)}  RESULT  {'TIME':>8}  DETAIL"]
+    for r in results:
+        lines.append(f"{r.name.ljust(width)}  {'ok' if r.ok else 'FAIL':6}  {r.seconds:7.3f}s  {r.detail}")
+    passed = sum(r.ok for r in results)
+    verdict = "PASS" if results and passed == len(results) else "FAIL"
+    lines.append(f"RESULT: {verdict} ({passed}/{len(results)} steps ok)")
+    return "\n".join(lines)
+
+
+def run_selftest(workdir: Path | None = None, *, numba_cache_dir: str | None = None,
+                 build_window: bool = True) -> list[StepResult]:
+    """Run all steps in-process and return their results (used by ``main`` and the tests)."""
+    if workdir is not None:
+        return SelfTest(workdir, numba_cache_dir=numba_cache_dir, build_window=build_window).run()
+    with tempfile.TemporaryDirectory(prefix="veil-selftest-") as tmp:
+        return SelfTest(Path(tmp), numba_cache_dir=numba_cache_dir, build_window=build_window).run()
+
+
+def main(argv: list[str] | None = None, *, numba_cache_dir: str | None = None) -> int:
+    """CLI: ``veil-desktop --self-test [--keep DIR] [--no-window]``. Returns 0 only if all steps passed."""
+    parser = argparse.ArgumentParser(prog="veil-desktop --self-test",
+                                     description="Check this installation end to end, offline.")
+    parser.add_argument("--keep", metavar="DIR", type=Path,
+                        help="write the test documents and exports to DIR (kept) instead of a temp folder")
+    parser.add_argument("--no-window", action="store_true", help="skip the main-window step")
+    if argv is None:  # called from ``veil-desktop --self-test ...``: drop the flag that brought us here
+        argv = [a for a in sys.argv[1:] if a != "--self-test"]
+    args = parser.parse_args(argv)
+    frozen = "frozen" if getattr(sys, "frozen", False) else "source"
+    print(f"veil-desktop self-test ({frozen}; Python {platform.python_version()}; "
+          f"{platform.system()} {platform.machine()})", flush=True)
+    t = time.perf_counter()
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    results = run_selftest(args.keep, numba_cache_dir=numba_cache_dir, build_window=not args.no_window)
+    print(format_report(results))
+    print(f"total {time.perf_counter() - t:.2f} s", flush=True)
+    return 0 if results and all(r.ok for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
