@@ -35,9 +35,9 @@ _SGG_STOP = r"(?!(?:반드시|지역구|선거구|무조건시|여러시|보행�
 _SGG = rf"(?:{_SGG_STOP}[가-힣]{{1,4}}[가-힣](?:시|군|구)|[중동서남북]구)(?![가-힣])"
 _EMD = r"(?:[가-힣]{1,6}[0-9]{0,2}(?:읍|면|동|리|가))(?![가-힣])"
 _ROAD = r"(?P<road>[가-힣][가-힣A-Za-z0-9·.]{0,14}?(?:로|길))"
-_ROAD_EXT = r"(?:[ ]?[0-9]{1,4}(?:번가길|번길|가길|길|로))?"
+_ROAD_EXT = r"(?:[ ]?[0-9]{1,4}(?:-[0-9]{1,4})?(?:번가길|번길|가길|길|로))?"
 _COUNTER = (r"(?!(?:년|월|일|시|분|초|명|개|원|회|차|건|번째|번(?![지길])|%|세|살|대|위|등|장|권|배|층|kg|km|cm|mm|"
-            r"시간|주|개월|만|천|억|점|단계|항|조|부|박|가지|퍼센트|인|평|㎡|m))")
+            r"시간|주|개월|만|천|억|점|단계|항|조|부|박|가지|퍼센트|평|㎡|m))")
 _NUMEND = r"(?![0-9])(?![-.][0-9])"
 _BLDG = rf"(?P<bldg>(?:지하[ ]?)?[0-9]{{1,5}}(?:-[0-9]{{1,5}})?{_NUMEND}(?:[ ]?번지)?){_COUNTER}"
 _LOT = rf"(?P<lot>(?:산[ ]?)?[0-9]{{1,5}}(?:-[0-9]{{1,5}})?{_NUMEND}(?P<beonji>[ ]?번지)?){_COUNTER}"
@@ -46,14 +46,21 @@ _UNIT = (r"(?:제[ ]?)?(?:(?:[0-9]{1,4}|[A-Za-z][0-9]{0,3}|[가나다라마바�
          r"|(?:지하[ ]?|[Bb])?[0-9]{1,3}층|[A-Za-z]?[0-9]{1,5}(?:-[0-9]{1,4})?호(?:실)?)")
 _UNITS = rf"{_UNIT}(?:[ ]?,?[ ]?{_UNIT}){{0,3}}"
 _BNAME = r"(?:[가-힣A-Za-z][가-힣A-Za-z0-9]{0,19}[ ]?){1,2}"
-_PAREN = r"\((?:[가-힣0-9]{1,10}(?:동|가|리|읍|면))(?:,[ ]?[가-힣A-Za-z0-9 ]{1,20})?\)"
-_TAIL = rf"(?:(?:[ \t]{{0,2}},?[ \t]{{0,2}}(?:{_BNAME})?{_UNITS})|(?:[ \t]{{0,2}}{_PAREN}))*"
+#: a building name recognisable on its own (no unit after it)
+_BSUFFIX = (r"(?:[가-힣A-Za-z0-9]{1,15}(?:타워|빌딩|청사|센터|아파트|빌라|오피스텔|맨션|프라자|플라자|상가|회관|"
+            r"스퀘어|캐슬|팰리스|자이|푸르지오|래미안|힐스테이트|아이파크|더샵|빌))(?![가-힣])")
+#: a room after the units: "3층 회의실", "7층 사무실"
+_ROOM = r"(?:[ ]?(?:대회의실|소회의실|회의실|사무실|강당|민원실|상담실|접견실))"
+_PAREN = (r"\((?:[가-힣0-9]{1,10}(?:동|가|리|읍|면)(?:,[ ]?[가-힣A-Za-z0-9 ]{1,20})?"
+          r"|(?!우편|우[ :)])[가-힣A-Za-z][가-힣A-Za-z ]{1,15})\)")
+_TAIL = (rf"(?:(?:[ \t]{{0,2}},?[ \t]{{0,2}}(?:{_BNAME})?{_UNITS}{_ROOM}?)|(?:[ \t]{{0,2}}{_PAREN})"
+         rf"|(?:[ \t]{{0,2}},?[ \t]{{0,2}}{_BSUFFIX}))*")
 
 _PREFIX = rf"(?:(?P<sido>{_SIDO}){_S})?(?:(?P<sgg>{_SGG}){_S}){{0,2}}"
 _ADDRESS = re.compile(
     rf"{_PREFIX}(?:"
     rf"(?:(?:{_EMD}){_S})?{_ROAD}{_ROAD_EXT}{_S}{_BLDG}"
-    rf"|(?P<emd>{_EMD})(?:{_S}{_EMD})?{_S}{_LOT}"
+    rf"|(?P<emd>{_EMD})(?:{_S}{_EMD})?{_S}(?:[0-9]{{1,4}}번길{_S})?{_LOT}"
     rf"){_TAIL}")
 
 #: a road/lot word directly followed by a number: where an address can end its core
@@ -122,6 +129,9 @@ _POSTAL = re.compile(r"(?<![0-9A-Za-z])(?<![0-9][-.,])(?:[0-6][0-9]{4}|[1-7][0-9
 _POSTAL_OPEN = re.compile(r"[ \t]{0,2}[,(]?[ \t]{0,2}(?:\(?(?:우편번호|우)[ \t]?[:)]?[ \t]{0,2})?")
 
 
+_POSTAL_WORD_AFTER = re.compile(r"[가-힣]{0,3}[ \t]{0,2}우편")
+
+
 def find_postal_codes(text: str, addresses: Sequence[Span]) -> Iterator[Span]:
     ends = {s.end: s for s in addresses}
     starts = {s.start for s in addresses}
@@ -129,6 +139,8 @@ def find_postal_codes(text: str, addresses: Sequence[Span]) -> Iterator[Span]:
         a, b = m.span()
         five = "-" not in m.group(0)
         ctx = kind_before(text, a, 14)
+        if ctx != "POSTAL_CODE" and five and _POSTAL_WORD_AFTER.match(text, b):
+            ctx = "POSTAL_CODE"  # "06230으로 우편 보내면 …"
         if ctx == "POSTAL_CODE":
             yield Span(a, b, "POSTAL_CODE", 0.95, "rule")
             continue

@@ -24,7 +24,7 @@ import re
 from typing import Iterator
 
 from ..span import Span
-from .context import kind_after, kind_before
+from .context import kind_before
 
 # ---------------------------------------------------------------------------------------------
 # validators
@@ -86,7 +86,7 @@ _NB = r"(?<![0-9A-Za-z])(?<![0-9][-.])"     # not inside a longer number / ident
 _NA = r"(?![0-9])(?![-.][0-9])"             # not followed by more of the number
 
 #: hyphen-joined digit groups (or one bare digit run): the shapes of RRN, card, account, licence, …
-_TOKEN = re.compile(_NB + r"[0-9]+(?:-[0-9]+)*(?![0-9A-Za-z])(?![-.][0-9])")
+_TOKEN = re.compile(_NB + r"(?<![A-Za-z]-)[0-9]+(?:-[0-9]+)*(?![0-9A-Za-z])(?![-.][0-9])")
 #: the same with single spaces between groups (card / RRN typed with spaces)
 _SPACED = re.compile(_NB + r"[0-9]{4,6}(?: [0-9]{4,7}){1,3}(?![0-9A-Za-z])(?![-. ][0-9])")
 
@@ -96,14 +96,17 @@ _PHONE = re.compile(
     r"(?P<area>1[016789]|2|[3-6][1-5]|70|50[2-8]|80)"
     r"(?:\)[ ]?|(?P<s1>[-. ]?))"
     r"(?P<mid>[0-9]{3,4})(?P<s2>[-. ]?)(?P<last>[0-9]{4})" + _NA)
-#: 1588-1234 style representative numbers (context required)
-_PHONE_REP = re.compile(_NB + r"1[568][0-9]{2}-[0-9]{4}" + _NA)
 
-_MASKED_RRN = re.compile(_NB + r"[0-9]{6}[- ]?(?:[0-9][*xX●○■]{6}|[*xX●○■]{7})(?![*xX●○■0-9])")
+_MASK = "*xX●○■"
+_MASKED_RRN = re.compile(_NB + rf"[0-9]{{6}}[- ]?(?:[0-9][{_MASK}]{{4,8}}|[{_MASK}]{{7}})(?![{_MASK}0-9])")
+#: "880514-2" (birth date + sex digit only), reported with an RRN context word
+_RRN_HEAD = re.compile(_NB + r"[0-9]{6}-[1-8](?![0-9A-Za-z])(?!-[0-9])")
+#: "4518-****-1234-9081"
+_MASKED_CARD = re.compile(_NB + r"[0-9]{4}-(?:[0-9]{4}|[*xX]{4})-(?:[0-9]{4}|[*xX]{4})-[0-9]{4}" + _NA)
 
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@"
-    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
+    r"[A-Za-z0-9가-힣](?:[A-Za-z0-9가-힣-]{0,61}[A-Za-z0-9가-힣])?(?:\.[A-Za-z0-9가-힣](?:[A-Za-z0-9가-힣-]{0,61}[A-Za-z0-9가-힣])?)*"
     r"\.[A-Za-z]{2,24}(?![A-Za-z0-9-])")
 
 _IPV4 = re.compile(r"(?<![0-9A-Za-z.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
@@ -113,7 +116,7 @@ _PASSPORT_KR = re.compile(r"[MSRODG](?:[0-9]{8}|[0-9]{3}[A-Z][0-9]{4})")
 
 _PLATE_CHARS = "가나다라마거너더러머버서어저고노도로모보소오조구누두루무부수우주아바사자배하허호"
 _VEHICLE = re.compile(
-    r"(?<![0-9가-힣])(?:(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북|전남|경북|경남|제주) ?)?"
+    r"(?<![0-9가-힣])(?:제 ?)?(?:(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북|전남|경북|경남|제주) ?)?"
     r"(?<![0-9])[0-9]{2,3} ?[" + _PLATE_CHARS + r"] ?[0-9]{4}" + _NA)
 
 _DL_REGION = re.compile(r"(?:서울|부산|경기|강원|충북|충남|전북|전남|경북|경남|제주|대구|인천|광주|대전|울산|세종) ?"
@@ -125,6 +128,8 @@ _BANK_SHAPES = {
     (6, 2, 6), (3, 2, 5), (4, 4, 4), (3, 3, 5), (3, 4, 6), (4, 2, 6), (4, 2, 6, 1), (3, 3, 7), (7, 2, 6),
     (4, 3, 7), (3, 6, 3), (3, 4, 5),
 }
+#: "110-452-987654 (예금주: …)" / "… 계좌로": an account word right after the number
+_ACCOUNT_AFTER = re.compile(r"[ \t]{0,2}[(\[]?[ \t]{0,2}(?:예금주|계좌|통장|[가-힣]{1,6}은행)")
 _DL_FIRST = {str(n) for n in range(11, 29)}
 
 
@@ -148,11 +153,9 @@ def find_phone(text: str) -> Iterator[Span]:
             score = 0.97 if (sep or m.group("intl") or len(mid) == 4) else 0.85
         elif area == "2" or area[0] in "3456" or area in ("70", "80") or area.startswith("50"):
             ctx = kind_before(text, a)
-            if ctx == "NEG":
-                continue
             if sep or m.group("intl"):
                 score = 0.96 if ctx == "PHONE" else 0.93
-            elif ctx == "PHONE":
+            elif ctx == "PHONE":  # a bare 9-11 digit run needs a phone word (and no NEG veto)
                 score = 0.88
             else:
                 continue
@@ -162,9 +165,6 @@ def find_phone(text: str) -> Iterator[Span]:
                 and " " in (m.group("s1") + m.group("s2"))):
             score -= 0.1  # "010 1234-5678" style mixes are rarer; keep but less sure
         yield _span(a, b, "PHONE", score)
-    for m in _PHONE_REP.finditer(text):
-        if kind_before(text, m.start()) == "PHONE":
-            yield _span(m.start(), m.end(), "PHONE", 0.9)
 
 
 def find_email(text: str) -> Iterator[Span]:
@@ -207,13 +207,24 @@ def find_vehicle(text: str) -> Iterator[Span]:
 
 
 def find_masked_rrn(text: str) -> Iterator[Span]:
-    """``920514-2******``: the birth date and sex digit still identify; report as RRN."""
+    """``920514-2******`` / ``920514-2`` (with an RRN word): birth date + sex digit still identify."""
     for m in _MASKED_RRN.finditer(text):
         digits = m.group(0)[:6]
         ctx = kind_before(text, m.start())
         if ctx == "NEG" or not (birth_date_ok(digits) or ctx in ("RRN", "FOREIGNER_RN")):
             continue
         yield _span(m.start(), m.end(), "FOREIGNER_RN" if ctx == "FOREIGNER_RN" else "RRN", 0.9)
+    for m in _RRN_HEAD.finditer(text):
+        ctx = kind_before(text, m.start(), 40)
+        if ctx in ("RRN", "FOREIGNER_RN") and birth_date_ok(m.group(0)[:6]):
+            yield _span(m.start(), m.end(), ctx, 0.85)
+
+
+def find_masked_card(text: str) -> Iterator[Span]:
+    for m in _MASKED_CARD.finditer(text):
+        if "*" in m.group(0) or "x" in m.group(0).lower():
+            if kind_before(text, m.start()) == "CARD":
+                yield _span(m.start(), m.end(), "CARD", 0.9)
 
 
 def find_driver_license_region(text: str) -> Iterator[Span]:
@@ -221,6 +232,31 @@ def find_driver_license_region(text: str) -> Iterator[Span]:
     for m in _DL_REGION.finditer(text):
         yield _span(m.start(), m.end(), "DRIVER_LICENSE",
                     0.95 if kind_before(text, m.start()) == "DRIVER_LICENSE" else 0.85)
+
+
+def _classify_rrn(digits: str, hyph: bool, ctx: str | None) -> tuple[str, float] | None:
+    if ctx == "CORP_REG":
+        return "CORP_REG", 0.97 if corp_check_ok(digits) else 0.92
+    date_ok = birth_date_ok(digits[:6])
+    g7 = digits[6]
+    if g7 in "5678":
+        if date_ok and frn_check_ok(digits):
+            return "FOREIGNER_RN", 0.99
+        if ctx in ("FOREIGNER_RN", "RRN"):
+            return "FOREIGNER_RN", 0.93 if date_ok else 0.8
+        if hyph and date_ok and ctx not in ("NEG", "ACCOUNT"):
+            return "FOREIGNER_RN", 0.85
+        return None
+    if date_ok and rrn_check_ok(digits):
+        return "RRN", 0.99
+    if ctx in ("RRN", "FOREIGNER_RN"):
+        return "RRN", 0.93 if date_ok else 0.8
+    if ctx == "NEG" or not hyph:
+        return None
+    if date_ok and g7 in "1234":
+        # post-2020 RRNs have no check digit: a hyphenated 6-7 with a birth date is an RRN
+        return "RRN", 0.85
+    return None
 
 
 def _classify(text: str, a: int, b: int, tok: str, sep: str) -> tuple[str, float] | None:
@@ -233,30 +269,11 @@ def _classify(text: str, a: int, b: int, tok: str, sep: str) -> tuple[str, float
     ctx = kind_before(text, a)
     hyph = len(groups) > 1
 
-    # RRN / foreigner RN / corporate registration number: 6-7
+    # RRN / foreigner RN / corporate registration number: 6-7 (or 13 bare digits)
     if groups in ((6, 7), (13,)):
-        if ctx == "CORP_REG":
-            return "CORP_REG", 0.97 if corp_check_ok(digits) else 0.92
-        date_ok = birth_date_ok(digits[:6])
-        g7 = digits[6]
-        if g7 in "5678":
-            if date_ok and frn_check_ok(digits):
-                return "FOREIGNER_RN", 0.99
-            if ctx in ("FOREIGNER_RN", "RRN"):
-                return "FOREIGNER_RN", 0.93 if date_ok else 0.8
-            if hyph and date_ok and ctx != "NEG":
-                return "FOREIGNER_RN", 0.85
-            return None
-        if date_ok and rrn_check_ok(digits):
-            return "RRN", 0.99
-        if ctx in ("RRN", "FOREIGNER_RN"):
-            return "RRN", 0.93 if date_ok else 0.8
-        if ctx == "NEG" or not hyph:
-            return None
-        if date_ok and g7 in "1234":
-            # post-2020 RRNs have no check digit: a hyphenated 6-7 with a birth date is an RRN
-            return "RRN", 0.85
-        return None
+        res = _classify_rrn(digits, hyph, ctx)
+        if res is not None:
+            return res
 
     # card numbers: 4-4-4-4 (16) or Amex 4-6-5 (15)
     if groups in ((4, 4, 4, 4), (16,)) or (groups in ((4, 6, 5), (15,)) and digits[:2] in ("34", "37")):
@@ -282,18 +299,21 @@ def _classify(text: str, a: int, b: int, tok: str, sep: str) -> tuple[str, float
     # driver's licence: 2-2-6-2 with a region code 11..28 (other shapes only with context)
     if groups == (2, 2, 6, 2) and digits[:2] in _DL_FIRST and ctx != "NEG":
         return "DRIVER_LICENSE", 0.97 if ctx == "DRIVER_LICENSE" else 0.9
-    if ctx == "DRIVER_LICENSE" and hyph and groups[0] == 2 and 10 <= n <= 15:
+    if ctx == "DRIVER_LICENSE" and hyph and 10 <= n <= 16:
         return "DRIVER_LICENSE", 0.85
+    if ctx == "ID_CARD" and hyph and 10 <= n <= 16:
+        # "신분증 번호 12-15-402-118-392": an identity-document number; a licence is the usual one
+        return "DRIVER_LICENSE", 0.8
     if groups == (12,) and ctx == "DRIVER_LICENSE":
         return "DRIVER_LICENSE", 0.85
 
     # corporate registration number without the 6-7 shape (e.g. with a trailing check group)
-    if ctx == "CORP_REG" and n == 13:
+    if ctx == "CORP_REG" and n in (13, 14):
         return "CORP_REG", 0.9
 
     # bank accounts: context word before (계좌, 은행 …) or after (예금주 …)
     if 10 <= n <= 16:
-        if ctx != "ACCOUNT" and kind_after(text, b) == "ACCOUNT":
+        if ctx != "ACCOUNT" and _ACCOUNT_AFTER.match(text, b):
             ctx = "ACCOUNT"
         if ctx == "ACCOUNT":
             if hyph:
@@ -325,6 +345,7 @@ NUMBER_FINDERS = {
     "passport": (("PASSPORT",), find_passport),
     "vehicle": (("VEHICLE",), find_vehicle),
     "masked_rrn": (("RRN", "FOREIGNER_RN"), find_masked_rrn),
+    "masked_card": (("CARD",), find_masked_card),
     "driver_license_region": (("DRIVER_LICENSE",), find_driver_license_region),
     "numbers": (("RRN", "FOREIGNER_RN", "CORP_REG", "CARD", "BUSINESS_REG", "DRIVER_LICENSE", "ACCOUNT"),
                 find_tokens),
