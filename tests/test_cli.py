@@ -1,0 +1,108 @@
+"""`veil-redact detect` / `quantize` over real tiny model folders and real files."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from veil_desktop import cli
+from tests.fixtures.tiny_model import build_tiny_model
+
+ENTITIES = {"김철수": "PERSON", "서울시": "ADDRESS", "한빛은행": "ORGANIZATION"}
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    return build_tiny_model(tmp_path_factory.mktemp("cli") / "tiny", entities=ENTITIES, score=0.9)
+
+
+@pytest.fixture()
+def files(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_text("안녕하세요 김철수님, 서울시에 삽니다.\n", encoding="utf-8")
+    b = tmp_path / "b.txt"
+    b.write_text("한빛은행 본점\n", encoding="utf-8")
+    return a, b
+
+
+def test_detect_json_one_line_per_file_in_order(model, files, capsys):
+    a, b = files
+    rc = cli.main(["detect", "--json", "--no-rules", "--threads", "1", "--model", str(model), str(b), str(a)])
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 0 and len(out) == 2
+    rb, ra = (json.loads(line) for line in out)
+    assert rb["file"] == str(b) and ra["file"] == str(a)
+    assert [(s["start"], s["end"], s["label"], s["text"]) for s in ra["spans"]] == [
+        (6, 9, "PERSON", "김철수"), (12, 15, "ADDRESS", "서울시")]
+    assert ra["spans"][0]["score"] == pytest.approx(0.9, abs=1e-4)
+    assert [s["label"] for s in rb["spans"]] == ["ORGANIZATION"]
+
+
+def test_detect_with_rules_when_available_keeps_model_spans(model, files, capsys):
+    a, _ = files
+    assert cli.main(["detect", "--json", "--threads", "1", "--model", str(model), str(a)]) == 0
+    spans = json.loads(capsys.readouterr().out)["spans"]
+    assert {(s["start"], s["end"], s["label"]) for s in spans} >= {(6, 9, "PERSON"), (12, 15, "ADDRESS")}
+
+
+def test_detect_table(model, files, capsys):
+    a, _ = files
+    assert cli.main(["detect", "--no-rules", "--threads", "1", "--model", str(model), str(a)]) == 0
+    out = capsys.readouterr().out
+    assert "(2 spans)" in out and "PERSON" in out and "김철수" in out and "서울시" in out
+
+
+def test_unreadable_file_is_reported_and_others_still_run(model, files, tmp_path, capsys):
+    a, _ = files
+    rc = cli.main(["detect", "--json", "--no-rules", "--model", str(model), str(tmp_path / "missing.txt"),
+                   str(a)])
+    cap = capsys.readouterr()
+    lines = [json.loads(x) for x in cap.out.splitlines()]
+    assert rc == 1 and "error" in lines[0] and lines[1]["file"] == str(a) and len(lines[1]["spans"]) == 2
+    assert "missing.txt" in cap.err
+
+
+def test_without_a_model_says_how_to_get_one(files, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("VEIL_RESOURCES_DIR", str(tmp_path / "no-resources"))
+    rc = cli.main(["detect", str(files[0])])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert "kakao1513/veil-pii-ko-small-3" in err and "--model" in err
+
+
+def test_bad_model_folder(files, tmp_path, capsys):
+    (tmp_path / "m").mkdir()
+    rc = cli.main(["detect", "--no-rules", "--model", str(tmp_path / "m"), str(files[0])])
+    assert rc == 2 and "config.json is missing" in capsys.readouterr().err
+
+
+def test_progress_on_stderr_for_long_inputs(model, tmp_path, capsys):
+    f = tmp_path / "long.txt"
+    f.write_text("김철수 가나다라마바사 " * 3000, encoding="utf-8")
+    assert cli.main(["detect", "--json", "--no-rules", "--model", str(model), str(f)]) == 0
+    cap = capsys.readouterr()
+    assert "windows" in cap.err and "100%" in cap.err
+    assert len(json.loads(cap.out)["spans"]) == 3000
+
+
+def test_quantize_writes_a_working_int8_folder(model, files, tmp_path, capsys):
+    out = tmp_path / "int8"
+    assert cli.main(["quantize", str(model), str(out)]) == 0
+    assert (out / "model.int8.onnx").is_file() and (out / "config.json").is_file()
+    assert not any(p.suffix == ".partial" for p in out.iterdir())
+    capsys.readouterr()
+    a, _ = files
+    assert cli.main(["detect", "--json", "--no-rules", "--model", str(out), str(a)]) == 0
+    spans = json.loads(capsys.readouterr().out)["spans"]
+    assert [(s["text"], s["label"]) for s in spans] == [("김철수", "PERSON"), ("서울시", "ADDRESS")]
+    # never overwrite an existing output folder
+    assert cli.main(["quantize", str(model), str(out)]) == 2
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_console_entry_point_runs_in_a_fresh_process(model, files):
+    a, _ = files
+    r = subprocess.run([sys.executable, "-m", "veil_desktop.cli", "detect", "--json", "--no-rules", "--model",
+                        str(model), str(a)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert [s["text"] for s in json.loads(r.stdout)["spans"]] == ["김철수", "서울시"]
