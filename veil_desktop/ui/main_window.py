@@ -89,11 +89,16 @@ class MainWindow(QMainWindow):
         self.lang = self.settings.language
         self._detectors = DetectorCache(detector_factory)
         self._pool = QThreadPool.globalInstance()
+        # detection holds one pool thread for a long time; opening, export and autosave must not queue
+        # behind it, even on a one-core machine (idealThreadCount() == 1)
+        if self._pool.maxThreadCount() < 4:
+            self._pool.setMaxThreadCount(4)
         self._job_seq = 0
         self._open_job: int | None = None
         self._detect_job: int | None = None
         self._detect_worker: DetectWorker | None = None
-        self._detect_done_pending = False     # finished arrived, waiting for the queue to drain
+        self._detect_done_pending = False     # finished/failed arrived, waiting for the queue to drain
+        self._detect_error: str | None = None  # failure message to show once the queue is drained
         self._detect_cancelled = False
         self._live_signals: dict[int, object] = {}  # keeps signal objects alive until their job ends
         self._incoming: deque[Span] = deque()
@@ -392,6 +397,7 @@ class MainWindow(QMainWindow):
         job = self._next_job()
         self._detect_job = job
         self._detect_done_pending = False
+        self._detect_error = None
         self._incoming.clear()
         signals = DetectSignals()  # created here, on the GUI thread
         signals.started.connect(self._on_detect_started)
@@ -471,7 +477,7 @@ class MainWindow(QMainWindow):
         if self._incoming:
             self._drain_timer.start()
         elif self._detect_done_pending:
-            self._finish_detection(cancelled=False)
+            self._finish_detection(cancelled=self._detect_error is not None)
 
     def _on_detect_finished(self, job: int, cancelled: bool) -> None:
         self._live_signals.pop(job, None)
@@ -485,6 +491,7 @@ class MainWindow(QMainWindow):
             self._finish_detection(cancelled=False)
 
     def _finish_detection(self, *, cancelled: bool) -> None:
+        error, self._detect_error = self._detect_error, None
         self._detect_job = None
         self._detect_worker = None
         self._detect_done_pending = False
@@ -498,14 +505,18 @@ class MainWindow(QMainWindow):
         self.update_actions()
         self._refresh_status()
         self.detectionFinished.emit(cancelled)
+        if error is not None:
+            self._error(tr("error.detect", self.lang).format(message=error))
 
     def _on_detect_failed(self, job: int, message: str) -> None:
         self._live_signals.pop(job, None)
         if job != self._detect_job:
             return
-        self._incoming.clear()
-        self._finish_detection(cancelled=True)
-        self._error(tr("error.detect", self.lang).format(message=message))
+        # spans that arrived before the failure are valid: let the queue drain, then report
+        self._detect_error = message
+        self._detect_done_pending = True
+        if not self._incoming and not self._drain_timer.isActive():
+            self._finish_detection(cancelled=True)
 
     # ================================================================================================
     # current item, navigation

@@ -173,21 +173,29 @@ class SpanFilterProxy(QSortFilterProxyModel):
     def setSourceModel(self, model: SpanTableModel) -> None:  # noqa: N802
         old = self.sourceModel()
         if isinstance(old, SpanTableModel):
-            old.visibilityChanged.disconnect(self._refilter)
+            old.visibilityChanged.disconnect(self._on_visibility)
         super().setSourceModel(model)
         if model is not None:
-            model.visibilityChanged.connect(self._refilter)
+            model.visibilityChanged.connect(self._on_visibility)
 
-    def _refilter(self) -> None:
-        self.invalidateFilter()
+    def _on_visibility(self) -> None:
+        self._refilter()
+
+    def _refilter(self, change=lambda: None) -> None:
+        # Qt >= 6.10: begin/endFilterChange (invalidateFilter is deprecated there); older: invalidateFilter
+        if hasattr(self, "beginFilterChange"):
+            self.beginFilterChange()
+            change()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:  # pragma: no cover - depends on the Qt version
+            change()
+            self.invalidateFilter()
 
     def set_label_filter(self, label: str | None) -> None:
-        self._label = label or None
-        self.invalidateFilter()
+        self._refilter(lambda: setattr(self, "_label", label or None))
 
     def set_status_filter(self, status: Status | None) -> None:
-        self._status = status
-        self.invalidateFilter()
+        self._refilter(lambda: setattr(self, "_status", status))
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:  # noqa: N802
         model = self.sourceModel()

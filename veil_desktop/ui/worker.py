@@ -55,13 +55,13 @@ class DetectWorker(QRunnable):
 
     def run(self) -> None:  # pool thread
         job, sig = self.job_id, self.signals
+        buffer: list = []
         try:
             detector = self._provider()
             if self._cancel.is_set():
                 sig.finished.emit(job, True)
                 return
             sig.started.emit(job, getattr(detector, "id", type(detector).__name__))
-            buffer: list = []
             last_emit = 0.0
             sent_spans = False
             progress: Progress | None = None
@@ -87,6 +87,8 @@ class DetectWorker(QRunnable):
                 sig.progress.emit(job, progress.done, progress.total)
             sig.finished.emit(job, self._cancel.is_set())
         except Exception as exc:  # noqa: BLE001 - every failure must reach the GUI as a message
+            if buffer and not self._cancel.is_set():
+                sig.spans.emit(job, buffer)  # spans yielded before the failure are final and valid
             sig.failed.emit(job, _describe(exc))
 
 
@@ -115,6 +117,7 @@ class TaskWorker(QRunnable):
 
 def _describe(exc: BaseException) -> str:
     msg = str(exc) or type(exc).__name__
-    # keep the traceback in the log for bug reports; the user sees the message
-    traceback.print_exception(exc)
+    # our own errors carry a user-facing message; anything else is a bug: keep its traceback in the log
+    if not type(exc).__module__.startswith("veil_desktop."):
+        traceback.print_exception(exc)
     return msg

@@ -1,0 +1,96 @@
+"""The table model and proxy, tested without any view (plus Qt's own model consistency checker)."""
+from PySide6.QtCore import QModelIndex, Qt
+
+from veil_desktop.detect.span import Span
+from veil_desktop.review import ReviewState, Status
+from veil_desktop.ui.table_model import COLUMNS, ItemIdRole, SortRole, SpanFilterProxy, SpanTableModel
+
+TEXT = "김민준이 서울에 갔다. 김민준은 한빛에 다닌다. 이서연도 서울에 산다."
+
+
+def spans():
+    def at(value, label, score, nth=0):
+        i = -1
+        for _ in range(nth + 1):
+            i = TEXT.index(value, i + 1)
+        return Span(i, i + len(value), label, score)
+    return [at("김민준", "PERSON", 0.95), at("서울", "ADDRESS", 0.8), at("김민준", "PERSON", 0.93, 1),
+            at("한빛", "ORGANIZATION", 0.3), at("이서연", "PERSON", 0.6)]
+
+
+def test_model_follows_state_inserts_changes_and_removals(qtbot, qtmodeltester):
+    state = ReviewState(TEXT)
+    model = SpanTableModel(state, lang="en")
+    qtmodeltester.check(model)
+    with qtbot.waitSignal(model.rowsInserted) as blocker:
+        state.add_detected(spans())
+    assert blocker.args[1:] == [0, 4]
+    assert model.rowCount() == 5 and model.columnCount() == len(COLUMNS)
+    idx = model.index(0, COLUMNS.index("text"))
+    assert model.data(idx) == "김민준"
+    assert model.data(model.index(0, COLUMNS.index("score"))) == "0.95"
+    assert model.data(model.index(0, COLUMNS.index("status"))) == "pending"
+    assert model.data(model.index(3, COLUMNS.index("score")), SortRole) == 0.3
+    assert "0.95" in model.data(idx, Qt.ItemDataRole.ToolTipRole)
+
+    changed = []
+    model.dataChanged.connect(lambda a, b: changed.append((a.row(), b.row())))
+    kim = state.item_at_row(0)
+    state.set_status([kim.id], Status.ACCEPTED, propagate=True)  # rows 0 and 2 -> two runs
+    assert changed == [(0, 0), (2, 2)]
+    assert model.data(model.index(2, COLUMNS.index("status"))) == "accepted"
+
+    manual = state.add_manual(TEXT.index("갔다"), TEXT.index("갔다") + 2, "OTHER")
+    assert model.rowCount() == 6 and model.data(model.index(5, 0), ItemIdRole) == manual.id
+    with qtbot.waitSignal(model.rowsRemoved):
+        state.undo()
+    assert model.rowCount() == 5
+    qtmodeltester.check(model)
+
+
+def test_language_switch_changes_display_not_data():
+    state = ReviewState(TEXT)
+    state.add_detected(spans())
+    model = SpanTableModel(state, lang="ko")
+    col = COLUMNS.index("label")
+    assert model.data(model.index(0, col)) == "인명"
+    assert model.headerData(col, Qt.Orientation.Horizontal) == "유형"
+    model.set_language("en")
+    assert model.data(model.index(0, col)) == "Person"
+    assert model.headerData(col, Qt.Orientation.Horizontal) == "Label"
+
+
+def test_proxy_filters_by_label_status_and_threshold_and_sorts_by_raw_value():
+    state = ReviewState(TEXT)
+    state.add_detected(spans())
+    model = SpanTableModel(state)
+    proxy = SpanFilterProxy()
+    proxy.setSourceModel(model)
+    assert proxy.rowCount() == 5
+
+    proxy.sort(COLUMNS.index("score"), Qt.SortOrder.DescendingOrder)
+    scores = [proxy.data(proxy.index(r, COLUMNS.index("score"))) for r in range(proxy.rowCount())]
+    assert scores == ["0.95", "0.93", "0.80", "0.60", "0.30"]
+
+    proxy.set_label_filter("PERSON")
+    assert proxy.rowCount() == 3
+    state.set_threshold(0.7)  # hides 이서연 (0.6) via visibilityChanged
+    assert proxy.rowCount() == 2
+    proxy.set_label_filter(None)
+    assert proxy.rowCount() == 3  # + 서울 0.8
+
+    first = state.item_at_row(0)
+    state.set_status([first.id], Status.REJECTED)
+    proxy.set_status_filter(Status.REJECTED)
+    assert proxy.rowCount() == 1 and proxy.item_id(0) == first.id
+    assert proxy.proxy_row_of(first.id) == 0
+    proxy.set_status_filter(Status.PENDING)
+    assert proxy.proxy_row_of(first.id) == -1
+    # a pending item that becomes rejected below the threshold stays visible once decided
+    low = state.item_at_row(3)
+    proxy.set_status_filter(None)
+    assert proxy.proxy_row_of(low.id) == -1
+    state.set_status([low.id], Status.REJECTED)
+    assert proxy.proxy_row_of(low.id) >= 0
+    assert proxy.rowCount() == 4
+    assert not QModelIndex().isValid()

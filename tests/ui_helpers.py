@@ -1,0 +1,61 @@
+"""Shared helpers for the UI tests: a tiny real model folder and wrappers around the *real* detector that
+let a test pause a stream between batches (to cancel mid-run or deliver a stale batch deterministically)."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from veil_desktop.detect.engine import ModelDetector
+from veil_desktop.detect.events import SpansFound
+
+ENTITIES = {"김민준": "PERSON", "이서연": "PERSON", "강남구청": "ORGANIZATION"}
+
+
+def sample_text() -> str:
+    from veil_desktop.paths import resources_dir
+
+    return (resources_dir() / "samples" / "sample_ko.txt").read_text(encoding="utf-8")
+
+
+class HoldingDetector:
+    """Wraps a real detector. While ``hold`` is set for a text, the stream stops *after computing* a batch
+    and before delivering it (``holding`` is set), until ``release`` is set. With ``deliver_late`` the
+    held batch is delivered even if the job was cancelled meanwhile — like a batch already in flight.
+    ``fail_after`` makes the stream raise after that many batches (an engine error)."""
+
+    def __init__(self, inner, *, hold_text: str | None = None, hold_from_batch: int = 0,
+                 deliver_late: bool = False, fail_after: int | None = None) -> None:
+        self.inner = inner
+        self.id = inner.id
+        self.labels = inner.labels
+        self.hold_text = hold_text
+        self.hold_from_batch = hold_from_batch
+        self.deliver_late = deliver_late
+        self.fail_after = fail_after
+        self.holding = threading.Event()
+        self.release = threading.Event()
+        self.batches_delivered = 0
+
+    def stream(self, text, *, cancelled, first=None):
+        n = 0
+        for ev in self.inner.stream(text, cancelled=cancelled, first=first):
+            if isinstance(ev, SpansFound):
+                if self.fail_after is not None and n >= self.fail_after:
+                    raise RuntimeError("simulated engine failure: onnxruntime session lost")
+                if (self.hold_text is None or text == self.hold_text) and n >= self.hold_from_batch:
+                    self.holding.set()
+                    while not self.release.wait(0.01):
+                        if cancelled() and not self.deliver_late:
+                            return
+                    if cancelled() and not self.deliver_late:
+                        return
+                n += 1
+                self.batches_delivered += 1
+            yield ev
+
+    def detect(self, text):
+        return self.inner.detect(text)
+
+
+def tiny_detector(folder: Path) -> ModelDetector:
+    return ModelDetector(folder, threads=1)
