@@ -252,10 +252,13 @@ def test_value_matcher_rules():
 
 
 def test_twenty_megabyte_text_file(tmp_path):
-    line = "고객 홍길동 님, 연락처 010-2345-6789, 주문번호 A1234 처리 완료. 일반 문장이 이어집니다.\n"
-    n = 20 * 1024 * 1024 // len(line.encode("utf-8")) + 1
+    # one line with PII per 50 lines of ordinary text
+    line = "고객 홍길동 님, 연락처 010-2345-6789, 주문번호 A1234 처리 완료.\n"
+    filler = "일반 문장이 이어집니다. 회의는 오후 세 시에 시작합니다.\n" * 49
+    block = line + filler
+    n = 20 * 1024 * 1024 // len(block.encode("utf-8")) + 1
     src = tmp_path / "big.txt"
-    src.write_bytes((line * n).encode("utf-8"))
+    src.write_bytes((block * n).encode("utf-8"))
     assert src.stat().st_size >= 20 * 1024 * 1024
     before = sha(src)
     t0 = time.perf_counter()
@@ -265,7 +268,7 @@ def test_twenty_megabyte_text_file(tmp_path):
     assert len(spans) == 2 * n
     res = export_document(doc, Masker().plan(doc.text, spans), tmp_path / "big.out.txt")
     out = (tmp_path / "big.out.txt").read_bytes()
-    assert out == ("고객 [PERSON] 님, 연락처 [PHONE], 주문번호 A1234 처리 완료. 일반 문장이 이어집니다.\n"
+    assert out == (("고객 [PERSON] 님, 연락처 [PHONE], 주문번호 A1234 처리 완료.\n" + filler)
                    * n).encode("utf-8")
     assert res.leak_check["result"] == "clean" and sha(src) == before
     print(f"20 MB text: open+propagate+export {time.perf_counter() - t0:.1f} s")

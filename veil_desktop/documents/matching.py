@@ -19,6 +19,7 @@ Propagation (batch mode) uses the same matcher, so every copy the leak check wou
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Iterable, Iterator
 
@@ -85,7 +86,7 @@ class ValueMatcher:
     def __init__(self, values: Iterable[str]):
         cores: dict[str, str] = {}
         skipped: set[str] = set()
-        for v in values:
+        for v in set(values):
             core = strip_separators(v)
             if not core:
                 continue
@@ -124,16 +125,21 @@ class ValueMatcher:
 
 
 def masked_values(text: str, plan: Iterable[Replacement], content_of=None) -> list[str]:
-    """The original values a plan masks, excluding no-op masks (a style that kept the whole value).
+    """The distinct original values a plan masks, without no-op masks (a style that kept the value).
 
     ``content_of(start, end)`` (``Document.content_of``) leaves out boilerplate such as part headers.
     """
-    out = []
+    out: dict[str, None] = {}
+    seen: set[tuple[str, str]] = set()
     for r in plan:
         v = content_of(r.start, r.end) if content_of else text[r.start:r.end]
-        if strip_separators(v) and strip_separators(v) not in strip_separators(r.text):
-            out.append(v)
-    return out
+        if (v, r.text) in seen:
+            continue
+        seen.add((v, r.text))
+        core = strip_separators(v)
+        if core and core not in strip_separators(r.text):
+            out[v] = None
+    return list(out)
 
 
 def find_unmasked_copies(text: str, plan: list[Replacement],
@@ -170,16 +176,18 @@ def propagate_spans(text: str, spans: Iterable[Span]) -> list[Span]:
     if not matcher:
         return spans
     taken = sorted((s.start, s.end) for s in spans)
-    out = list(spans)
-    import bisect
-
     starts = [a for a, _ in taken]
+    out = list(spans)
+    core_of: dict[str, str] = {}
     for a, b in matcher.finditer(text):
         i = bisect.bisect_right(starts, a) - 1
-        if i >= 0 and taken[i][1] > a or (i + 1 < len(taken) and taken[i + 1][0] < b):
-            continue
-        src = by_core.get(strip_separators(text[a:b]))
-        if src is None:
-            continue
-        out.append(Span(a, b, src.label, src.score, src.source))
+        if (i >= 0 and taken[i][1] > a) or (i + 1 < len(taken) and taken[i + 1][0] < b):
+            continue  # already (partly) covered
+        m = text[a:b]
+        core = core_of.get(m)
+        if core is None:
+            core = core_of[m] = strip_separators(m)
+        src = by_core.get(core)
+        if src is not None:
+            out.append(Span(a, b, src.label, src.score, src.source))
     return out

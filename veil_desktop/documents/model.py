@@ -100,6 +100,8 @@ class Document:
 
     def content_of(self, start: int, end: int) -> str:
         """The file content inside ``text[start:end]`` (boilerplate left out)."""
+        if len(self.segments) == 1 and self.segments[0].start == 0 and self.segments[0].end == len(self.text):
+            return self.text[start:end]
         out = []
         i = max(0, bisect.bisect_right(self._seg_starts(), start) - 1)
         while i < len(self.segments) and self.segments[i].start < end:
