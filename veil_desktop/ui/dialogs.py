@@ -17,7 +17,7 @@ from ..labels import display_name
 from ..masking import MaskStyle, apply_replacements
 from ..review.export import PendingPolicy, build_plan
 from ..review.settings import AppSettings
-from ..review.state import ReviewState, Status
+from ..review.state import ReviewState
 from .actions import ACTIONS
 from .backends import validate_model_folder
 from .i18n import LANGUAGES, tr
@@ -51,6 +51,8 @@ class ExportDialog(QDialog):
         self.lang = lang
         self._state = state
         self._source = source
+        # created first: building the widgets below already fires change signals
+        self._preview_timer = QTimer(self, singleShot=True, interval=80, timeout=self.update_preview)
         self.setWindowTitle(tr("export.title", lang))
         self.resize(900, 640)
 
@@ -123,7 +125,6 @@ class ExportDialog(QDialog):
         layout.addLayout(out_row)
         layout.addWidget(self.buttons)
 
-        self._preview_timer = QTimer(self, singleShot=True, interval=80, timeout=self.update_preview)
         self.update_preview()
 
     # -- values --------------------------------------------------------------------------------------
