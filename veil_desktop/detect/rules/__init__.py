@@ -34,20 +34,26 @@ RULE_DETECTOR_LABELS: tuple[str, ...] = (
 
 
 def resolve_overlaps(spans: Iterable[Span]) -> list[Span]:
-    """Greedy: best (score, length, earliest) first; drop any span overlapping one already kept."""
-    kept: list[Span] = []
-    starts: list[int] = []   # kept, sorted by start (they never overlap, so ends are sorted too)
-    import bisect
-
-    for s in sorted(spans, key=lambda s: (-s.score, -(s.end - s.start), s.start)):
-        i = bisect.bisect_left(starts, s.start)
-        if i > 0 and kept[i - 1].end > s.start:
-            continue
-        if i < len(kept) and kept[i].start < s.end:
-            continue
-        starts.insert(i, s.start)
-        kept.insert(i, s)
-    return kept
+    """Sorted, non-overlapping subset of ``spans``: within each cluster of overlapping spans the best
+    (score, then length, then earliest) is kept first, then every span not overlapping a kept one."""
+    ordered = sorted(spans, key=lambda s: (s.start, s.end))
+    out: list[Span] = []
+    i, n = 0, len(ordered)
+    while i < n:
+        j, end = i + 1, ordered[i].end
+        while j < n and ordered[j].start < end:  # grow the cluster of (transitively) overlapping spans
+            end = max(end, ordered[j].end)
+            j += 1
+        if j == i + 1:
+            out.append(ordered[i])  # the common case: no overlap at all
+        else:
+            kept: list[Span] = []
+            for s in sorted(ordered[i:j], key=lambda s: (-s.score, -(s.end - s.start), s.start)):
+                if not any(s.overlaps(k) for k in kept):
+                    kept.append(s)
+            out.extend(sorted(kept, key=lambda s: s.start))
+        i = j
+    return out
 
 
 class RuleDetector:

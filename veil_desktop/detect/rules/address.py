@@ -53,7 +53,8 @@ _BSUFFIX = (r"(?:[가-힣A-Za-z0-9]{1,15}(?:타워|빌딩|청사|센터|아파�
 _ROOM = r"(?:[ ]?(?:대회의실|소회의실|회의실|사무실|강당|민원실|상담실|접견실))"
 _PAREN = (r"\((?:[가-힣0-9]{1,10}(?:동|가|리|읍|면)(?:,[ ]?[가-힣A-Za-z0-9 ]{1,20})?"
           r"|(?!우편|우[ :)])[가-힣A-Za-z][가-힣A-Za-z ]{1,15})\)")
-_TAIL = (rf"(?:(?:[ \t]{{0,2}},?[ \t]{{0,2}}(?:{_BNAME})?{_UNITS}{_ROOM}?)|(?:[ \t]{{0,2}}{_PAREN})"
+_TAIL = (rf"(?:(?:[ \t]{{0,2}},?[ \t]{{0,2}}(?:{_BNAME})?{_UNITS}(?:{_ROOM}|[ ]?{_BSUFFIX})?)"
+         rf"|(?:[ \t]{{0,2}}(?:{_PAREN}|\((?:{_BNAME})?{_UNITS}\)))"
          rf"|(?:[ \t]{{0,2}},?[ \t]{{0,2}}{_BSUFFIX}))*")
 
 _PREFIX = rf"(?:(?P<sido>{_SIDO}){_S})?(?:(?P<sgg>{_SGG}){_S}){{0,2}}"
@@ -65,8 +66,11 @@ _ADDRESS = re.compile(
 
 #: a road/lot word directly followed by a number: where an address can end its core
 _ANCHOR = re.compile(r"[로길동리가읍면][ \t]{0,2}(?:지하[ ]?|산[ ]?)?[0-9]")
-#: word starts (a Hangul syllable not preceded by a Hangul syllable / letter / digit)
-_WORD_START = re.compile(r"(?<![가-힣A-Za-z0-9])[가-힣]")
+#: words starting with a Hangul syllable (not preceded by a syllable / letter / digit)
+_WORD = re.compile(r"[가-힣](?<![가-힣A-Za-z0-9][가-힣])[가-힣A-Za-z0-9·.]*")
+_START_LAST = frozenset("시도군구동읍면리가로길")
+_SIDO_PREFIXES = ("서울", "부산", "대구", "인천", "광주", "대전", "울산", "세종", "경기", "강원", "충북", "충남", "충청",
+                  "전북", "전남", "전라", "경북", "경남", "경상", "제주")
 _LOOKBACK = 48
 
 #: road words that are common nouns or particle forms, never a road name on their own
@@ -106,8 +110,12 @@ def find_addresses(text: str) -> list[Span]:
         if p < covered:
             continue
         lo = max(0, p - _LOOKBACK, covered)
-        for ws in _WORD_START.finditer(text, lo, p + 1):
-            m = _ADDRESS.match(text, ws.start())
+        for w in _WORD.finditer(text, lo, p + 1):
+            word = w.group(0)
+            # an address starts with a region / road / lot word: skip other words without running the grammar
+            if word[-1] not in _START_LAST and not word.startswith(_SIDO_PREFIXES):
+                continue
+            m = _ADDRESS.match(text, w.start())
             if m is None or m.end() <= p:
                 continue
             score = _accept(m)
@@ -125,7 +133,8 @@ def find_addresses(text: str) -> list[Span]:
 # ---------------------------------------------------------------------------------------------
 # postal codes: 5 digits (since 2015) in an address context; 6-digit ``123-456`` after a keyword
 
-_POSTAL = re.compile(r"(?<![0-9A-Za-z])(?<![0-9][-.,])(?:[0-6][0-9]{4}|[1-7][0-9]{2}-[0-9]{3})(?![0-9])(?![-.,][0-9])")
+_POSTAL = re.compile(r"[0-9](?<![0-9A-Za-z][0-9])(?<![0-9][-.,][0-9])"
+                     r"(?:(?<=[0-6])[0-9]{4}|(?<=[1-7])[0-9]{2}-[0-9]{3})(?![0-9])(?![-.,][0-9])")
 _POSTAL_OPEN = re.compile(r"[ \t]{0,2}[,(]?[ \t]{0,2}(?:\(?(?:우편번호|우)[ \t]?[:)]?[ \t]{0,2})?")
 
 

@@ -24,9 +24,10 @@ _STANDALONE = "이그저제내네및또더좀잘못안곧꼭약총각전후본�
 _H = "가-힣"
 # a space with a lone syllable on its left:   (non-Hangul or start) X ␠ Y
 # or with a lone syllable on its right:        X ␠ Y (non-Hangul or end)
+# (starts with a literal space so ``re`` scans fast; the lookbehinds then inspect the space's left side)
 _SPLIT = re.compile(
-    rf"(?<=[{_H}])(?<![{_H}][{_H}])(?<![{_STANDALONE}]) (?=[{_H}])"
-    rf"|(?<=[{_H}]) (?=(?![{_STANDALONE}])[{_H}](?![{_H}]))")
+    rf" (?<=[{_H}] )(?:(?<![{_H}][{_H}] )(?<![{_STANDALONE}] )(?=[{_H}])"
+    rf"|(?=(?![{_STANDALONE}])[{_H}](?![{_H}])))")
 
 
 @dataclass(frozen=True)
