@@ -29,7 +29,7 @@ from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
 from .xmlwalk import Emitter, Slot, TextPart, ZipProfile, generic_walker, localname, rels_walker
-from .xmlwalk import read_zip_document, write_zip_document
+from .xmlwalk import read_zip_document, without_refs, write_zip_document
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
@@ -216,24 +216,8 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
             m = Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
         out.append(m)
     if dropped:
-        out = [_without_refs(m, dropped) for m in out]
+        out = [without_refs(m, dropped) for m in out]
     return out
-
-
-def _without_refs(m: Member, dropped: list[str]) -> Member:
-    """Remove relationships and content-type overrides that point at dropped members."""
-    if m.name == "[Content_Types].xml" or m.name.endswith(".rels"):
-        root = parse_xml(m.data, m.name)
-        changed = False
-        for el in list(root):
-            target = (el.get("PartName") or el.get("Target") or "").lstrip("/")
-            if any(target == d or target.endswith("/" + d) or d.endswith(target) and target
-                   for d in dropped):
-                root.remove(el)
-                changed = True
-        if changed:
-            return Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
-    return m
 
 
 def check(members: list[Member]) -> None:

@@ -16,7 +16,7 @@ SUPPORTED_FORMATS: dict[str, str] = {
     "docx": "Word document",
     "hwpx": "Hangul document (HWPX)",
     "pdf": "PDF (exported as a rasterised PDF with burned-in boxes)",
-    "hwp": "Hangul 5 binary (read-only; export as HWPX or TXT)",
+    "hwp": "Hangul 5 binary (read-only; exported as TXT)",
 }
 
 #: source format -> output formats it can be exported to (first = default, same format where possible)
@@ -26,7 +26,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "docx": ("docx", "txt"),
     "hwpx": ("hwpx", "txt"),
     "pdf": ("pdf", "txt"),
-    "hwp": ("hwpx", "txt"),
+    "hwp": ("txt",),
 }
 
 #: output format -> kind of independent leak check
@@ -95,7 +95,4 @@ def writer_for(src: str, out: str) -> Writer:
     if src == "pdf":
         from .pdf import write_pdf
         return write_pdf
-    if src == "hwp":
-        from .hwpx import hwpx_from_text
-        return lambda doc, plan, source: hwpx_from_text(apply_replacements(doc.text, plan))
     raise UnsupportedFormat(f"no writer for .{src} -> .{out}")

@@ -13,7 +13,7 @@ fallbacks, author attributes) and which members to scrub or drop (metadata, prev
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -123,7 +123,6 @@ class ZipProfile:
     first_stored: str | None = None
     notes: Callable[[list[Member]], list[str]] = lambda ms: []
     check: Callable[[list[Member]], None] = lambda ms: None      # raise if not this format
-    extra_writer: Callable | None = field(default=None)
 
 
 def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
@@ -200,3 +199,30 @@ def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
         out.append(m)
     out = profile.scrub(out, doc)
     return write_zip(out, first_stored=profile.first_stored)
+
+
+def without_refs(m: Member, dropped: list[str]) -> Member:
+    """``m`` with every element removed that references a dropped member by an attribute value
+    (OPC relationships ``Target``, content-type ``PartName``, OPF ``href``, ODF ``full-path``)."""
+    if not dropped or not (m.name.endswith(".xml") or m.name.endswith(".rels")
+                           or m.name.endswith(".hpf")):
+        return m
+    root = parse_xml(m.data, m.name)
+    base = m.name.rsplit("/", 1)[0] + "/" if "/" in m.name else ""
+    if m.name.endswith(".rels"):  # word/_rels/document.xml.rels targets are relative to word/
+        base = m.name.split("_rels/")[0]
+
+    def refers(value: str) -> bool:
+        v = value.lstrip("/")
+        return any(v == d or base + v == d for d in dropped)
+
+    changed = False
+    for el in list(root.iter()):
+        if not isinstance(el.tag, str) or el is root:
+            continue
+        if any(refers(v) for v in el.attrib.values()):
+            parent = el.getparent()
+            if parent is not None:
+                parent.remove(el)
+                changed = True
+    return Member(m.name, serialize_xml(root), m.compress_type, m.date_time) if changed else m
