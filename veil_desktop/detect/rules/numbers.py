@@ -120,7 +120,8 @@ _PASSPORT = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])(?:[A-Z]?[0-9]{7,8}|(?<=[MSRO
 _PASSPORT_KR = re.compile(r"[MSRODG](?:[0-9]{8}|[0-9]{3}[A-Z][0-9]{4})")
 
 _PLATE_CHARS = "가나다라마거너더러머버서어저고노도로모보소오조구누두루무부수우주아바사자배하허호"
-_VEHICLE = re.compile(r"[0-9](?<![0-9][0-9])[0-9]{1,2} ?[" + _PLATE_CHARS + r"] ?[0-9]{4}" + _NA)
+_VEHICLE = re.compile(r"[0-9](?<![0-9][0-9])[0-9]{1,2} ?[" + _PLATE_CHARS + r"] ?[0-9]{4}" + _NA
+                      + r"(?![ ]?(?:개|원|명|건|회|년|월|일|시|분|%|kg|km))")  # "12가 3456개" is a count
 #: what may stand right before a plate: "서울 12가 3456", "제12가 3456"
 _VEHICLE_PREFIX = re.compile(r"(?:(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북|전남|경북|경남|제주) ?)?"
                              r"(?:제 ?)?$")

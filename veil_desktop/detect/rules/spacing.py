@@ -1,8 +1,9 @@
 """Spacing-split robustness: detect on a copy in which split syllables are joined, map spans back.
 
 Speech-to-text transcripts and hurried typing split words: ``정 릉로 77길 12``, ``강남 구``, ``김 민준``.
-``join_split_syllables(text)`` removes a single space between two Hangul syllables when one side of it is a
-lone syllable (a one-syllable "word") that is not a common stand-alone word (이, 그, 및, 수, 것 …). A
+``join_split_syllables(text)`` removes a single space next to a lone syllable (a one-syllable "word"): an
+address suffix (구, 로, 길, 동 …) joins the word before it, any other lone syllable that is not a common
+stand-alone word (이, 그, 및, 수, 것 …) joins the word after it; each fragment joins one neighbour only. A
 detector runs on the joined copy; ``JoinedText.span_to_original`` maps its spans back so that the span
 covers the removed spaces (``정 릉로 77길 12`` is one span in the original).
 
@@ -19,15 +20,19 @@ from dataclasses import dataclass, field
 
 from ..span import Span
 
-# one-syllable words that stand alone in normal writing: never glue them to a neighbour
+# one-syllable words that stand alone in normal writing: never glue them to the next word
 _STANDALONE = "이그저제내네및또더좀잘못안곧꼭약총각전후본당위한두세몇새뭐왜다참막즉단등수것나너난넌꽤늘딱쭉확잠아어오와음예응헐씨님분측쪽건중외간상하듯뿐만데적줄바채때번개명원년월일차회"
+# one-syllable address/unit suffixes: a lone one belongs to the word before it ("강남 구", "테헤란 로", "42 길")
+_SUFFIX = "시군구동읍면리로길가호층"
 _H = "가-힣"
-# a space with a lone syllable on its left:   (non-Hangul or start) X ␠ Y
-# or with a lone syllable on its right:        X ␠ Y (non-Hangul or end)
-# (starts with a literal space so ``re`` scans fast; the lookbehinds then inspect the space's left side)
+# Each syllable fragment joins ONE neighbour (so "서울 정 릉로" -> "서울 정릉로", not "서울정릉로"):
+# - a lone suffix syllable joins the word on its left:             강남 구 -> 강남구
+# - any other lone syllable (a word of its own: preceded by a
+#   space/punctuation/start, not glued to a number) joins the right: 정 릉로 -> 정릉로, 김 민준 -> 김민준
+# (patterns start with a literal space so ``re`` scans fast; the lookbehinds inspect what precedes it)
 _SPLIT = re.compile(
-    rf" (?<=[{_H}] )(?:(?<![{_H}][{_H}] )(?<![{_STANDALONE}] )(?=[{_H}])"
-    rf"|(?=(?![{_STANDALONE}])[{_H}](?![{_H}])))")
+    rf" (?<=[{_H}0-9] )(?=[{_SUFFIX}](?![{_H}]))"
+    rf"| (?<=[{_H}] )(?<![{_H}0-9A-Za-z][{_H}] )(?<![{_STANDALONE}{_SUFFIX}] )(?=[{_H}])")
 
 
 @dataclass(frozen=True)

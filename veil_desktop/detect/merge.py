@@ -1,0 +1,158 @@
+"""Merge model spans with rule spans into one sorted, non-overlapping list.
+
+Priority (applied in this order; every output span keeps the ``source`` of the span it came from):
+
+1. **Structured rule spans win.** A rule span whose label is not ADDRESS (PHONE, RRN, CARD, … — formats a
+   model over PERSON/ADDRESS/ORGANIZATION never owns) is kept unchanged. A model span overlapping it is
+   *cut*: the parts outside the rule span survive, trimmed of spaces and punctuation at their edges, if they
+   still hold at least ``MIN_PIECE`` letters or digits (a model ADDRESS swallowing ``(06234)`` keeps the
+   address; a model PERSON over ``010-1234-5678`` disappears).
+2. **ADDRESS + ADDRESS → union.** A rule ADDRESS and the model ADDRESS pieces overlapping it (transitively)
+   become one span covering all of them: the grammar's full ``…로 12, 102동 304호`` and the model's view of
+   the same address never leave a gap. Score = the highest; source = the member covering most characters.
+3. **Anything else that still overlaps** (a rule ADDRESS against a model PERSON/ORGANIZATION piece): the
+   higher score wins, then the longer span, then the earlier; the loser is dropped.
+
+Model spans must not overlap each other (the Detector contract); rule spans are resolved among themselves
+first (as ``RuleDetector`` does). ``split_model_span`` and ``resolve_with_addresses`` are the two steps the
+streaming ``CombinedDetector`` (``detect/default.py``) uses, so a stream and ``merge_spans`` agree exactly.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence
+
+from .span import Span, sort_spans
+
+#: a cut model piece must keep at least this many letters/digits to survive
+MIN_PIECE = 2
+_WORDCHAR = re.compile(r"[0-9A-Za-z가-힣ㄱ-ㅎㅏ-ㅣ一-鿿０-９Ａ-Ｚａ-ｚ]")
+_EDGE = " \t\r\n,.;:()[]{}<>\"'“”‘’·-/"
+
+
+def is_structured(span: Span) -> bool:
+    """A rule span that always beats model spans (every rule label except ADDRESS)."""
+    return span.source == "rule" and span.label != "ADDRESS"
+
+
+class StructuredIndex:
+    """Sorted structured rule spans with a start index for fast overlap queries."""
+
+    def __init__(self, spans: Iterable[Span]) -> None:
+        self.spans = sort_spans(spans)
+        self.starts = [s.start for s in self.spans]
+
+    def overlapping(self, a: int, b: int) -> list[Span]:
+        import bisect
+
+        i = max(0, bisect.bisect_right(self.starts, a) - 1)
+        out = []
+        while i < len(self.spans) and self.spans[i].start < b:
+            if self.spans[i].end > a:
+                out.append(self.spans[i])
+            i += 1
+        return out
+
+
+def _trimmed(text: str | None, a: int, b: int) -> tuple[int, int] | None:
+    if text is None:
+        return (a, b) if b - a >= MIN_PIECE else None
+    while a < b and text[a] in _EDGE:
+        a += 1
+    while b > a and text[b - 1] in _EDGE:
+        b -= 1
+    if len(_WORDCHAR.findall(text, a, b)) < MIN_PIECE:
+        return None
+    return a, b
+
+
+def split_model_span(span: Span, structured: StructuredIndex, text: str | None = None) -> list[Span]:
+    """``span`` minus every structured rule span it overlaps (priority 1). Without ``text`` pieces are kept
+    when at least ``MIN_PIECE`` characters long."""
+    hits = structured.overlapping(span.start, span.end)
+    if not hits:
+        return [span]
+    pieces, pos = [], span.start
+    for h in hits:
+        if h.start > pos:
+            pieces.append((pos, h.start))
+        pos = max(pos, h.end)
+    if pos < span.end:
+        pieces.append((pos, span.end))
+    out = []
+    for a, b in pieces:
+        t = _trimmed(text, a, b)
+        if t is not None:
+            out.append(Span(t[0], t[1], span.label, span.score, span.source))
+    return out
+
+
+def resolve_with_addresses(pieces: Iterable[Span], addresses: Iterable[Span]) -> list[Span]:
+    """Priorities 2 and 3 over model ``pieces`` (already cut) and rule ADDRESS spans."""
+    spans = sorted([*pieces, *addresses], key=lambda s: (s.start, s.end))
+    out: list[Span] = []
+    i, n = 0, len(spans)
+    while i < n:
+        j, end = i + 1, spans[i].end
+        while j < n and spans[j].start < end:
+            end = max(end, spans[j].end)
+            j += 1
+        cluster = spans[i:j]
+        i = j
+        if len(cluster) == 1:
+            out.append(cluster[0])
+            continue
+        out.extend(_resolve_cluster(cluster))
+    return sort_spans(out)
+
+
+def _resolve_cluster(cluster: list[Span]) -> list[Span]:
+    # 2. union overlapping ADDRESS spans (rule with model), transitively
+    addr = sorted((s for s in cluster if s.label == "ADDRESS"), key=lambda s: s.start)
+    others = [s for s in cluster if s.label != "ADDRESS"]
+    unions: list[list[Span]] = []
+    for s in addr:
+        if unions and s.start < max(m.end for m in unions[-1]):
+            unions[-1].append(s)
+        else:
+            unions.append([s])
+    merged = []
+    for group in unions:
+        if len(group) == 1:
+            merged.append(group[0])
+            continue
+        a, b = min(m.start for m in group), max(m.end for m in group)
+        main = max(group, key=lambda m: (m.end - m.start, m.source == "rule"))
+        merged.append(Span(a, b, "ADDRESS", max(m.score for m in group), main.source))
+    # 3. remaining overlaps: score, then length, then earliest
+    kept: list[Span] = []
+    for s in sorted(merged + others, key=lambda s: (-s.score, -(s.end - s.start), s.start)):
+        if not any(s.overlaps(k) for k in kept):
+            kept.append(s)
+    return kept
+
+
+def merge_spans(model_spans: Iterable[Span], rule_spans: Iterable[Span], text: str | None = None) -> list[Span]:
+    """One sorted, non-overlapping list from model and rule spans (see the module docstring).
+
+    ``text`` (optional) lets cut model pieces be trimmed of edge punctuation; without it, a piece survives
+    when it is at least ``MIN_PIECE`` characters long."""
+    from .rules import resolve_overlaps
+
+    rules = resolve_overlaps(rule_spans)
+    structured = StructuredIndex(s for s in rules if is_structured(s))
+    addresses = [s for s in rules if not is_structured(s)]
+    pieces: list[Span] = []
+    for m in _non_overlapping_model(model_spans):
+        pieces.extend(split_model_span(m, structured, text))
+    return sort_spans([*structured.spans, *resolve_with_addresses(pieces, addresses)])
+
+
+def _non_overlapping_model(spans: Iterable[Span]) -> list[Span]:
+    """Defensive: the contract says model spans never overlap; if they do, keep the better one."""
+    spans = sort_spans(spans)
+    if all(a.end <= b.start for a, b in zip(spans, spans[1:])):
+        return spans
+    from .rules import resolve_overlaps
+
+    return resolve_overlaps(spans)
