@@ -41,12 +41,43 @@ class LeakReport:
         return not self.hits
 
 
+# Characters expected in real text: ASCII, Latin-1 letters, general/CJK punctuation, Hangul jamo and
+# syllables, full-width forms. A decoding that yields mostly other characters (mojibake: UTF-8 bytes read
+# as UTF-16 or CP949 give random ideographs) is not searched, since random Hangul in it could match a
+# short name by chance and fail a clean export.
+_UNEXPECTED = re.compile("[^\t\n\r\x20-\x7e\u00a0-\u024f\u2000-\u206f\u2190-\u25ff"
+                         "\u3000-\u303f\u3130-\u318f\u1100-\u11ff\uac00-\ud7a3\uff00-\uffef]")
+_SAMPLE = 200_000
+
+
+def plausible_text(text: str) -> bool:
+    if not text:
+        return False
+    if len(text) > 3 * _SAMPLE:
+        mid = len(text) // 2
+        text = text[:_SAMPLE] + text[mid:mid + _SAMPLE] + text[-_SAMPLE:]
+    bad = sum(1 for _ in _UNEXPECTED.finditer(text))
+    return bad <= 0.15 * len(text)
+
+
 def _decodings(data: bytes) -> list[tuple[str, str]]:
-    views = [("utf-8", data.decode("utf-8", "replace")), ("cp949", data.decode("cp949", "replace"))]
-    if len(data) >= 2:
-        views.append(("utf-16le", data.decode("utf-16-le", "replace")))
-        views.append(("utf-16le+1", data[1:].decode("utf-16-le", "replace")))
-        views.append(("utf-16be", data.decode("utf-16-be", "replace")))
+    """Views of ``data``: UTF-8 always (errors replaced: ASCII/UTF-8 text inside binary is found), and
+    each of UTF-16LE (both byte alignments), UTF-16BE and CP949 where the bytes decode without error
+    and the result looks like text (see ``plausible_text``)."""
+    views = [("utf-8", data.decode("utf-8", "replace"))]
+    for name, enc, skip in (("utf-16le", "utf-16-le", 0), ("utf-16le+1", "utf-16-le", 1),
+                            ("utf-16be", "utf-16-be", 0), ("cp949", "cp949", 0)):
+        chunk = data[skip:]
+        if enc.startswith("utf-16") and len(chunk) % 2:
+            chunk = chunk[:-1]
+        if not chunk:
+            continue
+        try:
+            text = chunk.decode(enc)
+        except UnicodeDecodeError:
+            continue
+        if plausible_text(text):
+            views.append((name, text))
     return views
 
 
@@ -112,6 +143,8 @@ def check_zip_bytes(data: bytes, matcher: ValueMatcher, _depth: int = 0,
 def _pdf_streams(data: bytes) -> list[bytes]:
     out = []
     for m in _STREAM.finditer(data):
+        if b"/DCTDecode" in data[max(0, m.start() - 512):m.start()]:
+            continue  # JPEG image data
         d = zlib.decompressobj()
         try:
             out.append(d.decompress(data[m.end():m.end() + 64 * 1024 * 1024], 256 * 1024 * 1024))
@@ -120,10 +153,16 @@ def _pdf_streams(data: bytes) -> list[bytes]:
     return out
 
 
+_STREAM_BODY = re.compile(rb"stream\r?\n.*?endstream", re.S)
+
+
 def check_pdf_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     rep = LeakReport()
-    for enc in ("latin-1", "utf-8", "utf-16-be"):
-        _scan_text(f"pdf bytes [{enc}]", data.decode(enc, "replace"), matcher, rep, xml=False)
+    # the PDF structure (objects, strings, metadata) without stream payloads (image data is binary)
+    structure = _STREAM_BODY.sub(b"stream endstream", data)
+    for enc in ("latin-1", "utf-8"):
+        _scan_text(f"pdf objects [{enc}]", structure.decode(enc, "replace"), matcher, rep, xml=False)
+    scan_bytes("pdf objects", structure, matcher, rep)
     for i, s in enumerate(_pdf_streams(data)):
         scan_bytes(f"pdf stream {i}", s, matcher, rep)
     import pypdfium2 as pdfium
@@ -140,8 +179,8 @@ def check_pdf_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
             page = pdf[i]
             tp = page.get_textpage()
             n = tp.count_chars()
+            rep.scanned.append(f"page {i + 1} text layer ({n} chars)")
             if n:
-                rep.scanned.append(f"page {i + 1} text layer ({n} chars)")
                 _scan_text(f"page {i + 1} text layer", tp.get_text_range(0, n), matcher, rep, False)
             tp.close()
             page.close()
