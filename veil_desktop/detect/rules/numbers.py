@@ -91,7 +91,7 @@ _NA = r"(?![0-9])(?![-.][0-9])"                          # not followed by more 
 #: hyphen-joined digit groups (or one bare digit run) of 8+ characters: RRN, card, account, licence …
 _TOKEN = re.compile(_D1 + r"(?<![A-Za-z]-[0-9])(?=[0-9-]{7})[0-9]*(?:-[0-9]+)*(?![0-9A-Za-z])(?![-.][0-9])")
 #: the same with single spaces between groups (card / RRN typed with spaces)
-_SPACED = re.compile(_D1 + r"[0-9]{3,5}(?: [0-9]{4,7}){1,3}(?![0-9A-Za-z])(?![-. ][0-9])")
+_SPACED = re.compile(_D1 + r"[0-9]{1,5}(?: [0-9]{2,7}){1,4}(?![0-9A-Za-z])(?![-. ][0-9])")
 
 _PHONE_TAIL = (r"(?P<area>1[016789]|2|[3-6][1-5]|70|50[2-8]|80)"
                r"(?:\)[ ]?|(?P<s1>[-. ]?))"

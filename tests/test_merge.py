@@ -1,0 +1,104 @@
+"""merge_spans: the documented priority between rule and model spans."""
+import random
+
+from veil_desktop.detect.merge import merge_spans
+from veil_desktop.detect.span import Span
+
+
+def M(a, b, label, score=0.9):
+    return Span(a, b, label, score, "model")
+
+
+def R(a, b, label, score=0.9):
+    return Span(a, b, label, score, "rule")
+
+
+def at(text, needle, label, score, source):
+    i = text.index(needle)
+    return Span(i, i + len(needle), label, score, source)
+
+
+def test_disjoint_spans_all_kept_with_their_source():
+    out = merge_spans([M(0, 3, "PERSON")], [R(10, 23, "PHONE", 0.97), R(30, 40, "ADDRESS")])
+    assert out == [M(0, 3, "PERSON"), R(10, 23, "PHONE", 0.97), R(30, 40, "ADDRESS")]
+
+
+def test_structured_rule_span_beats_an_overlapping_model_span():
+    text = "연락처 010-1234-5678 입니다"
+    phone = at(text, "010-1234-5678", "PHONE", 0.97, "rule")
+    model_person = at(text, "010-1234", "PERSON", 0.99, "model")  # even a more confident model span loses
+    assert merge_spans([model_person], [phone], text) == [phone]
+
+
+def test_model_span_is_cut_around_a_structured_span_and_trimmed():
+    text = "주소: 서울특별시 강남구 테헤란로 427, 302호 (06234) 입니다"
+    model_addr = at(text, "서울특별시 강남구 테헤란로 427, 302호 (06234)", "ADDRESS", 0.8, "model")
+    postal = at(text, "06234", "POSTAL_CODE", 0.9, "rule")
+    out = merge_spans([model_addr], [postal], text)
+    assert [(text[s.start:s.end], s.label, s.source) for s in out] == [
+        ("서울특별시 강남구 테헤란로 427, 302호", "ADDRESS", "model"), ("06234", "POSTAL_CODE", "rule")]
+
+
+def test_cut_pieces_without_enough_letters_disappear():
+    text = "김 010-1234-5678"
+    model = Span(0, len(text), "PERSON", 0.9, "model")
+    phone = at(text, "010-1234-5678", "PHONE", 0.97, "rule")
+    assert merge_spans([model], [phone], text) == [phone]
+
+
+def test_rule_and_model_addresses_that_overlap_become_their_union():
+    text = "거주지는 서울특별시 강남구 테헤란로 42길 15, 102동 405호이며 우편물은"
+    rule = at(text, "서울특별시 강남구 테헤란로 42길 15, 102동 405호", "ADDRESS", 0.93, "rule")
+    model = at(text, "강남구 테헤란로 42길 15, 102동 405호이며", "ADDRESS", 0.7, "model")
+    [u] = merge_spans([model], [rule], text)
+    assert (u.start, u.end, u.label, u.score, u.source) == (rule.start, model.end, "ADDRESS", 0.93, "rule")
+
+
+def test_address_union_is_transitive_across_two_model_spans():
+    rule = R(10, 30, "ADDRESS", 0.93)
+    m1, m2 = M(5, 12, "ADDRESS", 0.6), M(28, 45, "ADDRESS", 0.7)
+    [u] = merge_spans([m1, m2], [rule])
+    assert (u.start, u.end, u.score, u.source) == (5, 45, 0.93, "rule")
+
+
+def test_model_address_longer_than_the_rule_keeps_model_source():
+    [u] = merge_spans([M(0, 40, "ADDRESS", 0.8)], [R(5, 20, "ADDRESS", 0.93)])
+    assert (u.start, u.end, u.score, u.source) == (0, 40, 0.93, "model")
+
+
+def test_rule_address_against_model_person_higher_score_wins():
+    assert merge_spans([M(0, 10, "PERSON", 0.95)], [R(5, 30, "ADDRESS", 0.8)]) == [M(0, 10, "PERSON", 0.95)]
+    assert merge_spans([M(0, 10, "PERSON", 0.6)], [R(5, 30, "ADDRESS", 0.8)]) == [R(5, 30, "ADDRESS", 0.8)]
+    # equal scores: the longer span wins
+    assert merge_spans([M(0, 10, "ORGANIZATION", 0.8)], [R(5, 30, "ADDRESS", 0.8)]) == [R(5, 30, "ADDRESS", 0.8)]
+
+
+def test_overlapping_rule_spans_are_resolved_first():
+    out = merge_spans([], [R(0, 13, "PHONE", 0.97), R(4, 13, "ACCOUNT", 0.88)])
+    assert out == [R(0, 13, "PHONE", 0.97)]
+
+
+def test_output_is_sorted_non_overlapping_and_only_from_inputs_on_random_inputs():
+    rng = random.Random(11)
+    labels_m = ["PERSON", "ADDRESS", "ORGANIZATION"]
+    labels_r = ["PHONE", "ADDRESS", "RRN", "POSTAL_CODE"]
+    for _ in range(300):
+        model, pos = [], 0
+        while pos < 200:  # model spans never overlap each other (the Detector contract)
+            a = pos + rng.randint(0, 15)
+            b = a + rng.randint(1, 20)
+            model.append(M(a, b, rng.choice(labels_m), round(rng.random(), 2)))
+            pos = b
+        rules = [R(a, a + rng.randint(1, 25), rng.choice(labels_r), round(rng.random(), 2))
+                 for a in (rng.randint(0, 200) for _ in range(rng.randint(0, 12)))]
+        out = merge_spans(model, rules)
+        assert out == sorted(out, key=lambda s: (s.start, s.end))
+        assert all(x.end <= y.start for x, y in zip(out, out[1:]))
+        lo = min([s.start for s in model + rules])
+        hi = max([s.end for s in model + rules])
+        assert all(lo <= s.start < s.end <= hi for s in out)
+        assert all(s.source in ("model", "rule") for s in out)
+        # structured rule spans that survived rule-vs-rule resolution are never lost
+        for s in out:
+            if s.source == "model":
+                assert not any(s.overlaps(r) and r.label != "ADDRESS" and r in out for r in rules)
