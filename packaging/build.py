@@ -61,6 +61,36 @@ def stage_model(src: Path, staging: Path) -> tuple[Path, list[str]]:
     return dest, refused
 
 
+def _is_elf(p: Path) -> bool:
+    with open(p, "rb") as fh:
+        return fh.read(4) == b"\x7fELF"
+
+
+def strip_binaries(bundle: Path) -> tuple[int, int]:
+    """``strip --strip-unneeded`` the ELF files under ``_internal/``; return (files stripped, bytes saved).
+
+    Linux wheels ship unstripped libraries (libpython, tokenizers, llvmlite ...). Skipped: the executable
+    (its archive is appended to the ELF image) and the auditwheel-patched ``*.libs/`` folders, which break
+    when stripped ("ELF load command address/offset not page-aligned"). The self-test proves the result.
+    """
+    internal = bundle / "_internal"
+    if not sys.platform.startswith("linux") or not shutil.which("strip") or not internal.is_dir():
+        return 0, 0
+    files = saved = 0
+    for p in sorted(internal.rglob("*")):
+        if p.is_symlink() or not p.is_file() or any(part.endswith(".libs") for part in p.parts):
+            continue
+        if not _is_elf(p):
+            continue
+        before = p.stat().st_size
+        if subprocess.call(["strip", "--strip-unneeded", str(p)], stderr=subprocess.DEVNULL) != 0:
+            print(f"strip: left {p.relative_to(bundle)} as it is (strip failed)")
+            continue
+        files += 1
+        saved += before - p.stat().st_size
+    return files, saved
+
+
 def _group(reason: str) -> str:
     """Group per-plugin prune reasons by plugin folder for the summary."""
     if reason.startswith("Qt plugin"):
@@ -110,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"PyInstaller failed (exit {rc}) after {build_s:.0f} s", file=sys.stderr)
         return rc
     bundle = args.dist.resolve() / cfg.APP_NAME
+    t = time.perf_counter()
+    n_stripped, stripped_bytes = strip_binaries(bundle)
+    build_s += time.perf_counter() - t
     pruned = prune_log.read_text(encoding="utf-8").splitlines() if prune_log.is_file() else []
     reasons: dict[str, list[int]] = {}
     for line in pruned:
@@ -122,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
           f"(full list: {prune_log}):")
     for reason, (n, size) in sorted(reasons.items(), key=lambda kv: -kv[1][1]):
         print(f"  {size / 1e6:7.1f} MB  {n:4d} files  {reason}")
+    if n_stripped:
+        print(f"stripped {n_stripped} native libraries: -{stripped_bytes / 1e6:.1f} MB")
     print()
     print(bundle_report.format_breakdown(bundle))
     exe = bundle / (cfg.APP_NAME + (".exe" if sys.platform == "win32" else ""))

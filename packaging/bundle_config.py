@@ -19,7 +19,8 @@ Pruning works on PyInstaller TOC entries ``(dest_name, src_path, typecode)`` aft
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
+import sys
+from pathlib import Path, PurePosixPath
 
 APP_NAME = "veil-desktop"
 
@@ -34,6 +35,8 @@ EXCLUDED_MODULES = [
     "onnxruntime.datasets", "onnxruntime.backend", "onnxruntime.training",
     # lxml parts python-docx never uses
     "lxml.objectify", "lxml.html", "lxml.isoschematron", "lxml.cssselect", "lxml.sax",
+    # reached only through optional imports (numba's HTML annotation, pygments' image formatter)
+    "pygments", "jinja2", "markupsafe", "yaml",
     # numba extras that need compilers / GPUs / other packages
     "numba.cuda", "numba.tests", "llvmlite.tests", "numpy.tests", "numpy.f2py", "numpy.distutils",
     # Qt modules the UI does not use (only QtCore / QtGui / QtWidgets (+ QtSvg) are needed)
@@ -69,7 +72,7 @@ QT_PLUGINS_KEEP: dict[str, set[str]] = {
 }
 
 #: Qt shared libraries kept, by Qt module name (``libQt6<Name>.so.6`` / ``Qt6<Name>.dll``).
-QT_LIBS_KEEP = {"Core", "Gui", "Widgets", "DBus", "XcbQpa", "Svg", "OpenGL", "WaylandClient"}
+QT_LIBS_KEEP = {"Core", "Gui", "Widgets", "DBus", "XcbQpa", "Svg", "OpenGL"}
 
 #: Qt translation catalogues kept (``qt_ko.qm``, ``qtbase_ko.qm`` ...).
 QT_TRANSLATION_LANGS = {"ko", "en"}
@@ -81,6 +84,17 @@ _TRANSLATION = re.compile(r"^[a-z_]+?_(?P<lang>[a-z]{2})(?:_[A-Z]{2})?\.qm$")
 
 def _parts(dest: str) -> tuple[str, ...]:
     return PurePosixPath(dest.replace("\\", "/")).parts
+
+
+def app_imports(package_dir: Path, module: str) -> bool:
+    """Whether any source file of the app imports ``module`` (``import X`` / ``from X[.y] import``).
+
+    Used to keep optional heavy packages (Pillow) out of the bundle unless app code really uses them,
+    even when one is added later by another module's author.
+    """
+    pat = re.compile(rf"^\s*(?:import|from)\s+{re.escape(module)}(?:[\s.]|$)", re.MULTILINE)
+    return any(pat.search(p.read_text(encoding="utf-8", errors="replace"))
+               for p in package_dir.rglob("*.py"))
 
 
 def prune_reason(dest: str) -> str | None:
@@ -127,6 +141,48 @@ def prune_toc(toc):
         else:
             removed.append((entry[0], entry[1], reason))
     return kept, removed
+
+
+_NEEDED = re.compile(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]")
+
+
+def elf_needed(path: str) -> list[str] | None:
+    """DT_NEEDED entries of an ELF file (``readelf -d``), or None when they cannot be read."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["readelf", "-d", "--wide", path], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    return _NEEDED.findall(out.stdout)
+
+
+def unreferenced_system_libs(binaries, needed=elf_needed) -> dict[str, str]:
+    """Top-level libraries (PyInstaller's copies of system libs) that no kept binary needs any more.
+
+    PyInstaller resolves dependencies before pruning, so the libraries that only a dropped plugin needed
+    (e.g. cairo/pango/gdk-pixbuf for the GTK3 theme) are still in the list. Roots are every other binary
+    (extension modules, Qt libraries and plugins, ctypes-loaded package libraries); anything top-level not
+    reachable from them through DT_NEEDED is returned as ``{dest: reason}``. Linux only; when ``readelf``
+    is missing nothing is returned (nothing is dropped).
+    """
+    top = {e[0]: e[1] for e in binaries if "/" not in e[0].replace("\\", "/") and e[2] != "SYMLINK"}
+    if not top or not sys.platform.startswith("linux"):
+        return {}
+    roots = [e[1] for e in binaries if e[0] not in top and e[2] != "SYMLINK"]
+    reachable: set[str] = {d for d in top if d.startswith("libpython")}
+    stack = list(roots) + [top[d] for d in reachable]
+    while stack:
+        deps = needed(stack.pop())
+        if deps is None:
+            return {}  # cannot tell: keep everything
+        for name in deps:
+            if name in top and name not in reachable:
+                reachable.add(name)
+                stack.append(top[name])
+    return {d: "system library needed only by pruned plugins/libraries" for d in top if d not in reachable}
 
 
 #: Files copied from a model folder given with ``build.py --model`` (a model folder is data, never code).

@@ -12,7 +12,8 @@ names the module, never a crash):
 6. ``export TXT``      open -> plan -> ``export_document`` -> leak check, in a temp folder;
 7. ``export DOCX``     the same for a DOCX built from the sample (body, table and header);
 8. ``no network``      no socket connect / DNS lookup was attempted during the run (in-process guard);
-9. ``bundle unchanged`` (frozen only) nothing was written inside the application folder.
+9. ``bundle unchanged`` (frozen only) nothing was written inside the application folder;
++  ``model <name>``    for every extra model folder shipped with ``build.py --model``: it loads and detects.
 
 The process exits 0 only if every step passed. Importing this module imports neither Qt nor any heavy
 dependency; each step imports what it needs, so a broken bundle is diagnosed step by step.
@@ -202,6 +203,7 @@ class SelfTest:
         return result
 
     def run(self) -> list[StepResult]:
+        self.workdir.mkdir(parents=True, exist_ok=True)
         root = _bundle_root()
         before = _snapshot(root) if root else None
         # A throw-away profile: the window autosaves sessions and settings; none of it may reach the
@@ -219,6 +221,8 @@ class SelfTest:
                 self.step("main window", self._main_window)
             self.step("export TXT", self._export_txt)
             self.step("export DOCX", self._export_docx)
+            for folder in self._extra_model_folders():
+                self.step(f"model {folder.name}", lambda f=folder: self._extra_model(f))
         finally:
             self.guard.uninstall()
             for k, v in saved_env.items():
@@ -263,7 +267,9 @@ class SelfTest:
         parts = [f"onnxruntime {onnxruntime.__version__}"]
         try:
             import numba
-        except ImportError:
+        except ModuleNotFoundError as exc:
+            if exc.name not in ("numba", "llvmlite"):
+                raise  # numba is there but incomplete: a packaging bug, not an optional absence
             numba = None
         if numba is not None:
             # A real JIT compile proves llvmlite's native library loads inside the bundle.
@@ -363,6 +369,29 @@ class SelfTest:
         _check(not must, f"redacted DOCX still contains sample PII: {must}")
         return f"{len(values)} values masked; all XML parts scanned clean"
 
+    def _extra_model_folders(self) -> list[Path]:
+        """Model folders shipped next to the embedded one (``build.py --model DIR``)."""
+        try:
+            from veil_desktop import paths
+
+            embedded = paths.default_model_dir()
+            root = embedded.parent
+            return sorted(p for p in root.iterdir() if p.is_dir() and p.name != embedded.name) \
+                if root.is_dir() else []
+        except Exception:  # noqa: BLE001 - the resources step reports a broken resources folder
+            return []
+
+    def _extra_model(self, folder: Path) -> str:
+        """A bundled extra model folder loads and detects on the sample, like the default one."""
+        _check(self.sample_text is not None, "no sample text (resources failed)")
+        from veil_desktop.detect.default import build_default_detector
+
+        detector = build_default_detector(folder)
+        spans = detector.detect(self.sample_text)
+        missed = [v for v in SAMPLE_MUST_FIND if not _covered(spans, self.sample_text, v)]
+        _check(not missed, f"missed in sample: {', '.join(missed)}")
+        return f"{detector.id}: {len(spans)} spans: {', '.join(sorted({s.label for s in spans}))}"
+
     def _no_network(self) -> str:
         _check(not self.guard.attempts, f"network access attempted: {self.guard.attempts[:3]}")
         return "no connect/DNS attempts"
@@ -413,8 +442,6 @@ def main(argv: list[str] | None = None, *, numba_cache_dir: str | None = None) -
     print(f"veil-desktop self-test ({frozen}; Python {platform.python_version()}; "
           f"{platform.system()} {platform.machine()})", flush=True)
     t = time.perf_counter()
-    if args.keep:
-        args.keep.mkdir(parents=True, exist_ok=True)
     results = run_selftest(args.keep, numba_cache_dir=numba_cache_dir, build_window=not args.no_window)
     print(format_report(results))
     print(f"total {time.perf_counter() - t:.2f} s", flush=True)
