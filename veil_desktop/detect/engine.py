@@ -114,9 +114,14 @@ class ModelDetector:
         norm = normalize_text(text) if self.normalize else text
         enc = self.model.tokenizer.encode(norm, add_special_tokens=False)
         ids = np.asarray(enc.ids, dtype=np.int64)
-        offsets = np.asarray(enc.offsets, dtype=np.int64).reshape(-1, 2)
+        offsets = enc.offsets
         del enc
-        starts, ends = offsets[:, 0].copy(), offsets[:, 1].copy()
+        if offsets:
+            s, e = zip(*offsets)  # faster than numpy's conversion of a list of pairs
+            starts, ends = np.array(s, dtype=np.int64), np.array(e, dtype=np.int64)
+        else:
+            starts = ends = np.zeros(0, dtype=np.int64)
+        del offsets
         if self.skip_ids and len(ids):
             ranges = id_like_ranges(norm)
             if ranges:
@@ -128,32 +133,44 @@ class ModelDetector:
         return Encoded(norm, ids, starts, ends, plan_windows(len(ids)))
 
     # ------------------------------------------------------------------------------------------ decode
-    def _pieces(self, tags: np.ndarray, probs: np.ndarray, first_tok: int, enc: Encoded) -> list[Piece]:
-        """Spans (maximal B…E runs, S tokens) in one window's decided tokens; a run cut by the window's
-        edge becomes a span ending/starting there (step 2 of post-processing joins it again)."""
+    def _pieces(self, tags: np.ndarray, probs: np.ndarray, tok: np.ndarray, seg: np.ndarray, n_seg: int,
+                enc: Encoded) -> list[list[Piece]]:
+        """Spans (maximal B…E runs, S tokens) in the decided tokens of a batch's windows.
+
+        ``tags``/``probs``/``tok`` (global token index) are the windows' decided tokens concatenated;
+        ``seg`` says which window (0..n_seg-1) each belongs to. Runs never cross windows here: a run cut
+        by a window's edge becomes a span ending/starting there (post-processing step 2 joins it again).
+        Vectorised over the whole batch; a span's probability sum depends only on its own tokens.
+        """
+        out: list[list[Piece]] = [[] for _ in range(n_seg)]
         kinds = self._kinds[tags]
         types = self._types[tags]
         n = len(tags)
         cont = np.zeros(n, dtype=bool)
         if n > 1:
             cont[1:] = (((kinds[1:] == _KIND_I) | (kinds[1:] == _KIND_E))
-                        & ((kinds[:-1] == _KIND_B) | (kinds[:-1] == _KIND_I)) & (types[1:] == types[:-1]))
+                        & ((kinds[:-1] == _KIND_B) | (kinds[:-1] == _KIND_I))
+                        & (types[1:] == types[:-1]) & (seg[1:] == seg[:-1]))
         ent = kinds != _KIND_O
         s_idx = np.flatnonzero(ent & ~cont)
         if not len(s_idx):
-            return []
+            return out
         cont_next = np.zeros(n, dtype=bool)
         cont_next[:-1] = cont[1:]
         e_idx = np.flatnonzero(ent & ~cont_next)
-        csum = np.concatenate(([0.0], np.cumsum(probs, dtype=np.float64)))
-        sums = csum[e_idx + 1] - csum[s_idx]
-        out = []
-        for s, e, total in zip(s_idx.tolist(), e_idx.tolist(), sums.tolist()):
-            ts, te = first_tok + s, first_tok + e
-            cs, ce = int(enc.starts[ts]), int(enc.ends[te])
-            if ce <= cs:
-                continue  # only zero-width tokens: nothing to mark
-            out.append(Piece(cs, ce, self._type_names[types[s]], total, e - s + 1, ts, te + 1))
+        # per-span sums with reduceat over [s, e+1): independent of where the span sits in the batch
+        padded = np.append(probs.astype(np.float64), 0.0)
+        bounds = np.empty(2 * len(s_idx), dtype=np.int64)
+        bounds[0::2], bounds[1::2] = s_idx, e_idx + 1
+        sums = np.add.reduceat(padded, bounds)[0::2].tolist()
+        tok_s = tok[s_idx]
+        cs = enc.starts[tok_s].tolist()
+        ce = enc.ends[tok[e_idx]].tolist()
+        names = self._type_names
+        for a, b, t, total, c, ts, r in zip(cs, ce, types[s_idx].tolist(), sums, (e_idx - s_idx + 1).tolist(),
+                                            tok_s.tolist(), seg[s_idx].tolist()):
+            if b > a:  # a span of zero-width tokens marks nothing
+                out[r].append(Piece(a, b, names[t], total, c, ts, ts + c))
         return out
 
     def _run_batch(self, enc: Encoded, batch: list[Window]) -> list[list[Piece]]:
@@ -168,11 +185,11 @@ class ModelDetector:
         emis = _viterbi.log_softmax(logits[:, 1:-1, :], self._bias)  # drop [CLS] and the last position
         tags = _viterbi.viterbi(emis, lengths, self._trans, self._start, self._end)
         probs = np.exp(np.take_along_axis(emis, tags[:, :, None], axis=2)[:, :, 0])
-        out = []
-        for r, w in enumerate(batch):
-            a, b = w.keep_start - w.start, w.keep_end - w.start
-            out.append(self._pieces(tags[r, a:b], probs[r, a:b], w.keep_start, enc))
-        return out
+        # the decided tokens of every window, concatenated
+        rows = np.concatenate([np.full(w.keep_end - w.keep_start, r, dtype=np.int64) for r, w in enumerate(batch)])
+        cols = np.concatenate([np.arange(w.keep_start - w.start, w.keep_end - w.start) for w in batch])
+        tok = np.concatenate([np.arange(w.keep_start, w.keep_end) for w in batch])
+        return self._pieces(tags[rows, cols], probs[rows, cols], tok, rows, len(batch), enc)
 
     # ------------------------------------------------------------------------------------------ API
     def stream(self, text: str, *, cancelled: Cancelled = never_cancelled,

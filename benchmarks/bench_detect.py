@@ -1,0 +1,437 @@
+"""Benchmark of the detection engine on a random-weight twin of veil-pii-ko-small-3.
+
+What it does (see docs/BENCHMARKS.md for results):
+
+1. builds once, cached in ``.bench-cache/`` (git-ignored), a random-weight ``ElectraForTokenClassification``
+   with the architecture in ../shared/docs/PIPELINE.md (8 layers, hidden 256, FFN 256, 4 heads, embedding
+   128, vocab 35,000, 13 labels), exported to ONNX, in a model folder with the KoELECTRA v3 tokenizer from
+   ``../shared/models/koelectra-v3-tokenizer/``; and a dynamic-INT8 copy (``veil-redact quantize``);
+2. on realistic Korean text (the synthetic administrative documents in ``../shared/data/``, concatenated)
+   at the model card's lengths, measures:
+   - ``e2e``: ``ModelDetector.detect(text)`` wall time;
+   - ``ort``: pure ``session.run`` time for exactly the same batches;
+   - ``rest``: everything that is not ``session.run`` (encode, batches, log-softmax, Viterbi, spans,
+     post-processing), measured by replaying the recorded logits through the real pipeline;
+   - the same for a naive baseline: tokenizer-overflow windows (``enable_truncation(stride=16)``),
+     per-window numpy Viterbi and Python span loops;
+   - ``decode``: Viterbi + span building + post-processing only, engine vs naive, on the same text;
+3. INT8 vs FP32; peak RSS for a 1,000,000-character text (fresh subprocess); process start → first
+   result (fresh subprocess, warm numba cache).
+
+Run: ``.venv/bin/python benchmarks/bench_detect.py`` (``--help`` for options). Needs torch + transformers
+(``pip install -e '.[bench]'``) only to build the twin the first time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SHARED = Path(os.environ.get("VEIL_SHARED", ROOT.parent / "shared"))
+TOKENIZER = SHARED / "models" / "koelectra-v3-tokenizer" / "tokenizer.json"
+CORPUS = SHARED / "data" / "ko-pii-synthetic-1398.jsonl"
+CACHE = ROOT / ".bench-cache"
+TWIN = CACHE / "veil-twin"
+TWIN_INT8 = CACHE / "veil-twin-int8"
+O_BIAS = 1.0
+SIZES = (100, 1_000, 5_000, 10_000, 50_000, 100_000, 200_000)
+LABELS = ("O", "B-PERSON", "I-PERSON", "E-PERSON", "S-PERSON", "B-ADDRESS", "I-ADDRESS", "E-ADDRESS",
+          "S-ADDRESS", "B-ORGANIZATION", "I-ORGANIZATION", "E-ORGANIZATION", "S-ORGANIZATION")
+
+
+# ---------------------------------------------------------------------------------------------- twin
+def build_twin(dest: Path = TWIN) -> Path:
+    """The random-weight twin folder (built once; torch/transformers only needed here)."""
+    onnx_path = dest / "model.fp32.onnx"
+    if onnx_path.is_file() and (dest / "config.json").is_file() and (dest / "tokenizer.json").is_file():
+        return dest
+    import torch
+    from transformers import ElectraConfig, ElectraForTokenClassification
+
+    torch.manual_seed(0)
+    cfg = ElectraConfig(vocab_size=35000, embedding_size=128, hidden_size=256, num_hidden_layers=8,
+                        num_attention_heads=4, intermediate_size=256, max_position_embeddings=512,
+                        num_labels=len(LABELS), id2label=dict(enumerate(LABELS)),
+                        label2id={lab: i for i, lab in enumerate(LABELS)})
+    model = ElectraForTokenClassification(cfg).eval()
+    # A random classifier tags ~60% of tokens as entities, 40x the span density of real documents, which
+    # would benchmark span handling at an unrealistic load. Raising the O logit's bias gives about one
+    # span per 20 tokens (still ~3x the density of the PII-dense synthetic corpus). Same cost for the
+    # forward pass; the unbiased worst case is measured separately (engine o_bias=-O_BIAS).
+    with torch.no_grad():
+        model.classifier.bias[0] += O_BIAS
+    n_params = sum(p.numel() for p in model.parameters())
+    tmp = dest.with_name(dest.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    ids = torch.randint(5, 35000, (2, 128))
+    args = (ids, torch.ones_like(ids), torch.zeros_like(ids))
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    dyn = {n: {0: "batch", 1: "seq"} for n in names}
+    dyn["logits"] = {0: "batch", 1: "seq"}
+    with torch.no_grad():
+        try:
+            torch.onnx.export(model, args, str(tmp / "model.fp32.onnx"), input_names=names,
+                              output_names=["logits"], dynamic_axes=dyn, opset_version=17, dynamo=False)
+        except TypeError:  # older torch without the dynamo switch
+            torch.onnx.export(model, args, str(tmp / "model.fp32.onnx"), input_names=names,
+                              output_names=["logits"], dynamic_axes=dyn, opset_version=17)
+    cfg_d = cfg.to_dict()
+    cfg_d["id2label"] = {str(i): lab for i, lab in enumerate(LABELS)}
+    (tmp / "config.json").write_text(json.dumps(cfg_d, indent=2), encoding="utf-8")
+    shutil.copy(TOKENIZER, tmp / "tokenizer.json")
+    (tmp / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "ElectraTokenizer",
+                                                           "do_lower_case": False}), encoding="utf-8")
+    (tmp / "special_tokens_map.json").write_text(json.dumps(
+        {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
+         "mask_token": "[MASK]"}), encoding="utf-8")
+    (tmp / "TWIN.json").write_text(json.dumps({"parameters": n_params, "torch": torch.__version__,
+                                                       "o_logit_bias": O_BIAS}), encoding="utf-8")
+    shutil.rmtree(dest, ignore_errors=True)
+    tmp.rename(dest)
+    return dest
+
+
+def build_int8(src: Path = TWIN, dest: Path = TWIN_INT8) -> Path:
+    if (dest / "model.int8.onnx").is_file():
+        return dest
+    from veil_desktop.cli import quantize_folder
+
+    shutil.rmtree(dest, ignore_errors=True)
+    quantize_folder(src, dest)
+    return dest
+
+
+# ---------------------------------------------------------------------------------------------- text
+def korean_text(n_chars: int) -> str:
+    """``n_chars`` characters of realistic Korean administrative text (documents joined by blank lines)."""
+    docs = [json.loads(line)["text"] for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    out, total, i = [], 0, 0
+    while total < n_chars:
+        d = docs[i % len(docs)]
+        out.append(d)
+        total += len(d) + 2
+        i += 1
+    return "\n\n".join(out)[:n_chars]
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+class ReplaySession:
+    """Stands in for the onnxruntime session: returns recorded logits instantly (measures the rest)."""
+
+    def __init__(self, outputs: list[np.ndarray]) -> None:
+        self.outputs = outputs
+        self.i = 0
+
+    def run(self, _names, _feed):
+        out = self.outputs[self.i]
+        self.i += 1
+        return [out]
+
+
+def _batches(det, enc):
+    from veil_desktop.detect.windows import build_batch
+
+    m = det.model
+    ws = enc.windows
+    for i in range(0, len(ws), det.batch_size):
+        b = ws[i:i + det.batch_size]
+        yield b, build_batch(enc.ids, b, cls_id=m.cls_id, sep_id=m.sep_id, pad_id=m.pad_id,
+                             input_names=m.input_names, input_dtypes=m.input_dtypes)
+
+
+def measure_engine(det, text: str, reps: int) -> dict:
+    from veil_desktop.detect.engine import ModelDetector, _Finaliser
+
+    e2e = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        spans = det.detect(text)
+        e2e.append(time.perf_counter() - t)
+    enc = det.encode(text)
+    feeds = list(_batches(det, enc))
+    ort, outputs = [], []
+    for r in range(reps):
+        outputs = []
+        t = time.perf_counter()
+        for _, feed in feeds:
+            outputs.append(det.model.session.run(None, feed)[0])
+        ort.append(time.perf_counter() - t)
+    # everything but session.run, through the real pipeline with recorded logits
+    rest = []
+    for _ in range(max(reps, 3)):
+        replay = ModelDetector(det.model.path, model=replace(det.model, session=ReplaySession(outputs)),
+                               batch_size=det.batch_size)
+        t = time.perf_counter()
+        replayed = replay.detect(text)
+        rest.append(time.perf_counter() - t)
+    assert replayed == spans, "replay must reproduce the spans"
+    # decode only: log-softmax + Viterbi + spans + post-processing
+    dec = []
+    for _ in range(max(reps, 3)):
+        fin = _Finaliser(enc.windows, enc.text)
+        t = time.perf_counter()
+        for (b, _), logits in zip(feeds, outputs):
+            fin.add(b, det._decode(logits, enc, b))
+        dec.append(time.perf_counter() - t)
+    return {"e2e": min(e2e), "ort": min(ort), "rest": min(rest), "decode": min(dec), "windows": len(enc.windows),
+            "tokens": int(len(enc.ids)), "spans": len(spans)}
+
+
+# ---------------------------------------------------------------------------------------------- naive
+def naive_viterbi(lp: np.ndarray, trans: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[int]:
+    """Per-window Viterbi with one numpy step per token (the usual straightforward implementation)."""
+    score = start + lp[0]
+    back = []
+    for t in range(1, len(lp)):
+        cand = score[:, None] + trans
+        back.append(cand.argmax(0))
+        score = cand.max(0) + lp[t]
+    best = int((score + end).argmax())
+    path = [best]
+    for bp in reversed(back):
+        best = int(bp[best])
+        path.append(best)
+    return path[::-1]
+
+
+class NaiveDetector:
+    """Baseline: tokenizer overflow windows + per-window numpy Viterbi + Python span loops."""
+
+    def __init__(self, det) -> None:
+        from tokenizers import Tokenizer
+
+        self.session = det.model.session
+        self.names = det.model.input_names
+        self.tok = Tokenizer.from_file(str(det.model.path / "tokenizer.json"))
+        self.tok.enable_truncation(max_length=128, stride=16)
+        self.labels = det.model.scheme.labels
+        self.trans, self.start, self.end = det._trans, det._start, det._end
+
+    def detect(self, text: str, timings: dict) -> list[tuple[int, int, str, float]]:
+        enc = self.tok.encode(text)
+        encs = [enc] + list(enc.overflowing)
+        spans = []
+        ort = dec = 0.0
+        for i in range(0, len(encs), 16):
+            chunk = encs[i:i + 16]
+            width = max(len(e.ids) for e in chunk)
+            ids = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            for r, e in enumerate(chunk):
+                ids[r, :len(e.ids)] = e.ids
+                mask[r, :len(e.ids)] = 1
+            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            t = time.perf_counter()
+            logits = self.session.run(None, {k: v for k, v in feed.items() if k in self.names})[0]
+            t1 = time.perf_counter()
+            ort += t1 - t
+            for r, e in enumerate(chunk):
+                spans.extend(self._decode_window(logits[r, :len(e.ids)], e))
+            dec += time.perf_counter() - t1
+        t = time.perf_counter()
+        # overlapping windows report the same entity twice: keep the best of overlapping spans
+        spans.sort(key=lambda s: (-s[3], s[0]))
+        kept = []
+        for s in spans:
+            if all(s[1] <= k[0] or k[1] <= s[0] for k in kept):
+                kept.append(s)
+        kept.sort()
+        dec += time.perf_counter() - t
+        timings.update(ort=ort, decode=dec, windows=len(encs))
+        return kept
+
+    def _decode_window(self, logits: np.ndarray, e) -> list:
+        x = logits - logits.max(-1, keepdims=True)
+        lp = x - np.log(np.exp(x).sum(-1, keepdims=True))
+        path = naive_viterbi(lp, self.trans, self.start, self.end)
+        out, cur = [], None
+        for t, tag in enumerate(path):
+            if e.special_tokens_mask[t]:
+                continue
+            lab = self.labels[tag]
+            p = float(np.exp(lp[t, tag]))
+            s, f = e.offsets[t]
+            if lab == "O":
+                cur = None
+            elif lab[0] == "S":
+                out.append((s, f, lab[2:], p))
+                cur = None
+            elif lab[0] == "B":
+                cur = [s, f, lab[2:], [p]]
+            elif cur is not None and cur[2] == lab[2:]:
+                cur[1] = f
+                cur[3].append(p)
+                if lab[0] == "E":
+                    out.append((cur[0], cur[1], cur[2], sum(cur[3]) / len(cur[3])))
+                    cur = None
+        return out
+
+
+def measure_naive(det, text: str) -> dict:
+    naive = NaiveDetector(det)
+    timings: dict = {}
+    t = time.perf_counter()
+    naive.detect(text, timings)
+    timings["e2e"] = time.perf_counter() - t
+    return timings
+
+
+# ---------------------------------------------------------------------------------------------- subprocesses
+_RSS_CHILD = r"""
+import resource, sys, time
+sys.path.insert(0, {root!r})
+from veil_desktop.detect.engine import ModelDetector
+sys.path.insert(0, {bench!r})
+from bench_detect import korean_text
+text = korean_text({n})
+det = ModelDetector({folder!r}, threads={threads})
+t = time.perf_counter()
+spans = det.detect(text)
+dt = time.perf_counter() - t
+print("RESULT", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, dt, len(spans), len(text))
+"""
+
+_START_CHILD = r"""
+import sys
+sys.path.insert(0, {root!r})
+from veil_desktop.detect.engine import ModelDetector
+det = ModelDetector({folder!r}, threads={threads})
+spans = det.detect("안녕하세요. 저는 서울특별시 강남구 테헤란로 152에 사는 김민준입니다. 연락은 한빛은행 본점으로 주세요.")
+print("FIRST", len(spans), flush=True)
+"""
+
+
+def peak_rss(folder: Path, n: int, threads: int) -> dict:
+    code = _RSS_CHILD.format(root=str(ROOT), bench=str(Path(__file__).parent), n=n, folder=str(folder),
+                             threads=threads)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=3600)
+    line = next((x for x in r.stdout.splitlines() if x.startswith("RESULT")), None)
+    if line is None:
+        raise RuntimeError(r.stderr[-2000:])
+    _, kb, dt, n_spans, n_chars = line.split()
+    return {"peak_rss_mb": int(kb) / 1024, "seconds": float(dt), "chars": int(n_chars)}
+
+
+def start_to_first(folder: Path, threads: int, runs: int = 3) -> list[float]:
+    code = _START_CHILD.format(root=str(ROOT), folder=str(folder), threads=threads)
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+        dt = time.perf_counter() - t
+        if "FIRST" not in r.stdout:
+            raise RuntimeError(r.stderr[-2000:])
+        out.append(dt)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- main
+def machine() -> str:
+    try:
+        import onnxruntime as ort
+
+        ort_v = ort.__version__
+    except Exception:
+        ort_v = "?"
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}, onnxruntime {ort_v}"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--int8-sizes", default="10000,100000,200000")
+    ap.add_argument("--rss-chars", type=int, default=1_000_000)
+    ap.add_argument("--skip", default="", help="comma list of: naive,int8,rss,start")
+    ap.add_argument("--out", default=str(CACHE / "results.json"))
+    args = ap.parse_args(argv)
+    skip = set(filter(None, args.skip.split(",")))
+    sizes = [int(x) for x in args.sizes.split(",") if x]
+
+    from veil_desktop.detect import viterbi
+    from veil_desktop.detect.engine import ModelDetector
+
+    folder = build_twin()
+    twin_info = json.loads((folder / "TWIN.json").read_text())
+    print(f"# machine: {machine()}")
+    print(f"# twin: {folder} ({twin_info['parameters'] / 1e6:.2f}M parameters, "
+          f"{(folder / 'model.fp32.onnx').stat().st_size / 1e6:.1f} MB ONNX); threads={args.threads}; "
+          f"viterbi backend: {viterbi.warm_up()}")
+    det = ModelDetector(folder, threads=args.threads)
+    det.warm_up()
+    results: dict = {"machine": machine(), "threads": args.threads, "sizes": {}, "command": " ".join(sys.argv)}
+
+    print("\n| chars | tokens | windows | e2e s | ORT s | e2e/ORT | rest s (replay) | rest % of ORT |"
+          " naive e2e s | naive ORT s | naive e2e/ORT | decode ms | naive decode ms | decode speed-up |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for n in sizes:
+        text = korean_text(n)
+        reps = 5 if n <= 10_000 else (2 if n <= 50_000 else 1)
+        r = measure_engine(det, text, reps)
+        nv = measure_naive(det, text) if "naive" not in skip else {}
+        r["naive"] = nv
+        results["sizes"][n] = r
+        nd = nv.get("decode")
+        print(f"| {n:,} | {r['tokens']:,} | {r['windows']} | {r['e2e']:.3f} | {r['ort']:.3f} | "
+              f"{r['e2e'] / r['ort']:.3f} | {r['rest']:.4f} | {100 * r['rest'] / r['ort']:.1f} | "
+              + (f"{nv['e2e']:.3f} | {nv['ort']:.3f} | {nv['e2e'] / nv['ort']:.3f} | " if nv else "– | – | – | ")
+              + f"{1000 * r['decode']:.1f} | " + (f"{1000 * nd:.1f} | {nd / r['decode']:.0f}× |" if nv else "– | – |"),
+              flush=True)
+
+    if "int8" not in skip:
+        int8 = ModelDetector(build_int8(folder), threads=args.threads)
+        int8.warm_up()
+        print("\n| chars | FP32 e2e s | INT8 e2e s | e2e speed-up | FP32 ORT s | INT8 ORT s | ORT speed-up |")
+        print("|---|---|---|---|---|---|---|")
+        results["int8"] = {}
+        for n in [int(x) for x in args.int8_sizes.split(",") if x]:
+            text = korean_text(n)
+            reps = 3 if n <= 10_000 else 1
+            a = results["sizes"].get(n) or measure_engine(det, text, reps)
+            b = measure_engine(int8, text, reps)
+            results["int8"][n] = b
+            print(f"| {n:,} | {a['e2e']:.3f} | {b['e2e']:.3f} | {a['e2e'] / b['e2e']:.2f}× | {a['ort']:.3f} | "
+                  f"{b['ort']:.3f} | {a['ort'] / b['ort']:.2f}× |", flush=True)
+
+    if "start" not in skip:
+        times = start_to_first(folder, args.threads)
+        results["start_to_first"] = times
+        print(f"\nprocess start → first result (fresh interpreter, numba cache warm after run 1): "
+              + ", ".join(f"{t:.2f} s" for t in times))
+
+    if "rss" not in skip:
+        rss = peak_rss(folder, args.rss_chars, args.threads)
+        results["rss"] = rss
+        print(f"\npeak RSS, {rss['chars']:,} characters, FP32, fresh process: {rss['peak_rss_mb']:.0f} MB "
+              f"(detect took {rss['seconds']:.1f} s)")
+
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(results, indent=2), encoding="utf-8")
+    print(f"\n# results written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
