@@ -96,6 +96,11 @@ def test_spacing_can_be_switched_off():
     "반드시 12시까지 제출",
     "연구 100건, 활동 3회, 친구 2명",
     "그 방법으로 1차 검토를 마쳤다.",
+    "이번 사고로 35~40명이 사망했다.",          # a range, not a house number
+    "주민 신고로 119구조대가 출동했다.",         # the number runs into a word
+    "동료로 6·25전쟁 시기를 보냈다.",
+    "매일 별도로 1∼2시간 연습한다.",
+    "행진은 을지로 2가, 퇴계로 2가를 지났다.",   # N가 is a dong name, not a building number
 ])
 def test_words_that_are_not_addresses(text):
     assert addresses(text) == []

@@ -37,8 +37,9 @@ _EMD = r"(?:[가-힣]{1,5}[0-9]{1,2}가|[가-힣]{1,6}[0-9]{0,2}(?:읍|면|동|�
 _ROAD = r"(?P<road>[가-힣][가-힣A-Za-z0-9·.]{0,14}?(?:로|길))"
 _ROAD_EXT = r"(?:[ ]?[0-9]{1,4}(?:-[0-9]{1,4})?(?:번가길|번길|가길|길|로))?"
 _COUNTER = (r"(?!(?:년|월|일|시|분|초|명|개|원|회|차|건|번째|번(?![지길])|%|세|살|대|위|등|장|권|배|층|kg|km|cm|mm|"
-            r"시간|주|개월|만|천|억|점|단계|항|조|부|박|가지|퍼센트|평|㎡|m))")
-_NUMEND = r"(?![0-9])(?![-.][0-9])"
+            r"시간|주|개월|만|천|억|점|단계|항|조|부|박|가지|퍼센트|평|㎡|m|가(?![가-힣])))")  # 5가: a 가-dong name
+#: a number range or list ("6·25", "1~2시간") is not a house number
+_NUMEND = r"(?![0-9])(?![-.][0-9])(?![~∼〜·])"
 _BLDG = rf"(?P<bldg>(?:지하[ ]?)?[0-9]{{1,5}}(?:-[0-9]{{1,5}})?{_NUMEND}(?:[ ]?번지)?){_COUNTER}"
 _LOT = rf"(?P<lot>(?:산[ ]?)?[0-9]{{1,5}}(?:-[0-9]{{1,5}})?{_NUMEND}(?P<beonji>[ ]?번지)?){_COUNTER}"
 
@@ -83,6 +84,9 @@ _ROAD_STOP = frozenset(
     "이메일로 번호로 주소로 사무실로 본사로 지사로 회사로 집으로 학교로 병원으로".split())
 
 
+_PARTICLE = re.compile(r"(?:에서|에|이며|이고|이다|이나|인데|입니다|으로|로|은|는|이|가|을|를|의|과|와|까지|부터|쪽|앞|근처|인근)")
+
+
 def _accept(m: re.Match) -> float | None:
     """Score for a grammar match, or None when it is too weak to be an address."""
     region = m.group("sido") or m.group("sgg")
@@ -91,6 +95,11 @@ def _accept(m: re.Match) -> float | None:
             return 0.93
         road = m.group("road")
         if road.endswith("으로") or road in _ROAD_STOP or len(road) < 3 or not road[-2].isalnum():
+            return None
+        # without a region word, "신고로 119구조대" / "사고로 35명" look alike: the house number must end
+        # the match cleanly (end of text, space, punctuation, a unit or a particle), not run into a word
+        after = m.string[m.end():m.end() + 3]
+        if after and "가" <= after[0] <= "힣" and not _PARTICLE.match(after):
             return None
         return 0.8
     # lot-number address: needs a region word or 번지
