@@ -83,9 +83,9 @@ _PEOPLE = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 
 _TEXTBOX = """<w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:docPr id="9" name="Text Box 9"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:txbx><w:txbxContent><w:p><w:r><w:t>상자 안 장보고 님</w:t></w:r></w:p></w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml"><v:textbox><w:txbxContent><w:p><w:r><w:t>상자 안 장보고 님</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>"""
 
-_TRACKED = """<w:ins w:id="91" w:author="이순신" w:date="2024-01-01T00:00:00Z"><w:r><w:t xml:space="preserve"> 새 문장</w:t></w:r></w:ins><w:del w:id="92" w:author="이순신" w:date="2024-01-01T00:00:00Z"><w:r><w:delText>주민번호 900101-1234567</w:delText></w:r></w:del>"""
+_TRACKED = """<w:ins w:id="91" w:author="이순신" w:date="2024-01-01T00:00:00Z"><w:r><w:t xml:space="preserve"> 새 문장</w:t></w:r></w:ins><w:del w:id="92" w:author="이순신" w:date="2024-01-01T00:00:00Z"><w:r><w:delText>주민번호 900101-1234567 김민수</w:delText></w:r></w:del>"""
 
-_LINK = """<w:hyperlink r:id="rIdVeilLink"><w:r><w:t>메일</w:t></w:r></w:hyperlink><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK "mailto:hong@example.com" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>연락</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>"""
+_LINK = """<w:fldSimple w:instr=" MERGEFIELD 안중근 "><w:r><w:t>필드</w:t></w:r></w:fldSimple><w:hyperlink r:id="rIdVeilLink" w:tooltip="hong@example.com 에게"><w:r><w:t>메일</w:t></w:r></w:hyperlink><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK "mailto:hong@example.com" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>연락</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>"""
 
 
 def _add_raw_parts(data: bytes, path: Path) -> Path:
@@ -277,3 +277,27 @@ def test_corrupt_and_hostile_zips(tmp_path, monkeypatch):
                    '</w:r></w:p></w:body></w:document>' % W_NS)
     with pytest.raises(DocumentError, match="DTD"):
         open_document(xxe)
+
+
+def test_copy_only_in_deleted_text_is_not_a_leak(sample, tmp_path):
+    """Deleted tracked text is removed from the output, so an unmasked copy there is no leak."""
+    doc = open_document(sample)
+    removed = next(p for p in doc.parts if p.removed)
+    spans = [s for s in spans_for(doc.text, PII) if not (removed.start <= s.start < removed.end)]
+    assert "김민수" in doc.text[removed.start:removed.end]
+    res = export_document(doc, Masker().plan(doc.text, spans), tmp_path / "o.docx")
+    assert res.leak_check["result"] == "clean"
+    for name, text in all_member_text(tmp_path / "o.docx").items():
+        assert "김민수" not in text and "900101" not in text, name
+
+
+def test_attribute_slots_and_space_preserve(sample, tmp_path):
+    doc = open_document(sample)
+    assert "[필드]  MERGEFIELD 안중근 " in doc.text and "[링크 설명] hong@example.com 에게" in doc.text
+    export_document(doc, Masker().plan(doc.text, spans_for(doc.text, PII)), tmp_path / "o.docx")
+    with zipfile.ZipFile(tmp_path / "o.docx") as z:
+        body = z.read("word/document.xml").decode()
+    assert 'w:instr=" MERGEFIELD [PERSON] "' in body and 'w:tooltip="[EMAIL] 에게"' in body
+    d = docx.Document(str(tmp_path / "o.docx"))
+    q = next(p for p in d.paragraphs if p.text.startswith("검토자"))
+    assert q.text == "검토자 [PERSON]"

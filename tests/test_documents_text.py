@@ -272,3 +272,18 @@ def test_twenty_megabyte_text_file(tmp_path):
                    * n).encode("utf-8")
     assert res.leak_check["result"] == "clean" and sha(src) == before
     print(f"20 MB text: open+propagate+export {time.perf_counter() - t0:.1f} s")
+
+
+def test_mask_copies_option_masks_them_consistently(tmp_path):
+    text = "홍길동(010-1234-5678)과 홍길동, 그리고 010 1234 5678"
+    src = tmp_path / "a.txt"
+    src.write_text(text, encoding="utf-8")
+    doc = open_document(src)
+    masker = Masker(default=MaskStyle.PSEUDONYM)
+    plan = masker.plan(text, [Span(0, 3, "PERSON"), Span(4, 17, "PHONE")])
+    res = export_document(doc, plan, tmp_path / "o.txt", mask_copies=True)
+    assert (tmp_path / "o.txt").read_text("utf-8") == "인물1(전화1)과 인물1, 그리고 전화1"
+    report = json.loads(res.report.read_text("utf-8"))
+    assert report["propagated"] == [{"start": 20, "end": 23, "label": "PERSON"},
+                                    {"start": 29, "end": 42, "label": "PHONE"}]
+    assert res.counts == {"PERSON": 2, "PHONE": 2}

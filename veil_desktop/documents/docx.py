@@ -12,7 +12,7 @@ Leak vectors handled (see ``../shared/docs/PITFALLS.md``):
 - comments are kept and masked like any other part; author/initials/user ids are blanked everywhere;
 - text boxes: ``mc:Fallback`` copies (VML duplicates of ``mc:Choice``) are removed from the output and not
   shown twice; ``w:txbxContent`` text is read in place;
-- field codes (``w:instrText``), hidden text (``w:vanish`` is just formatting on a ``w:t``), alt text
+- field codes (``w:instrText``, ``w:fldSimple/@w:instr``), hyperlink tooltips, object names, hidden text (``w:vanish`` is just formatting on a ``w:t``), alt text
   (``descr``/``title`` on ``wp:docPr``/``pic:cNvPr``), hyperlink targets in ``.rels``, ``customXml/``;
 - ``docProps/core.xml`` / ``app.xml`` personal fields blanked, ``custom.xml`` properties removed,
   ``docProps/thumbnail.*`` (a picture of the first page) dropped.
@@ -76,9 +76,14 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
             elif name in ("br", "cr") and tag.startswith(_w) or (name == "br" and "drawingml" in tag):
                 em.boilerplate("\n")
             if name in ("docPr", "cNvPr"):
-                for attr in ("descr", "title"):
+                for attr, shown in (("descr", "대체 텍스트"), ("title", "대체 텍스트 제목"),
+                                    ("name", "개체 이름")):
                     if el.get(attr):
-                        em.slot(Slot(el, "attr", attr), prefix="\n[대체 텍스트] ", suffix="\n")
+                        em.slot(Slot(el, "attr", attr), prefix=f"\n[{shown}] ", suffix="\n")
+            elif tag == _w + "fldSimple" and el.get(_w + "instr"):
+                em.slot(Slot(el, "attr", _w + "instr"), prefix="\n[필드] ", suffix="\n")
+            elif tag == _w + "hyperlink" and el.get(_w + "tooltip"):
+                em.slot(Slot(el, "attr", _w + "tooltip"), prefix="\n[링크 설명] ", suffix="\n")
         for child in el:
             walk(child, deleted)
         if name in _PARA and not deleted:

@@ -24,7 +24,7 @@ from ..masking import Masker, MaskStyle, Replacement
 from . import leakcheck
 from .errors import DocumentError, LeakDetected
 from .formats import CHECK_KIND, format_of, writer_for
-from .matching import ValueMatcher, find_unmasked_copies, masked_values
+from .matching import ValueMatcher, find_unmasked_copies, masked_values, strip_separators
 from .model import Document, ExportResult
 from .report import build_report, dumps
 
@@ -44,6 +44,20 @@ def _validate_plan(doc: Document, plan: list[Replacement]) -> list[Replacement]:
             raise DocumentError("The masking plan has overlapping replacements.")
         pos = r.end
     return plan
+
+
+def _copy_replacements(text: str, plan: list[Replacement],
+                       copies: list[tuple[int, int]]) -> list[Replacement]:
+    """Replacements for unmasked copies: same label and replacement text as the value's first mask."""
+    first: dict[str, Replacement] = {}
+    for r in plan:
+        first.setdefault(strip_separators(text[r.start:r.end]), r)
+    out = []
+    for a, b in copies:
+        r = first.get(strip_separators(text[a:b]))
+        if r is not None:
+            out.append(Replacement(a, b, r.text, r.label))
+    return out
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -99,8 +113,12 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
                     styles: "Mapping[str, MaskStyle | str] | Masker | None" = None,
                     default_style: "MaskStyle | str | None" = None,
                     decisions: Iterable[Any] | None = None,
-                    warnings: Iterable[str] = ()) -> ExportResult:
+                    warnings: Iterable[str] = (), mask_copies: bool = False) -> ExportResult:
     """Write ``doc`` with ``plan`` applied to ``out_path`` (same format, or ``.txt``); see module doc.
+
+    ``mask_copies``: a value the plan masks that also occurs unmasked elsewhere is refused by default
+    (``LeakDetected`` naming where); with ``True`` those copies are masked too, with the same replacement
+    text as the value's first replacement, and listed under ``propagated`` in the report.
 
     Raises ``DocumentError`` (clear message, nothing written) or ``LeakDetected`` (output deleted).
     """
@@ -126,8 +144,14 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
     if hashlib.sha256(source).hexdigest() != doc.sha256:
         raise DocumentError(f"{doc.path.name} changed on disk since it was opened; open it again.")
 
-    copies = find_unmasked_copies(doc.text, plan)
-    if copies:
+    removed = [(p.start, p.end) for p in doc.parts if p.removed]
+    copies = [(a, b) for a, b in find_unmasked_copies(doc.text, plan)
+              if not any(s <= a and b <= e for s, e in removed)]  # removed parts are not written
+    propagated: list[Replacement] = []
+    if copies and mask_copies:
+        propagated = _copy_replacements(doc.text, plan, copies)
+        plan = _validate_plan(doc, plan + propagated)
+    elif copies:
         where = [f"{(doc.part_at(a).name if doc.part_at(a) else '?')} at character {a}"
                  for a, _ in copies[:10]]
         raise LeakDetected(
@@ -163,6 +187,7 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
                           detector_id=detector_id, threshold=threshold, styles=styles,
                           default_style=default_style, decisions=decisions,
                           leak_check={k: v for k, v in summary.items() if k != "output_sha256"},
+                          propagated=propagated,
                           warnings=list(warnings) + list(doc.notes))
     try:
         _write_atomic(report_file, dumps(report))

@@ -36,6 +36,7 @@ class Part:
     start: int
     end: int
     source: str = ""   # where it lives in the file, e.g. "word/header1.xml", "page 3"
+    removed: bool = False  # shown for review but not written (DOCX tracked deletions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +139,7 @@ class TextBuilder:
         self._len = 0
         self.segments: list[Segment] = []
         self.parts: list[Part] = []
-        self._part: tuple[str, str, int] | None = None
+        self._part: tuple[str, str, int, bool] | None = None
 
     @property
     def length(self) -> int:
@@ -158,7 +159,7 @@ class TextBuilder:
     def ends_with_newline(self) -> bool:
         return not self._chunks or self._chunks[-1].endswith("\n")
 
-    def begin_part(self, name: str, source: str = "", header: bool = True) -> None:
+    def begin_part(self, name: str, source: str = "", header: bool = True, removed: bool = False) -> None:
         self.end_part()
         if header:
             if not self.ends_with_newline():
@@ -168,13 +169,13 @@ class TextBuilder:
             self.boilerplate(f"── {label} ──\n")
         else:
             start = self._len
-        self._part = (name, source, start)
+        self._part = (name, source, start, removed)
 
     def end_part(self) -> None:
         if self._part is not None:
-            name, source, start = self._part
+            name, source, start, removed = self._part
             if self._len > start:
-                self.parts.append(Part(name, start, self._len, source))
+                self.parts.append(Part(name, start, self._len, source, removed))
             self._part = None
 
     def text(self) -> str:

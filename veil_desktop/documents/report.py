@@ -41,7 +41,8 @@ def _decision(item: Any) -> dict[str, Any]:
 def build_report(doc: Document, plan: list[Replacement], *, output_name: str, output_format: str,
                  output_sha256: str, output_size: int, detector_id: str, threshold: float | None,
                  styles: Mapping[str, Any] | None, default_style: Any, decisions: Iterable[Any] | None,
-                 leak_check: dict[str, Any], warnings: Iterable[str]) -> dict[str, Any]:
+                 leak_check: dict[str, Any], warnings: Iterable[str],
+                 propagated: Iterable[Replacement] = ()) -> dict[str, Any]:
     counts = Counter(r.label for r in plan)
     if decisions is None:
         decision_list = [{"start": r.start, "end": r.end, "label": r.label, "decision": "masked"}
@@ -63,6 +64,7 @@ def build_report(doc: Document, plan: list[Replacement], *, output_name: str, ou
         "counts": dict(sorted(counts.items())),
         "replacements": len(plan),
         "decisions": decision_list,
+        "propagated": [{"start": r.start, "end": r.end, "label": r.label} for r in propagated],
         "parts": [{"name": p.name, "source": p.source, "start": p.start, "end": p.end}
                   for p in doc.parts],
         "leak_check": leak_check,

@@ -25,6 +25,10 @@ from .model import Document, TextBuilder, apply_local, split_plan
 from .safezip import Member, parse_xml, read_zip, serialize_xml, write_zip
 
 
+_W_T = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}t"
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+
 class Slot:
     __slots__ = ("elem", "kind", "attr")
 
@@ -41,6 +45,9 @@ class Slot:
     def set(self, value: str) -> None:
         if self.kind == "text":
             self.elem.text = value
+            if self.elem.tag == _W_T and value != value.strip():
+                # Word trims leading/trailing spaces of a w:t unless told to keep them
+                self.elem.set(_XML_SPACE, "preserve")
         elif self.kind == "tail":
             self.elem.tail = value
         else:
@@ -151,7 +158,7 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
         for j, s in enumerate(em.deleted):
             deleted.append((tp.member, len(em.slots) + j, s.get()))
     if deleted:
-        tb.begin_part(profile.deleted_part_name, "")
+        tb.begin_part(profile.deleted_part_name, "", removed=True)
         for member, idx, text in deleted:
             tb.boilerplate(f"[{member}] ")
             tb.slot(member, idx, text)
