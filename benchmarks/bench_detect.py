@@ -154,17 +154,17 @@ def _batches(det, enc):
 
 
 def measure_engine(det, text: str, reps: int) -> dict:
+    """End-to-end and pure-ORT times, interleaved (e2e, ORT, e2e, ORT, ...) so that load from other
+    processes hits both alike; the minimum of each is reported."""
     from veil_desktop.detect.engine import ModelDetector, _Finaliser
 
-    e2e = []
+    enc = det.encode(text)
+    feeds = list(_batches(det, enc))
+    e2e, ort, outputs = [], [], []
     for _ in range(reps):
         t = time.perf_counter()
         spans = det.detect(text)
         e2e.append(time.perf_counter() - t)
-    enc = det.encode(text)
-    feeds = list(_batches(det, enc))
-    ort, outputs = [], []
-    for r in range(reps):
         outputs = []
         t = time.perf_counter()
         for _, feed in feeds:
@@ -187,8 +187,28 @@ def measure_engine(det, text: str, reps: int) -> dict:
         for (b, _), logits in zip(feeds, outputs):
             fin.add(b, det._decode(logits, enc, b))
         dec.append(time.perf_counter() - t)
-    return {"e2e": min(e2e), "ort": min(ort), "rest": min(rest), "decode": min(dec), "windows": len(enc.windows),
+    return {"e2e": min(e2e), "ort": min(ort), "e2e_all": e2e, "ort_all": ort, "rest": min(rest),
+            "decode": min(dec), "windows": len(enc.windows),
             "tokens": int(len(enc.ids)), "spans": len(spans)}
+
+
+def gil_gaps(det, text: str) -> dict:
+    """Largest gap between 5 ms ticks of the main thread while ``stream`` runs on a worker thread
+    (what a GUI event loop would feel)."""
+    import threading
+
+    done = threading.Event()
+    th = threading.Thread(target=lambda: (list(det.stream(text)), done.set()))
+    gaps = []
+    last = time.perf_counter()
+    th.start()
+    while not done.is_set():
+        time.sleep(0.005)
+        now = time.perf_counter()
+        gaps.append(now - last)
+        last = now
+    th.join()
+    return {"max_gap_ms": 1000 * max(gaps), "median_gap_ms": 1000 * statistics.median(gaps), "ticks": len(gaps)}
 
 
 # ---------------------------------------------------------------------------------------------- naive
@@ -364,7 +384,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--int8-sizes", default="10000,100000,200000")
     ap.add_argument("--rss-chars", type=int, default=1_000_000)
-    ap.add_argument("--skip", default="", help="comma list of: naive,int8,rss,start")
+    ap.add_argument("--worst-size", type=int, default=200_000)
+    ap.add_argument("--skip", default="", help="comma list of: naive,worst,gil,int8,rss,start")
     ap.add_argument("--out", default=str(CACHE / "results.json"))
     args = ap.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
@@ -383,22 +404,42 @@ def main(argv=None) -> int:
     det.warm_up()
     results: dict = {"machine": machine(), "threads": args.threads, "sizes": {}, "command": " ".join(sys.argv)}
 
-    print("\n| chars | tokens | windows | e2e s | ORT s | e2e/ORT | rest s (replay) | rest % of ORT |"
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    results["load_before"] = load
+    print(f"# load average before the run: {load:.2f}")
+    print("\n| chars | tokens | windows | spans | e2e s | ORT s | e2e/ORT | rest s (replay) | rest % of ORT |"
           " naive e2e s | naive ORT s | naive e2e/ORT | decode ms | naive decode ms | decode speed-up |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in sizes:
         text = korean_text(n)
-        reps = 5 if n <= 10_000 else (2 if n <= 50_000 else 1)
+        reps = 5 if n <= 10_000 else (3 if n <= 50_000 else 2)
         r = measure_engine(det, text, reps)
         nv = measure_naive(det, text) if "naive" not in skip else {}
         r["naive"] = nv
         results["sizes"][n] = r
         nd = nv.get("decode")
-        print(f"| {n:,} | {r['tokens']:,} | {r['windows']} | {r['e2e']:.3f} | {r['ort']:.3f} | "
+        print(f"| {n:,} | {r['tokens']:,} | {r['windows']} | {r['spans']:,} | {r['e2e']:.3f} | {r['ort']:.3f} | "
               f"{r['e2e'] / r['ort']:.3f} | {r['rest']:.4f} | {100 * r['rest'] / r['ort']:.1f} | "
               + (f"{nv['e2e']:.3f} | {nv['ort']:.3f} | {nv['e2e'] / nv['ort']:.3f} | " if nv else "– | – | – | ")
               + f"{1000 * r['decode']:.1f} | " + (f"{1000 * nd:.1f} | {nd / r['decode']:.0f}× |" if nv else "– | – |"),
               flush=True)
+
+    if "worst" not in skip and args.worst_size:
+        # the unbiased random twin: ~60% of tokens in entities, the worst case for span handling
+        worst = ModelDetector(folder, model=det.model, o_bias=-O_BIAS)
+        text = korean_text(args.worst_size)
+        r = measure_engine(worst, text, 1)
+        results["worst_case"] = r
+        print(f"\nworst case (unbiased random classifier), {args.worst_size:,} chars: {r['spans']:,} spans, "
+              f"e2e {r['e2e']:.3f} s, ORT {r['ort']:.3f} s, e2e/ORT {r['e2e'] / r['ort']:.3f}, "
+              f"rest {r['rest']:.3f} s = {100 * r['rest'] / r['ort']:.1f}% of ORT, decode {1000 * r['decode']:.0f} ms",
+              flush=True)
+
+    if "gil" not in skip:
+        g = gil_gaps(det, korean_text(200_000))
+        results["gil"] = g
+        print(f"\nmain-thread responsiveness while a 200,000-character stream runs on a worker thread: largest "
+              f"gap between 5 ms ticks {g['max_gap_ms']:.0f} ms (median {g['median_gap_ms']:.1f} ms)", flush=True)
 
     if "int8" not in skip:
         int8 = ModelDetector(build_int8(folder), threads=args.threads)
@@ -427,6 +468,8 @@ def main(argv=None) -> int:
         print(f"\npeak RSS, {rss['chars']:,} characters, FP32, fresh process: {rss['peak_rss_mb']:.0f} MB "
               f"(detect took {rss['seconds']:.1f} s)")
 
+    results["load_after"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    print(f"# load average after the run: {results['load_after']:.2f}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(f"\n# results written to {args.out}")

@@ -210,3 +210,13 @@ def test_span_scores_are_mean_probabilities(tmp_path):
                                                     "수": ("E-PERSON", 0.6)})
     (s,) = ModelDetector(f, threads=1).detect("김철수")
     assert s.score == pytest.approx(0.7, abs=1e-5)
+
+
+def test_warm_up_in_background(folder):
+    from veil_desktop.detect.engine import warm_up_in_background
+
+    d = ModelDetector(folder, threads=1)
+    t = warm_up_in_background(d)
+    t.join(60)
+    assert not t.is_alive()
+    assert found(d, "김철수") == [("김철수", "PERSON")]

@@ -176,8 +176,8 @@ def quantize_folder(src: Path, dst: Path, *, onnx_file: str | None = None) -> Pa
         raise CliError(f"{dst} already exists and is not an empty folder; choose a new output folder")
     try:
         from onnxruntime.quantization import QuantType, quantize_dynamic
-    except ImportError as e:
-        raise CliError(f"onnxruntime.quantization is not available ({e})") from None
+    except ImportError as e:  # onnxruntime.quantization needs the onnx package (a dev/bench extra)
+        raise CliError(f"quantization needs the 'onnx' package: pip install onnx ({e})") from None
     dst.mkdir(parents=True, exist_ok=True)
     for name in _COPY:
         if (src / name).is_file():

@@ -21,6 +21,7 @@ call :meth:`warm_up` off the GUI thread.
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from typing import Iterator, Mapping
 
@@ -34,7 +35,7 @@ from .postprocess import Piece, postprocess
 from .span import Span, sort_spans
 from .windows import Window, build_batch, plan_windows, windows_order
 
-__all__ = ["ModelDetector", "ModelFolderError", "Encoded"]
+__all__ = ["ModelDetector", "ModelFolderError", "Encoded", "warm_up_in_background"]
 
 _KIND_O, _KIND_B, _KIND_I, _KIND_E, _KIND_S = 0, 1, 2, 3, 4
 
@@ -112,7 +113,9 @@ class ModelDetector:
     def encode(self, text: str) -> Encoded:
         """Normalise, tokenise once (no truncation), hide ID-like tokens if asked, plan windows."""
         norm = normalize_text(text) if self.normalize else text
-        enc = self.model.tokenizer.encode(norm, add_special_tokens=False)
+        # encode_batch releases the GIL while the Rust side works (encode does not: a 200,000-character
+        # text would freeze the GUI thread for a third of a second); with one input the result is the same
+        enc = self.model.tokenizer.encode_batch([norm], add_special_tokens=False)[0]
         ids = np.asarray(enc.ids, dtype=np.int64)
         offsets = enc.offsets
         del enc
@@ -296,3 +299,22 @@ class _Finaliser:
                 return None
             hi += 1
         return lo, hi
+
+
+def warm_up_in_background(detector: "ModelDetector | None" = None) -> threading.Thread:
+    """Start a daemon thread that compiles/loads the Viterbi kernel (and runs ``detector`` once, if
+    given), so the first real detection does not pay for it. Errors are swallowed: the detection path
+    compiles on demand anyway and has a numpy fallback. Join the thread to wait for it."""
+
+    def run() -> None:
+        try:
+            if detector is not None:
+                detector.warm_up()
+            else:
+                _viterbi.warm_up()
+        except Exception:  # noqa: BLE001 - warm-up is an optimisation only
+            pass
+
+    t = threading.Thread(target=run, name="veil-warm-up", daemon=True)
+    t.start()
+    return t
