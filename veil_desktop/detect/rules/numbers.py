@@ -101,9 +101,9 @@ _PHONE = re.compile(r"0(?<![0-9A-Za-z+]0)(?<![0-9][-.]0)" + _PHONE_TAIL)
 _PHONE_INTL = re.compile(r"\+82[-. ]?(?:\(0\)[-. ]?)?" + _PHONE_TAIL)
 
 _MASK = "*xX●○■"
-_MASKED_RRN = re.compile(_D1 + rf"[0-9]{{5}}[- ]?(?:[0-9][{_MASK}]{{4,8}}|[{_MASK}]{{7}})(?![{_MASK}0-9])")
-#: "880514-2" (birth date + sex digit only), reported with an RRN context word
-_RRN_HEAD = re.compile(_D1 + r"[0-9]{5}-[1-8](?![0-9A-Za-z])(?!-[0-9])")
+#: one pass for both "920514-2******" (masked) and "880514-2" (birth date + sex digit only)
+_RRN_PARTIAL = re.compile(_D1 + rf"[0-9]{{5}}(?:(?P<masked>[- ]?(?:[0-9][{_MASK}]{{4,8}}|[{_MASK}]{{7}})(?![{_MASK}0-9]))"
+                          r"|-[1-8](?![0-9A-Za-z*●○■])(?!-[0-9]))")
 #: "4518-****-1234-9081"
 _MASKED_CARD = re.compile(_D1 + r"[0-9]{3}-(?:[0-9]{4}|[*xX]{4})-(?:[0-9]{4}|[*xX]{4})-[0-9]{4}" + _NA)
 
@@ -224,19 +224,22 @@ def find_vehicle(text: str) -> Iterator[Span]:
 
 def find_masked_rrn(text: str) -> Iterator[Span]:
     """``920514-2******`` / ``920514-2`` (with an RRN word): birth date + sex digit still identify."""
-    for m in _MASKED_RRN.finditer(text):
-        digits = m.group(0)[:6]
-        ctx = kind_before(text, m.start())
-        if ctx == "NEG" or not (birth_date_ok(digits) or ctx in ("RRN", "FOREIGNER_RN")):
-            continue
-        yield _span(m.start(), m.end(), "FOREIGNER_RN" if ctx == "FOREIGNER_RN" else "RRN", 0.9)
-    for m in _RRN_HEAD.finditer(text):
-        ctx = kind_before(text, m.start(), 40)
-        if ctx in ("RRN", "FOREIGNER_RN") and birth_date_ok(m.group(0)[:6]):
-            yield _span(m.start(), m.end(), ctx, 0.85)
+    for m in _RRN_PARTIAL.finditer(text):
+        a, b = m.span()
+        if m.group("masked"):
+            ctx = kind_before(text, a)
+            if ctx == "NEG" or not (birth_date_ok(text[a:a + 6]) or ctx in ("RRN", "FOREIGNER_RN")):
+                continue
+            yield _span(a, b, "FOREIGNER_RN" if ctx == "FOREIGNER_RN" else "RRN", 0.9)
+        else:
+            ctx = kind_before(text, a, 40)
+            if ctx in ("RRN", "FOREIGNER_RN") and birth_date_ok(text[a:a + 6]):
+                yield _span(a, b, ctx, 0.85)
 
 
 def find_masked_card(text: str) -> Iterator[Span]:
+    if "****" not in text and "xxxx" not in text and "XXXX" not in text:
+        return  # substring tests are memchr-fast: skip the regex pass on the (usual) unmasked text
     for m in _MASKED_CARD.finditer(text):
         if "*" in m.group(0) or "x" in m.group(0).lower():
             if kind_before(text, m.start()) == "CARD":
