@@ -35,7 +35,19 @@ from .postprocess import Piece, postprocess
 from .span import Span, sort_spans
 from .windows import Window, build_batch, plan_windows, windows_order
 
-__all__ = ["ModelDetector", "ModelFolderError", "Encoded", "warm_up_in_background"]
+__all__ = ["ModelDetector", "ModelFolderError", "Encoded", "warm_up_in_background", "preload_native_libraries"]
+
+
+def preload_native_libraries() -> None:
+    """Import onnxruntime and numba now. On Windows they must be loaded *before* PySide6, or their DLL
+    initialisation can fail (onnxruntime#26127, #16116, #25193): the GUI entry point calls this first.
+    Harmless elsewhere; a missing numba is fine (the Viterbi falls back to numpy)."""
+    import onnxruntime  # noqa: F401
+
+    try:
+        import numba  # noqa: F401
+    except Exception:  # noqa: BLE001
+        pass
 
 _KIND_O, _KIND_B, _KIND_I, _KIND_E, _KIND_S = 0, 1, 2, 3, 4
 
