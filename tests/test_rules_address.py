@@ -47,6 +47,21 @@ def test_lot_number_addresses(addr):
     assert addresses(f"소재지: {addr}, 매매가 협의") == [addr]
 
 
+@pytest.mark.parametrize("addr", [
+    "서울시 송파구 올림픽로 300-12-402호",                 # building number and unit as one dash chain
+    "경기도 성남시 분당구 정자동 102-504호",               # lot number + unit
+    "세종특별자치시 도움6로 11, 301-1204 (보람동)",        # 동-호 without the words 동/호
+])
+def test_dash_written_units_stay_inside_the_address(addr):
+    assert addresses(f"기존 주소인 {addr}에서 이사했습니다. 연락처 010-4592-1038") == [addr]
+
+
+def test_dash_unit_rule_does_not_swallow_phones_or_dates():
+    assert found("서울특별시 강남구 테헤란로 427, 010-1234-5678") == [
+        ("서울특별시 강남구 테헤란로 427", "ADDRESS"), ("010-1234-5678", "PHONE")]
+    assert addresses("테헤란로 12, 2024-05-12 방문") == ["테헤란로 12"]
+
+
 def test_unit_numbers_are_inside_the_span():
     text = "배송지: 서울특별시 송파구 올림픽로 24길 12-5, 102동 704호(우편번호 05561)"
     spans = RULES.detect(text)

@@ -82,6 +82,20 @@ def test_phone_every_separator_variant(phone):
     assert found(text) == [(phone, "PHONE")]
 
 
+@pytest.mark.parametrize("text,phone", [
+    ("고객: 공일공 사팔이구 일공오삼 이에요.", "공일공 사팔이구 일공오삼"),
+    ("번호는 공일공-1234-5678", "공일공-1234-5678"),
+    ("영일영 이삼사오 육칠팔구로 주세요", "영일영 이삼사오 육칠팔구"),
+])
+def test_phone_read_out_in_korean_numerals(text, phone):
+    assert found(text) == [(phone, "PHONE")]
+
+
+@pytest.mark.parametrize("text", ["일이삼 사오육", "오늘 공일공 회의", "구일일 신고", "공일공 사팔"])
+def test_korean_numeral_near_misses(text):
+    assert found(text) == []
+
+
 def test_phone_full_width_offsets_point_into_the_original():
     text = "전화：０１０－２３４５－６７８９입니다"
     [s] = RULES.detect(text)

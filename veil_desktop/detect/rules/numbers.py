@@ -100,6 +100,12 @@ _PHONE_TAIL = (r"(?P<area>1[016789]|2|[3-6][1-5]|70|50[2-8]|80)"
 _PHONE = re.compile(r"0(?<![0-9A-Za-z+]0)(?<![0-9][-.]0)" + _PHONE_TAIL)
 _PHONE_INTL = re.compile(r"\+82[-. ]?(?:\(0\)[-. ]?)?" + _PHONE_TAIL)
 
+#: phone numbers read out in Sino-Korean digits (speech-to-text): "공일공 사팔이구 일공오삼"
+_KDIGIT = {"공": "0", "영": "0", "일": "1", "이": "2", "삼": "3", "사": "4", "오": "5", "육": "6", "륙": "6",
+           "칠": "7", "팔": "8", "구": "9"}
+_KD = "공영일이삼사오육륙칠팔구0-9"
+_PHONE_KO = re.compile(rf"[공영0](?<![{_KD}][공영0])[ ]?[일1][ ]?[공영육칠팔구0-9](?:[ -]?[{_KD}]){{7,8}}(?![{_KD}])")
+
 _MASK = "*xX●○■"
 #: one pass for both "920514-2******" (masked) and "880514-2" (birth date + sex digit only)
 _RRN_PARTIAL = re.compile(_D1 + rf"[0-9]{{5}}(?:(?P<masked>[- ]?(?:[0-9][{_MASK}]{{4,8}}|[{_MASK}]{{7}})(?![{_MASK}0-9]))"
@@ -175,6 +181,17 @@ def find_phone(text: str) -> Iterator[Span]:
             if s1 and s2 and s1 != s2 and " " in (s1 + s2):
                 score -= 0.1  # "010 1234-5678" mixes are rarer; keep but less sure
             yield _span(a, b, "PHONE", score)
+
+
+def find_phone_spoken(text: str) -> Iterator[Span]:
+    """Mobile numbers spoken digit by digit (``공일공 사팔이구 일공오삼``), possibly mixed with digits."""
+    for m in _PHONE_KO.finditer(text):
+        raw = m.group(0)
+        digits = "".join(_KDIGIT.get(c, c) for c in raw if c not in " -")
+        if not any(c in _KDIGIT for c in raw) or not digits.startswith("01"):
+            continue  # all-ASCII numbers belong to find_phone
+        if len(digits) == 11 or (len(digits) == 10 and digits[2] != "0"):
+            yield _span(m.start(), m.end(), "PHONE", 0.9)
 
 
 def find_email(text: str) -> Iterator[Span]:
@@ -361,6 +378,7 @@ def find_tokens(text: str) -> Iterator[Span]:
 #: family name -> (labels, finder)
 NUMBER_FINDERS = {
     "phone": (("PHONE",), find_phone),
+    "phone_spoken": (("PHONE",), find_phone_spoken),
     "email": (("EMAIL",), find_email),
     "ip": (("IP",), find_ip),
     "passport": (("PASSPORT",), find_passport),
