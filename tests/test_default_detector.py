@@ -103,6 +103,55 @@ def test_cancel_stops_without_the_held_spans():
     assert len(got) < len(CombinedDetector(model, RuleDetector()).detect(TEXT))
 
 
+class FindingModel:
+    """A Detector that tags every occurrence of fixed strings in the text it is given (and records it)."""
+
+    id = "finding"
+    labels = ("PERSON", "ADDRESS", "ORGANIZATION")
+
+    def __init__(self, strings):
+        self.strings = strings
+        self.seen = []
+
+    def _spans(self, text):
+        out = []
+        for needle, label in self.strings.items():
+            i = text.find(needle)
+            while i >= 0:
+                out.append(Span(i, i + len(needle), label, 0.9, "model"))
+                i = text.find(needle, i + len(needle))
+        return sort_spans(out)
+
+    def stream(self, text, *, cancelled=never_cancelled, first=None):
+        self.seen.append((text, first))
+        yield Progress(0, 1)
+        spans = self._spans(text)
+        if spans:
+            yield SpansFound(tuple(spans))
+        yield Progress(1, 1)
+
+    def detect(self, text):
+        self.seen.append((text, None))
+        return self._spans(text)
+
+
+def test_model_reads_the_joined_copy_and_spans_cover_the_split():
+    text = "상담원: 담당자 성함이요? 고객: 김 민준 이요. 주소는 정 릉로 77길 12 입니다."
+    model = FindingModel({"김민준": "PERSON"})
+    det = CombinedDetector(model, RuleDetector())
+    got = {text[s.start:s.end]: (s.label, s.source) for s in det.detect(text)}
+    assert got == {"김 민준": ("PERSON", "model"), "정 릉로 77길 12": ("ADDRESS", "rule")}
+    assert "김민준" in model.seen[-1][0] and "정릉로" in model.seen[-1][0]
+    a = text.index("주소")
+    events = list(det.stream(text, first=(a, a + 10)))
+    joined, first = model.seen[-1]
+    assert joined[first[0]:first[0] + 2] == "주소"          # ``first`` mapped into the joined copy
+    assert union(events) == det.detect(text)
+    # switched off: the model reads the text as is and misses the split name
+    plain = CombinedDetector(FindingModel({"김민준": "PERSON"}), RuleDetector(), spacing=False)
+    assert "PERSON" not in {s.label for s in plain.detect(text)}
+
+
 def test_id_and_labels():
     det = CombinedDetector(ScriptedModel([]), RuleDetector())
     assert det.id == "scripted+veil-rules-1"

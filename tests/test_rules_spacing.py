@@ -39,6 +39,7 @@ def test_to_original_is_the_inverse_of_the_deletion():
         assert all(text[i] == " " for i in jt.removed)
         for j, i in enumerate(kept):
             assert jt.to_original(j) == i
+            assert jt.to_joined(i) == j
 
 
 def test_fold_keeps_length_and_maps_full_width():

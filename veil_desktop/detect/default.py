@@ -13,8 +13,15 @@ priority, and streams faithfully:
 - ``Progress`` events of the model are forwarded; ``cancelled()`` is polled between events; ``first`` is
   passed to the model.
 
-Hence the union of a full stream == ``detect(text)`` == ``merge_spans(model.detect(text),
-rules.detect(text), text)`` (given the Detector contract: model spans never overlap each other).
+Spacing robustness (``spacing=True``, the default): the model reads a copy of the text in which split
+syllables are joined (``rules.spacing.join_split_syllables``: ``김 민준`` -> ``김민준``, ``정 릉로`` -> ``정릉로``)
+and its spans are mapped back to original offsets, covering the removed spaces. The copy differs from the
+text only where a lone syllable was glued to a neighbour; when nothing is joined the model reads the text
+itself. (The rule stage joins on its own for addresses.)
+
+Hence the union of a full stream == ``detect(text)`` == ``merge_spans(model_spans(text),
+rules.detect(text), text)`` (given the Detector contract: model spans never overlap each other), where
+``model_spans(text)`` is ``model.detect(text)`` read through the joined copy (identical when nothing is joined).
 
 Thread-safety: a ``CombinedDetector`` is as thread-safe as its model; the rule stage holds no state.
 """
@@ -27,6 +34,7 @@ from ..paths import default_model_dir
 from .events import Cancelled, Event, Progress, SpansFound, never_cancelled
 from .merge import StructuredIndex, is_structured, merge_spans, resolve_with_addresses, split_model_span
 from .rules import RuleDetector, resolve_overlaps
+from .rules.spacing import JoinedText, join_split_syllables
 from .span import Span, sort_spans
 
 __all__ = ["CombinedDetector", "build_default_detector", "missing_model_message"]
@@ -49,14 +57,23 @@ def missing_model_message(folder: Path, embedded: bool) -> str:
 class CombinedDetector:
     """Model + rule stage behind the ``Detector`` protocol (see the module docstring)."""
 
-    def __init__(self, model, rules: RuleDetector) -> None:
+    def __init__(self, model, rules: RuleDetector, *, spacing: bool = True) -> None:
         self.model = model
         self.rules = rules
+        self.spacing = spacing
         self.id = f"{model.id}+{rules.id}"
         self.labels: Sequence[str] = tuple(dict.fromkeys([*model.labels, *rules.labels]))
 
+    def _model_view(self, text: str) -> JoinedText:
+        return join_split_syllables(text) if self.spacing else JoinedText(text, text)
+
+    def model_spans(self, text: str) -> list[Span]:
+        """The model's spans over ``text`` (read through the joined copy when ``spacing``)."""
+        jt = self._model_view(text)
+        return [jt.span_to_original(s) for s in self.model.detect(jt.joined)]
+
     def detect(self, text: str) -> list[Span]:
-        return merge_spans(self.model.detect(text), self.rules.detect(text), text)
+        return merge_spans(self.model_spans(text), self.rules.detect(text), text)
 
     def stream(self, text: str, *, cancelled: Cancelled = never_cancelled,
                first: tuple[int, int] | None = None) -> Iterator[Event]:
@@ -69,7 +86,10 @@ class CombinedDetector:
         if structured.spans:
             yield SpansFound(tuple(structured.spans))
         held: list[Span] = []
-        for ev in self.model.stream(text, cancelled=cancelled, first=first):
+        jt = self._model_view(text)
+        if first is not None and jt.changed:
+            first = (jt.to_joined(first[0]), jt.to_joined(first[1]))
+        for ev in self.model.stream(jt.joined, cancelled=cancelled, first=first):
             if cancelled():
                 return
             if isinstance(ev, Progress):
@@ -77,7 +97,7 @@ class CombinedDetector:
                 continue
             ready: list[Span] = []
             for m in ev.spans:
-                for piece in split_model_span(m, structured, text):
+                for piece in split_model_span(jt.span_to_original(m), structured, text):
                     (held if address_index.overlapping(piece.start, piece.end) else ready).append(piece)
             if ready:
                 yield SpansFound(tuple(sort_spans(ready)))
@@ -90,7 +110,7 @@ class CombinedDetector:
 
 def build_default_detector(model_dir: Path | str | None = None, threads: int | None = None, *,
                            rules: bool = True, o_bias: float = 0.0, onnx_file: str | None = None,
-                           rule_labels: set[str] | None = None, **kw):
+                           rule_labels: set[str] | None = None, spacing: bool = True, **kw):
     """The default detector.
 
     :param model_dir: a model folder; ``None`` = the embedded compact model (``paths.default_model_dir()``).
@@ -99,6 +119,7 @@ def build_default_detector(model_dir: Path | str | None = None, threads: int | N
     :param o_bias: the model's operating point (see ``ModelDetector``).
     :param onnx_file: which ONNX file of the folder to run (default: the folder's model file).
     :param rule_labels: labels the rule stage reports (``None`` = all).
+    :param spacing: let the model read a copy with split syllables joined (see the module docstring).
     :param kw: passed to ``ModelDetector`` (``skip_ids``, ``normalize``, ``batch_size`` …).
     :raises ModelFolderError: no folder there (message says how to get a model), or an invalid folder.
     """
@@ -112,4 +133,4 @@ def build_default_detector(model_dir: Path | str | None = None, threads: int | N
     model = ModelDetector(folder, threads=threads, o_bias=o_bias, onnx_file=onnx_file, **kw)
     if not rules:
         return model
-    return CombinedDetector(model, RuleDetector(rule_labels))
+    return CombinedDetector(model, RuleDetector(rule_labels, spacing=spacing), spacing=spacing)

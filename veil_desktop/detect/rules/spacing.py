@@ -51,6 +51,10 @@ class JoinedText:
         """Original offset of the character at joined offset ``j``."""
         return j + bisect.bisect_right(self._keys, j)
 
+    def to_joined(self, i: int) -> int:
+        """Joined offset of original offset ``i`` (a removed space maps to the character after it)."""
+        return i - bisect.bisect_left(self.removed, i)
+
     def span_to_original(self, s: Span) -> Span:
         """``s`` (over ``joined``) as a span over ``original``; it covers every removed space inside it."""
         if not self.removed:
