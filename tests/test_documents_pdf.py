@@ -160,3 +160,19 @@ def test_huge_page_is_rendered_at_bounded_size(tmp_path, monkeypatch):
     im = next(iter(img))
     w, h = im.get_px_size()
     assert w * h <= 2_000_000 and w > 1000
+
+
+def test_concurrent_pdf_jobs_on_worker_threads(tmp_path):
+    """The UI opens and exports on pool threads; PDFium calls are serialised inside the package."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    srcs = [make_pdf(tmp_path / f"in{i}.pdf", [ASCII_LINES, ASCII_LINES]) for i in range(4)]
+
+    def job(i):
+        doc = open_document(srcs[i])
+        res = export_document(doc, Masker().plan(doc.text, spans_for(doc.text, ASCII_PII)),
+                              tmp_path / f"out{i}.pdf")
+        return res.leak_check["result"]
+
+    with ThreadPoolExecutor(4) as ex:
+        assert list(ex.map(job, range(4))) == ["clean"] * 4

@@ -53,6 +53,9 @@ _SAMPLE = 200_000
 def plausible_text(text: str) -> bool:
     if not text:
         return False
+    head = text[:20_000]  # mojibake is usually obvious at once
+    if sum(1 for _ in _UNEXPECTED.finditer(head)) > 0.5 * len(head):
+        return False
     if len(text) > 3 * _SAMPLE:
         mid = len(text) // 2
         text = text[:_SAMPLE] + text[mid:mid + _SAMPLE] + text[-_SAMPLE:]
@@ -165,13 +168,21 @@ def check_pdf_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     scan_bytes("pdf objects", structure, matcher, rep)
     for i, s in enumerate(_pdf_streams(data)):
         scan_bytes(f"pdf stream {i}", s, matcher, rep)
+    from .pdf import PDFIUM_LOCK
+
+    with PDFIUM_LOCK:
+        _check_pdf_text_layer(data, matcher, rep)
+    return rep
+
+
+def _check_pdf_text_layer(data: bytes, matcher: ValueMatcher, rep: LeakReport) -> None:
     import pypdfium2 as pdfium
 
     try:
         pdf = pdfium.PdfDocument(data)
     except Exception as e:  # noqa: BLE001
         rep.hits.append(f"output PDF cannot be re-opened ({e})")
-        return rep
+        return
     try:
         meta = " ".join(str(v) for v in pdf.get_metadata_dict().values())
         _scan_text("pdf metadata", meta, matcher, rep, xml=False)
@@ -186,4 +197,3 @@ def check_pdf_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
             page.close()
     finally:
         pdf.close()
-    return rep

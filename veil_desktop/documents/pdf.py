@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import threading
 from array import array
 from pathlib import Path
 
@@ -29,6 +30,10 @@ DPI = 150
 MAX_PAGE_PIXELS = 40_000_000      # about A0 at 150 dpi; bigger pages are rendered at a lower scale
 BOX_PAD_PT = 1.0                  # grow each character box by this much (points) on every side
 JPEG_QUALITY = 85
+
+#: PDFium is not thread-safe; every use of pypdfium2 in this package holds this lock (the UI may open one
+#: document while another is being exported). It is the package's only shared state.
+PDFIUM_LOCK = threading.RLock()
 
 
 def _open(data: bytes):
@@ -45,6 +50,11 @@ def _open(data: bytes):
 
 
 def read_pdf(path: Path, data: bytes) -> Document:
+    with PDFIUM_LOCK:
+        return _read_pdf(path, data)
+
+
+def _read_pdf(path: Path, data: bytes) -> Document:
     import pypdfium2.raw as raw
 
     pdf = _open(data)
@@ -96,6 +106,11 @@ def read_pdf(path: Path, data: bytes) -> Document:
 
 
 def write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
+    with PDFIUM_LOCK:
+        return _write_pdf(doc, plan, source)
+
+
+def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
     from PIL import ImageDraw
 
     pages: list[array] = doc.extra.get("pdf_pages") or []
