@@ -231,12 +231,12 @@ def _ctx(text: str, s: Span, w: int = 25) -> str:
 
 
 def make_detector(spec: str, model: str | None = None, threads: int | None = None, o_bias: float = 0.0,
-                  rule_labels: set[str] | None = None):
+                  rule_labels: set[str] | None = None, spacing: bool = True):
     """``rules`` | ``default`` (embedded model or ``--model``) + rules | ``model`` / ``model:DIR`` alone."""
     if spec == "rules":
         from .detect.rules import RuleDetector
 
-        return RuleDetector(rule_labels)
+        return RuleDetector(rule_labels, spacing=spacing)
     if spec.startswith("model"):
         folder = spec.partition(":")[2] or model
         if not folder:
@@ -247,7 +247,8 @@ def make_detector(spec: str, model: str | None = None, threads: int | None = Non
     if spec == "default":
         from .detect.default import build_default_detector
 
-        return build_default_detector(Path(model) if model else None, threads=threads, o_bias=o_bias)
+        return build_default_detector(Path(model) if model else None, threads=threads, o_bias=o_bias,
+                                      rule_labels=rule_labels, spacing=spacing)
     raise SystemExit(f"unknown detector {spec!r}: choose rules, default or model:DIR")
 
 
@@ -358,7 +359,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--split", default="test", choices=["test", "dev", "train", "all"])
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--o-bias", type=float, default=0.0)
-    ap.add_argument("--labels", help="comma-separated rule labels to enable (rules detector only)")
+    ap.add_argument("--labels", help="comma-separated rule labels to enable (rules / default)")
+    ap.add_argument("--no-spacing", action="store_true",
+                    help="do not join split syllables (rules' address pass; the model's input for default)")
     ap.add_argument("--all-labels", action="store_true",
                     help="also score gold labels the detector cannot emit (they count as misses)")
     ap.add_argument("--limit", type=int, default=0, help="score only the first N documents of the split")
@@ -375,7 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.limit:
         docs = docs[:a.limit]
     rule_labels = set(a.labels.split(",")) if a.labels else None
-    det = make_detector(a.detector, a.model, a.threads, a.o_bias, rule_labels)
+    det = make_detector(a.detector, a.model, a.threads, a.o_bias, rule_labels, spacing=not a.no_spacing)
     rep = evaluate(det, docs, scored, keep_errors=a.errors, only_detector_labels=not a.all_labels)
     title = f"{getattr(det, 'id', a.detector)} on {a.data} / {a.split}"
     print(markdown(rep, title))
