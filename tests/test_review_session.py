@@ -23,10 +23,11 @@ def test_round_trip_restores_items_decisions_and_threshold():
     st.set_status([st.item_at_row(1).id], Status.REJECTED)
     manual = st.add_manual(0, 2, "OTHER")
     saver = Autosaver()
-    seq, path, payload = saver.snapshot(st, SessionInfo(document_hash(TEXT), "/x/a.txt", "tiny-1",
-                                                       detection_complete=True))
-    assert saver.write(seq, path, payload)
-    assert path.parent == user_data_dir() / "sessions"
+    snap = saver.snapshot(st, SessionInfo(document_hash(TEXT), "/x/a.txt", "tiny-1", detection_complete=True))
+    st.set_status([st.item_at_row(0).id], Status.REJECTED)  # after the snapshot: not in it
+    st.undo()
+    assert saver.write(snap)
+    assert snap.path.parent == user_data_dir() / "sessions"
 
     fresh = ReviewState(TEXT)
     info = load_session(fresh)
@@ -43,7 +44,7 @@ def test_round_trip_restores_items_decisions_and_threshold():
 def test_other_document_has_no_session_and_mismatch_is_refused():
     st = make_state()
     saver = Autosaver()
-    saver.write(*saver.snapshot(st, SessionInfo(document_hash(TEXT))))
+    saver.write(saver.snapshot(st, SessionInfo(document_hash(TEXT))))
     assert load_session(ReviewState(TEXT + " ")) is None
     data = json.loads(session_path(document_hash(TEXT)).read_text(encoding="utf-8"))
     from veil_desktop.review.session import restore_into
@@ -58,8 +59,8 @@ def test_stale_snapshot_never_overwrites_newer():
     old = saver.snapshot(st, info)
     st.set_status([st.item_at_row(0).id], Status.ACCEPTED)
     new = saver.snapshot(st, info)
-    assert saver.write(*new)
-    assert not saver.write(*old)
+    assert saver.write(new)
+    assert not saver.write(old)
     restored = ReviewState(TEXT)
     load_session(restored)
     assert restored.item_at_row(0).status is Status.ACCEPTED

@@ -24,6 +24,7 @@ def test_model_follows_state_inserts_changes_and_removals(qtbot, qtmodeltester):
     qtmodeltester.check(model)
     with qtbot.waitSignal(model.rowsInserted) as blocker:
         state.add_detected(spans())
+        assert model.rowCount() == 0  # announced in a batch, by the catch-up timer
     assert blocker.args[1:] == [0, 4]
     assert model.rowCount() == 5 and model.columnCount() == len(COLUMNS)
     idx = model.index(0, COLUMNS.index("text"))
@@ -41,17 +42,44 @@ def test_model_follows_state_inserts_changes_and_removals(qtbot, qtmodeltester):
     assert model.data(model.index(2, COLUMNS.index("status"))) == "accepted"
 
     manual = state.add_manual(TEXT.index("갔다"), TEXT.index("갔다") + 2, "OTHER")
-    assert model.rowCount() == 6 and model.data(model.index(5, 0), ItemIdRole) == manual.id
+    assert model.row_of(manual.id) == -1  # in the backlog until shown
+    model.ensure_shown(manual.id)
+    # rows are in text order: 김민준, 서울, 갔다 (new), 김민준, ...
+    assert model.rowCount() == 6 and model.row_of(manual.id) == 2
+    assert model.data(model.index(2, 0), ItemIdRole) == manual.id
+    assert [model.data(model.index(r, 0), SortRole) for r in range(6)] == sorted(
+        model.data(model.index(r, 0), SortRole) for r in range(6))
     with qtbot.waitSignal(model.rowsRemoved):
         state.undo()
     assert model.rowCount() == 5
     qtmodeltester.check(model)
 
 
+def test_inserts_are_batched_and_unshown_rows_need_no_notification(qtbot):
+    state = ReviewState(TEXT)
+    model = SpanTableModel(state)
+    events = []
+    model.rowsInserted.connect(lambda _p, a, b: events.append(("ins", a, b)))
+    model.rowsRemoved.connect(lambda _p, a, b: events.append(("rem", a, b)))
+    model.dataChanged.connect(lambda a, b: events.append(("chg", a.row(), b.row())))
+    for s in spans():
+        state.add_detected([s])  # five separate appends
+    assert model.rowCount() == 0 and events == []
+    state.set_status([state.item_at_row(4).id], Status.ACCEPTED)  # not shown yet: nothing to tell
+    assert events == []
+    qtbot.waitUntil(lambda: model.rowCount() == 5, timeout=2000)
+    assert events == [("ins", 0, 4)]  # one insertion for all five
+    manual = state.add_manual(0, 3, "OTHER")
+    state.undo()  # removed before it was ever shown
+    assert manual.id not in state and events == [("ins", 0, 4)]
+    qtbot.wait(model.CATCH_UP_MS + 100)
+    assert model.rowCount() == 5 and events == [("ins", 0, 4)]
+
+
 def test_language_switch_changes_display_not_data():
     state = ReviewState(TEXT)
     state.add_detected(spans())
-    model = SpanTableModel(state, lang="ko")
+    model = SpanTableModel(state, lang="ko")  # built over existing items: all shown at once
     col = COLUMNS.index("label")
     assert model.data(model.index(0, col)) == "인명"
     assert model.headerData(col, Qt.Orientation.Horizontal) == "유형"

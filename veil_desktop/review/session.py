@@ -18,7 +18,7 @@ import os
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..detect.span import Span
@@ -56,25 +56,42 @@ class SessionInfo:
     saved_at: float = field(default_factory=time.time)
 
 
-def session_to_dict(state: ReviewState, info: SessionInfo) -> dict:
-    return {
-        "schema": SCHEMA_VERSION,
-        "doc_hash": info.doc_hash,
-        "doc_path": info.doc_path,
-        "doc_length": len(state.text),
-        "model_id": info.model_id,
-        "threshold": state.threshold,
-        "detection_complete": info.detection_complete,
-        "saved_at": time.time(),
-        "items": [
-            {"id": it.id, "status": it.status.value, **it.span.to_json(), "score": float(it.score)}
-            for it in state
-        ],
-    }
+@dataclass(frozen=True)
+class Snapshot:
+    """An immutable capture of a review, cheap to take on the owner thread (items are immutable, so this
+    is a tuple of references), serialised later on any thread by ``to_bytes()``."""
+
+    seq: int
+    path: Path
+    items: tuple[ReviewItem, ...]
+    doc_length: int
+    threshold: float
+    info: SessionInfo
+
+    def to_dict(self) -> dict:
+        info = self.info
+        return {
+            "schema": SCHEMA_VERSION,
+            "doc_hash": info.doc_hash,
+            "doc_path": info.doc_path,
+            "doc_length": self.doc_length,
+            "model_id": info.model_id,
+            "threshold": self.threshold,
+            "detection_complete": info.detection_complete,
+            "saved_at": time.time(),
+            "items": [
+                {"id": it.id, "status": it.status.value, **it.span.to_json(), "score": float(it.score)}
+                for it in self.items
+            ],
+        }
+
+    def to_bytes(self) -> bytes:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def session_bytes(state: ReviewState, info: SessionInfo) -> bytes:
-    return json.dumps(session_to_dict(state, info), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+def take_snapshot(state: ReviewState, info: SessionInfo, seq: int = 0) -> Snapshot:
+    return Snapshot(seq, session_path(info.doc_hash), tuple(state), len(state.text), state.threshold,
+                    replace(info))
 
 
 def restore_into(state: ReviewState, data: dict) -> SessionInfo:
@@ -138,8 +155,9 @@ def write_atomic(path: Path, payload: bytes) -> None:
 class Autosaver:
     """Thread-safe, ordered writer of session snapshots.
 
-    ``snapshot()`` runs on the owner thread (it reads the state) and returns a numbered payload;
-    ``write()`` may run on any thread. A payload older than the last one written is dropped.
+    ``snapshot()`` runs on the owner thread and only captures references (O(n) pointer copies, no
+    serialisation); ``write()`` serialises and writes, on any thread. A snapshot older than the last one
+    written for the same file is dropped, so a slow write finishing late never overwrites a newer session.
     """
 
     def __init__(self) -> None:
@@ -148,19 +166,20 @@ class Autosaver:
         self._written: dict[Path, int] = {}
         self.last_error: str | None = None
 
-    def snapshot(self, state: ReviewState, info: SessionInfo) -> tuple[int, Path, bytes]:
+    def snapshot(self, state: ReviewState, info: SessionInfo) -> Snapshot:
         self._seq += 1
-        return self._seq, session_path(info.doc_hash), session_bytes(state, info)
+        return take_snapshot(state, info, self._seq)
 
-    def write(self, seq: int, path: Path, payload: bytes) -> bool:
+    def write(self, snap: Snapshot) -> bool:
+        payload = snap.to_bytes()  # outside the lock: serialising is the slow part
         with self._lock:
-            if self._written.get(path, 0) >= seq:
+            if self._written.get(snap.path, 0) >= snap.seq:
                 return False
             try:
-                write_atomic(path, payload)
+                write_atomic(snap.path, payload)
             except OSError as exc:
                 self.last_error = f"autosave failed: {exc}"
                 raise
-            self._written[path] = seq
+            self._written[snap.path] = snap.seq
             self.last_error = None
             return True

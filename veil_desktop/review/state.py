@@ -239,21 +239,29 @@ class ReviewState:
         return [it for it in self if it.label == item.label and self.value(it) == value]
 
     def counts(self) -> dict[str, dict[Status, int]]:
-        """Visible items per label and status."""
+        """Visible items per label and status (one pass; the status bar calls this while detecting)."""
         out: dict[str, dict[Status, int]] = {}
-        for it in self.visible_items():
-            per = out.setdefault(it.label, {s: 0 for s in Status})
-            per[it.status] += 1
+        pending, threshold = Status.PENDING, self._threshold
+        for it in self._items.values():
+            span, status = it.span, it.status
+            if status is pending and span.source != "manual" and span.score < threshold:
+                continue
+            per = out.get(span.label)
+            if per is None:
+                per = out[span.label] = {s: 0 for s in Status}
+            per[status] += 1
         return out
 
-    def reviewed_fraction(self) -> float:
-        visible = self.visible_items()
-        if not visible:
+    def reviewed_fraction(self, counts: dict[str, dict[Status, int]] | None = None) -> float:
+        counts = self.counts() if counts is None else counts
+        total = sum(sum(c.values()) for c in counts.values())
+        if not total:
             return 1.0
-        return sum(1 for it in visible if it.status is not Status.PENDING) / len(visible)
+        return 1.0 - sum(c[Status.PENDING] for c in counts.values()) / total
 
-    def pending_count(self) -> int:
-        return sum(1 for it in self.visible_items() if it.status is Status.PENDING)
+    def pending_count(self, counts: dict[str, dict[Status, int]] | None = None) -> int:
+        counts = self.counts() if counts is None else counts
+        return sum(c[Status.PENDING] for c in counts.values())
 
     # -- detector output (not undoable) -------------------------------------------------------------
     def add_detected(self, spans: Iterable[Span], status: Status = Status.PENDING) -> list[int]:

@@ -79,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     from .main_window import MainWindow
     from .settings_store import SettingsStore
 
+    from .qt_compat import ensure_safe_bindings
+
+    ensure_safe_bindings()
     app = QApplication.instance() or QApplication(["veil-desktop"])
     app.setApplicationName("veil-desktop")
     icon = resources_dir() / "icons" / "veil-desktop.png"

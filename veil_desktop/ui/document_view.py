@@ -52,6 +52,21 @@ class DocumentView(QPlainTextEdit):
         b = self.cursorForPosition(QPoint(vp.width() - 1, vp.height() - 1)).position()
         return self._offsets.from_qt(a), max(self._offsets.from_qt(b) + 1, self._offsets.from_qt(a) + 1)
 
+    def visible_block_range(self) -> tuple[int, int]:
+        """Numbers of the first and last blocks (paragraphs) at least partly on screen."""
+        block = self.firstVisibleBlock()
+        first = block.blockNumber()
+        offset = self.contentOffset()
+        bottom = self.viewport().height()
+        last = first
+        while block.isValid():
+            top = self.blockBoundingGeometry(block).translated(offset).top()
+            if top > bottom:
+                break
+            last = block.blockNumber()
+            block = block.next()
+        return first, last
+
     def selection_range(self) -> tuple[int, int] | None:
         c = self.textCursor()
         if not c.hasSelection():

@@ -46,8 +46,10 @@ from .settings_store import SettingsStore
 from .table_model import SpanFilterProxy, SpanTableModel
 from .worker import DetectSignals, DetectWorker, TaskSignals, TaskWorker
 
-#: spans handed to the state per event-loop turn (bounds the time one turn can take)
-DRAIN_CHUNK = 300
+#: GUI time spent feeding detector spans to the state per event-loop turn (the rest of the turn is left
+#: for input and painting); the chunk size adapts to the measured cost per span
+DRAIN_BUDGET_S = 0.012
+DRAIN_FIRST_CHUNK = 50
 AUTOSAVE_DELAY_MS = 1000
 LABEL_CHOICES = ("PERSON", "ADDRESS", "ORGANIZATION") + tuple(l for l in ALL_LABELS
                                                               if l not in ("PERSON", "ADDRESS", "ORGANIZATION")) + ("OTHER",)
@@ -66,7 +68,7 @@ class _StateWatcher(StateListener):
     def items_changed(self, before, after): self._on_change(True)
     def reset(self): self._on_change(False)
     def threshold_changed(self, threshold): self._on_change(True)
-    def history_changed(self): self._on_change(False)
+    def history_changed(self): self._on_change(True)  # every decision ends with this
 
 
 class MainWindow(QMainWindow):
@@ -102,6 +104,8 @@ class MainWindow(QMainWindow):
         self._detect_cancelled = False
         self._live_signals: dict[int, object] = {}  # keeps signal objects alive until their job ends
         self._incoming: deque[Span] = deque()
+        self._drain_chunk = DRAIN_FIRST_CHUNK
+        self._progress_shown_at = 0.0
         self._drain_timer = QTimer(self, singleShot=True, interval=0, timeout=self._drain)
         self._status_timer = QTimer(self, singleShot=True, interval=150, timeout=self._refresh_status)
         self._autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS, timeout=self._autosave)
@@ -137,6 +141,8 @@ class MainWindow(QMainWindow):
         self.view.contextRequested.connect(self._on_view_context)
         self.view.selectionChanged.connect(self.update_actions)
         self.view.setFont(self._document_font())
+        # blocks whose highlight changed while off screen are re-highlighted as they scroll into view
+        self.view.updateRequest.connect(self._on_view_update)
 
         self.proxy = SpanFilterProxy(self)
         self.table = QTableView()
@@ -380,7 +386,8 @@ class MainWindow(QMainWindow):
         self.proxy.setSourceModel(self._model)
         self.view.set_text(state.text, state)
         # attach after the text is in, so Qt highlights the (already restored) items in one pass
-        self._highlighter = SpanHighlighter(self.view.document(), state, self.view.offsets)
+        self._highlighter = SpanHighlighter(self.view.document(), state, self.view.offsets,
+                                            self.view.visible_block_range)
         state.add_listener(self._watcher)
         self._update_title()
         self.update_actions()
@@ -446,6 +453,11 @@ class MainWindow(QMainWindow):
     def _on_detect_progress(self, job: int, done: int, total: int) -> None:
         if job != self._detect_job:
             return
+        # QProgressBar.setValue repaints synchronously: at most a few updates per second
+        now = time.perf_counter()
+        if done < total and now - self._progress_shown_at < 0.25:
+            return
+        self._progress_shown_at = now
         self.progress.setRange(0, max(1, total))
         self.progress.setValue(done)
 
@@ -463,17 +475,27 @@ class MainWindow(QMainWindow):
         if state is None or self._detect_job is None and not self._detect_done_pending:
             self._incoming.clear()
             return
-        chunk = [self._incoming.popleft() for _ in range(min(DRAIN_CHUNK, len(self._incoming)))]
-        if chunk:
+        t0 = time.perf_counter()
+        deadline = t0 + DRAIN_BUDGET_S
+        while self._incoming:
+            n = min(self._drain_chunk, len(self._incoming))
+            chunk = [self._incoming.popleft() for _ in range(n)]
+            t = time.perf_counter()
             try:
                 added = state.add_detected(chunk)
             except ValueError as exc:  # a span outside the text: a detector bug; report, do not crash
                 self._incoming.clear()
+                self._detect_error = str(exc)
                 self._finish_detection(cancelled=True)
-                self._error(tr("error.detect", self.lang).format(message=str(exc)))
                 return
+            now = time.perf_counter()
             if added and self.first_highlight_s is None:
-                self.first_highlight_s = time.perf_counter() - self._open_started
+                self.first_highlight_s = now - self._open_started
+            # size the next chunk to what fits in the budget at the cost just measured
+            per_span = max((now - t) / n, 1e-6)
+            self._drain_chunk = max(10, min(1000, int(DRAIN_BUDGET_S / 2 / per_span)))
+            if now >= deadline:
+                break
         if self._incoming:
             self._drain_timer.start()
         elif self._detect_done_pending:
@@ -492,6 +514,8 @@ class MainWindow(QMainWindow):
 
     def _finish_detection(self, *, cancelled: bool) -> None:
         error, self._detect_error = self._detect_error, None
+        if self._model is not None:
+            self._model.catch_up(self._model.CATCH_UP_ROWS)  # the rest follows in batches
         self._detect_job = None
         self._detect_worker = None
         self._detect_done_pending = False
@@ -664,7 +688,9 @@ class MainWindow(QMainWindow):
     # autosave
     # ================================================================================================
     def _on_state_changed(self, decision: bool) -> None:
-        self._schedule_autosave()
+        # detector output alone is saved when the job ends (it can be recomputed); decisions at once
+        if decision or self._detect_job is None:
+            self._schedule_autosave()
         if not self._status_timer.isActive():
             self._status_timer.start()
         self.update_actions()
@@ -677,10 +703,10 @@ class MainWindow(QMainWindow):
         if self.state is None or self.session is None:
             return
         self.session.threshold = self.state.threshold
-        seq, path, payload = self._autosaver.snapshot(self.state, self.session)
+        snap = self._autosaver.snapshot(self.state, self.session)  # cheap; serialised on the pool
         job = self._next_job()
         saver = self._autosaver
-        self._start_task(job, lambda: (saver.write(seq, path, payload), str(path))[1],
+        self._start_task(job, lambda: (saver.write(snap), str(snap.path))[1],
                          lambda j, p: self.autosaved.emit(p),
                          lambda j, m: self.statusBar().showMessage(tr("error.autosave", self.lang)
                                                                    .format(message=m), 8000))
@@ -693,7 +719,7 @@ class MainWindow(QMainWindow):
             return
         self.session.threshold = self.state.threshold
         try:
-            self._autosaver.write(*self._autosaver.snapshot(self.state, self.session))
+            self._autosaver.write(self._autosaver.snapshot(self.state, self.session))
         except OSError as exc:
             self._error(tr("error.autosave", self.lang).format(message=str(exc)))
 
@@ -731,7 +757,7 @@ class MainWindow(QMainWindow):
             parts.append(f"{display_name(label, lang)} {c[Status.ACCEPTED]}/{total}")
         self.counts_label.setText("  ·  ".join(parts))
         self.reviewed_label.setText(tr("status.reviewed", lang).format(
-            pct=round(100 * st.reviewed_fraction()), pending=st.pending_count()))
+            pct=round(100 * st.reviewed_fraction(counts)), pending=st.pending_count(counts)))
 
     def _update_title(self) -> None:
         name = self.path.name if self.path else tr("title.no_document", self.lang)
@@ -863,6 +889,10 @@ class MainWindow(QMainWindow):
         from .dialogs import ShortcutsDialog
 
         ShortcutsDialog(self, self.lang).exec()
+
+    def _on_view_update(self, _rect, _dy) -> None:
+        if self._highlighter is not None and self._highlighter.dirty_blocks:
+            self._highlighter.flush_visible()
 
     # -- other slots -----------------------------------------------------------------------------------
     def _on_label_filter(self, _index: int) -> None:

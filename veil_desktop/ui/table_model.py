@@ -1,19 +1,30 @@
 """Qt adapter over ``ReviewState``: a table model (no copy of the data) and a filter/sort proxy.
 
-``SpanTableModel`` is a ``StateListener``: the state tells it before/after rows are inserted or removed
-and which items changed, and it forwards exactly that to views (``beginInsertRows``/``dataChanged``).
-Row ``r`` of the model is row ``r`` of the state (append order); sorting and filtering live in
-``SpanFilterProxy``.
+``SpanTableModel`` is a ``StateListener``: the state tells it which items were appended, removed or
+changed, and it forwards that to views (``beginInsertRows``/``beginRemoveRows``/``dataChanged``). It holds
+no data of its own, only the *order* of rows: item ids sorted by position in the text ``(start, id)``, the
+order a reviewer reads in. So the default view needs no sorting by the proxy — sorting thousands of
+streamed rows in the proxy costs a Python ``lessThan`` per comparison — and ``SpanFilterProxy`` only sorts
+when the user asks for another column.
+
+Throttled inserts: while a detector streams thousands of spans, announcing every chunk to the proxy and
+view would cost more GUI time than everything else together. Appended items wait in a *backlog*;
+``catch_up()`` moves them into the rows, at most ``CATCH_UP_ROWS`` per call, grouping items that land next
+to each other into one ``beginInsertRows``. It runs from a timer at most every ``CATCH_UP_MS`` (every
+``BACKLOG_MS`` while a backlog remains) and at once, in full, when the app needs a row (``ensure_shown``).
+Invariant: every state item is either in the rows or in the backlog, never both; items in the backlog
+need no Qt notification when they change or disappear.
 
 Threading: GUI thread only.
 """
 from __future__ import annotations
 
+import bisect
 from typing import Any, Sequence
 
 from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel,
-                            Qt, Signal)
-from PySide6.QtGui import QBrush, QColor
+                            Qt, QTimer, Signal)
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from ..labels import display_name
 from ..review.state import ReviewItem, ReviewState, StateListener, Status
@@ -25,17 +36,107 @@ ItemIdRole = Qt.ItemDataRole.UserRole + 1
 SortRole = Qt.ItemDataRole.UserRole + 2
 
 COLUMNS = ("pos", "text", "label", "score", "status", "source")
+_COLUMN_IDS = COLUMNS
+_NCOLS = len(COLUMNS)
 _MAX_TEXT = 60
+
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole.value)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole.value)
+_FONT = int(Qt.ItemDataRole.FontRole.value)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole.value)
+_SORT = int(SortRole.value) if hasattr(SortRole, "value") else int(SortRole)
+_ITEM_ID = int(ItemIdRole.value) if hasattr(ItemIdRole, "value") else int(ItemIdRole)
+_RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
+_GREY = QBrush(QColor("#8a8a8a"))
+_STRUCK = QFont()
+_STRUCK.setStrikeOut(True)
 
 
 class SpanTableModel(QAbstractTableModel, StateListener):
     visibilityChanged = Signal()
 
+    CATCH_UP_MS = 300
+    CATCH_UP_ROWS = 200
+    BACKLOG_MS = 15
+
     def __init__(self, state: ReviewState, lang: str = "ko", parent=None) -> None:
         QAbstractTableModel.__init__(self, parent)
         self._state = state
         self.lang = lang
+        self._ids: list[int] = []                 # row -> item id, sorted by key
+        self._keys: list[tuple[int, int]] = []    # row -> (start, id), for bisect
+        self._key_of: dict[int, tuple[int, int]] = {}
+        self._backlog: dict[int, None] = {}       # appended but not yet shown (insertion-ordered set)
+        self._timer = QTimer(self, singleShot=True, timeout=self._on_timer)
+        self._rebuild()
         state.add_listener(self)
+
+    # -- rows -------------------------------------------------------------------------------------
+    def _rebuild(self) -> None:
+        keyed = sorted((it.start, it.id) for it in self._state)
+        self._keys = keyed
+        self._ids = [i for _, i in keyed]
+        self._key_of = {i: k for k, i in zip(keyed, self._ids)}
+        self._backlog.clear()
+
+    @property
+    def shown(self) -> int:
+        return len(self._ids)
+
+    def row_of(self, item_id: int) -> int:
+        """Model row of ``item_id`` (-1 while it waits in the backlog)."""
+        key = self._key_of.get(item_id)
+        if key is None:
+            return -1
+        return bisect.bisect_left(self._keys, key)
+
+    def item_id_at(self, row: int) -> int:
+        return self._ids[row]
+
+    def catch_up(self, limit: int | None = None) -> None:
+        """Show backlog items: all of them, or at most ``limit`` (then re-arm the timer)."""
+        self._timer.stop()
+        if self._backlog:
+            take = list(self._backlog)[:limit] if limit is not None else list(self._backlog)
+            for i in take:
+                del self._backlog[i]
+            state = self._state
+            new = sorted((state.item(i).start, i) for i in take)
+            # group new keys that land at the same place among the existing rows: one insertion each
+            j = 0
+            while j < len(new):
+                pos = bisect.bisect_left(self._keys, new[j])
+                k = j + 1
+                limit_key = self._keys[pos] if pos < len(self._keys) else None
+                while k < len(new) and (limit_key is None or new[k] < limit_key):
+                    k += 1
+                group = new[j:k]
+                self.beginInsertRows(QModelIndex(), pos, pos + len(group) - 1)
+                self._keys[pos:pos] = group
+                self._ids[pos:pos] = [i for _, i in group]
+                for key in group:
+                    self._key_of[key[1]] = key
+                self.endInsertRows()
+                j = k
+        if self._backlog:
+            self._timer.start(self.BACKLOG_MS)
+
+    def _on_timer(self) -> None:
+        self.catch_up(self.CATCH_UP_ROWS)
+
+    def ensure_shown(self, item_id: int) -> None:
+        if item_id in self._backlog:
+            self.catch_up()
+
+    def _remove_row_of(self, item_id: int) -> None:
+        row = self.row_of(item_id)
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._keys[row]
+        del self._ids[row]
+        del self._key_of[item_id]
+        self.endRemoveRows()
 
     @property
     def state(self) -> ReviewState:
@@ -47,12 +148,22 @@ class SpanTableModel(QAbstractTableModel, StateListener):
     def set_language(self, lang: str) -> None:
         self.lang = lang
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
-        if len(self._state):
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._state) - 1, len(COLUMNS) - 1))
+        if self._ids:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(COLUMNS) - 1))
 
     # -- Qt model API -------------------------------------------------------------------------------
+    def index(self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:
+        # one Python call instead of the base class's hasIndex -> rowCount + columnCount (proxies create
+        # source indexes for every comparison while sorting inserted rows)
+        if 0 <= row < len(self._ids) and 0 <= column < _NCOLS and not parent.isValid():
+            return self.createIndex(row, column)
+        return QModelIndex()
+
+    def sort_key(self, row: int, column: int) -> Any:
+        return self._sort_key(self._state.item(self._ids[row]), _COLUMN_IDS[column])
+
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self._state)
+        return 0 if parent.isValid() else len(self._ids)
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(COLUMNS)
@@ -63,31 +174,33 @@ class SpanTableModel(QAbstractTableModel, StateListener):
             return tr(f"col.{COLUMNS[section]}", self.lang)
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self._state):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
+        # hot path: proxies call this thousands of times while sorting inserted rows, so roles are
+        # compared as plain ints and the sort role is answered first
+        row = index.row()
+        if row < 0 or row >= len(self._ids):
             return None
-        it = self._state.item_at_row(index.row())
-        col = COLUMNS[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(it, col)
-        if role == SortRole:
+        it = self._state.item(self._ids[row])
+        col = _COLUMN_IDS[index.column()]
+        if role == _SORT:
             return self._sort_key(it, col)
-        if role == ItemIdRole:
+        if role == _DISPLAY:
+            return self._display(it, col)
+        if role == _ITEM_ID:
             return it.id
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             return item_tooltip(self._state, it, self.lang)
-        if role == Qt.ItemDataRole.ForegroundRole and it.status is Status.REJECTED:
-            return QBrush(QColor("#8a8a8a"))
-        if role == Qt.ItemDataRole.BackgroundRole and col == "label":
-            alpha = 170 if it.status is Status.ACCEPTED else 45
-            return QBrush(tinted(label_color(it.label), alpha))
-        if role == Qt.ItemDataRole.FontRole and it.status is Status.REJECTED and col == "text":
-            from PySide6.QtGui import QFont
-            f = QFont()
-            f.setStrikeOut(True)
-            return f
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in ("pos", "score"):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == _FOREGROUND:
+            return _GREY if it.status is Status.REJECTED else None
+        if role == _BACKGROUND:
+            if col == "label":
+                alpha = 170 if it.status is Status.ACCEPTED else 45
+                return QBrush(tinted(label_color(it.label), alpha))
+            return None
+        if role == _FONT:
+            return _STRUCK if it.status is Status.REJECTED and col == "text" else None
+        if role == _ALIGN and col in ("pos", "score"):
+            return _RIGHT
         return None
 
     def _display(self, it: ReviewItem, col: str) -> str:
@@ -118,34 +231,47 @@ class SpanTableModel(QAbstractTableModel, StateListener):
         return it.source
 
     # -- StateListener -> Qt -------------------------------------------------------------------------
-    def rows_about_to_be_inserted(self, first: int, last: int) -> None:
-        self.beginInsertRows(QModelIndex(), first, last)
-
     def rows_inserted(self, first: int, last: int) -> None:
-        self.endInsertRows()
-
-    def row_about_to_be_removed(self, row: int) -> None:
-        self.beginRemoveRows(QModelIndex(), row, row)
+        state = self._state
+        for r in range(first, last + 1):
+            self._backlog[state.item_at_row(r).id] = None
+        if not self._timer.isActive():
+            self._timer.start(self.CATCH_UP_MS)
 
     def row_removed(self, row: int, item: ReviewItem) -> None:
-        self.endRemoveRows()
+        if item.id in self._backlog:
+            del self._backlog[item.id]
+        elif item.id in self._key_of:
+            self._remove_row_of(item.id)
 
     def items_changed(self, before: Sequence[ReviewItem], after: Sequence[ReviewItem]) -> None:
-        rows = sorted(self._state.row_of(it.id) for it in after)
+        rows = []
+        for it in after:
+            key = self._key_of.get(it.id)
+            if key is None:
+                continue  # in the backlog: nothing shown yet
+            if key[0] != it.start:  # boundaries moved: the row moves to its new place
+                self._remove_row_of(it.id)
+                self._backlog[it.id] = None
+                self.catch_up()
+                continue
+            rows.append(self.row_of(it.id))
+        rows.sort()
         # one dataChanged per contiguous run keeps proxies from re-checking untouched rows
-        run_start = prev = rows[0]
-        for r in rows[1:] + [None]:
-            if r is None or r != prev + 1:
-                self.dataChanged.emit(self.index(run_start, 0), self.index(prev, len(COLUMNS) - 1))
-                if r is not None:
-                    run_start = r
-            if r is not None:
-                prev = r
+        i = 0
+        while i < len(rows):
+            j = i
+            while j + 1 < len(rows) and rows[j + 1] == rows[j] + 1:
+                j += 1
+            self.dataChanged.emit(self.index(rows[i], 0), self.index(rows[j], len(COLUMNS) - 1))
+            i = j + 1
 
     def about_to_reset(self) -> None:
         self.beginResetModel()
 
     def reset(self) -> None:
+        self._timer.stop()
+        self._rebuild()
         self.endResetModel()
 
     def threshold_changed(self, threshold: float) -> None:
@@ -197,12 +323,29 @@ class SpanFilterProxy(QSortFilterProxyModel):
     def set_status_filter(self, status: Status | None) -> None:
         self._refilter(lambda: setattr(self, "_status", status))
 
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        # the source rows are already in text order: "by position, ascending" is no sorting at all
+        if column == 0 and order == Qt.SortOrder.AscendingOrder:
+            column = -1
+        super().sort(column, order)
+
+    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:  # noqa: N802
+        # compare raw keys straight from the state: the default goes through data() twice per comparison
+        model = self.sourceModel()
+        if isinstance(model, SpanTableModel):
+            col = left.column()
+            a, b = model.sort_key(left.row(), col), model.sort_key(right.row(), col)
+            if a != b:
+                return a < b
+            return model.sort_key(left.row(), 0) < model.sort_key(right.row(), 0)  # then by position
+        return super().lessThan(left, right)
+
     def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:  # noqa: N802
         model = self.sourceModel()
         if not isinstance(model, SpanTableModel):
             return True
         state = model.state
-        it = state.item_at_row(row)
+        it = state.item(model.item_id_at(row))
         if not state.is_visible(it):
             return False
         if self._label is not None and it.label != self._label:
@@ -219,5 +362,6 @@ class SpanFilterProxy(QSortFilterProxyModel):
         model = self.sourceModel()
         if not isinstance(model, SpanTableModel) or item_id not in model.state:
             return -1
-        src = model.index(model.state.row_of(item_id), 0)
+        model.ensure_shown(item_id)
+        src = model.index(model.row_of(item_id), 0)
         return self.mapFromSource(src).row()
