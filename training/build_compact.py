@@ -1,0 +1,117 @@
+"""One command: rebuild the embedded compact model from scratch and print its scores.
+
+    .venv/bin/python -m training.build_compact --out resources/models/veil-compact-ko          # main run
+    .venv/bin/python -m training.build_compact --smoke --out /tmp/veil-compact-smoke           # 3-minute check
+
+Steps: build data + tokenizer, train (:mod:`training.train`; work files in ``training/runs/<name>/``,
+git-ignored), export ONNX FP32, quantise to INT8 (onnxruntime dynamic), score both through the project's
+unchanged ``ModelDetector`` on the **dev** split, keep INT8 when its dev scores are within ``--int8-tol`` of
+FP32, write the model folder (``config.json``, ``tokenizer.json``, ``special_tokens_map.json``,
+``model.onnx``), then print held-out **test** scores of the shipped folder (model alone) with
+:mod:`training.score`. ``MODEL_CARD.md`` in the folder is kept (hand-written from these figures).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _dev_scores(folder: Path, onnx_name: str, threads: int) -> dict[str, float]:
+    from veil_desktop.detect.engine import ModelDetector
+
+    from . import score as S
+
+    det = ModelDetector(folder, onnx_file=onnx_name, threads=threads)
+    out = {}
+    for name in ("klue", "ko-pii", "synth"):
+        docs, labels = S.corpus(name, "dev")
+        tallies, speed = S.score(det, docs, labels)
+        print(S.report(f"dev / {name} / {onnx_name}", tallies, speed), flush=True)
+        for lab, t in tallies.items():
+            out[f"{name}/{lab}/exact"] = round(t.exact()[2], 4)
+            out[f"{name}/{lab}/partial"] = round(t.partial()[2], 4)
+        out[f"{name}/chars_per_s"] = round(speed)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=str(REPO / "resources/models/veil-compact-ko"))
+    ap.add_argument("--smoke", action="store_true", help="tiny config to test the pipeline end to end")
+    ap.add_argument("--run-name", default=None)
+    ap.add_argument("--steps", type=int, default=None)
+    ap.add_argument("--max-minutes", type=float, default=None)
+    ap.add_argument("--int8-tol", type=float, default=0.01, help="max mean dev F1 drop to accept INT8")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads for training (1 is fastest here)")
+    ap.add_argument("--eval-threads", type=int, default=2, help="onnxruntime threads for scoring")
+    ap.add_argument("--no-test", action="store_true", help="skip the held-out test printout")
+    a = ap.parse_args(argv)
+
+    from .export import export_onnx, quantize_int8, write_config
+    from .train import TrainConfig, train
+    from .vocab import save_special_tokens_map
+
+    cfg = TrainConfig.smoke() if a.smoke else TrainConfig()
+    cfg.threads = a.threads
+    if a.steps:
+        cfg.steps = a.steps
+    if a.max_minutes:
+        cfg.max_minutes = a.max_minutes
+    name = a.run_name or ("smoke" if a.smoke else "main") + time.strftime("-%Y%m%d-%H%M%S")
+    work = REPO / "training" / "runs" / name
+    t0 = time.time()
+    res = train(cfg, work)
+    model, tok = res["model"], res["tokenizer"]
+
+    stage = work / "folder"
+    stage.mkdir(parents=True, exist_ok=True)
+    tok.save(str(stage / "tokenizer.json"))
+    save_special_tokens_map(stage)
+    write_config(stage, model.config, {"compact_train_steps": res["summary"]["steps_run"]})
+    export_onnx(model, stage / "model.fp32.onnx")
+    quantize_int8(stage / "model.fp32.onnx", stage / "model.int8.onnx")
+
+    fp32 = _dev_scores(stage, "model.fp32.onnx", a.eval_threads)
+    int8 = _dev_scores(stage, "model.int8.onnx", a.eval_threads)
+    keys = [k for k in fp32 if k.endswith("exact") or k.endswith("partial")]
+    drop = sum(fp32[k] - int8[k] for k in keys) / len(keys)
+    use_int8 = drop <= a.int8_tol and int8["ko-pii/chars_per_s"] >= 0.9 * fp32["ko-pii/chars_per_s"]
+    chosen = "model.int8.onnx" if use_int8 else "model.fp32.onnx"
+    print(f"INT8 mean dev F1 drop {drop:+.4f}; speed fp32 {fp32['ko-pii/chars_per_s']} vs int8 "
+          f"{int8['ko-pii/chars_per_s']} chars/s -> shipping {chosen}", flush=True)
+
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for f in ("tokenizer.json", "special_tokens_map.json"):
+        shutil.copyfile(stage / f, out / f)
+    write_config(out, model.config, {"compact_train_steps": res["summary"]["steps_run"],
+                                     "compact_weights": "int8-dynamic" if use_int8 else "fp32"})
+    for stale in out.glob("*.onnx"):
+        stale.unlink()
+    tmp = out / "model.onnx.tmp"
+    shutil.copyfile(stage / chosen, tmp)
+    tmp.replace(out / "model.onnx")
+    build = {"train_config": asdict(cfg), "summary": {k: v for k, v in res["summary"].items() if k != "history"},
+             "dev_fp32": fp32, "dev_int8": int8, "shipped": chosen, "build_minutes": round((time.time() - t0) / 60, 1)}
+    (work / "build.json").write_text(json.dumps(build, indent=1), encoding="utf-8")
+    size = sum(p.stat().st_size for p in out.iterdir() if p.is_file())
+    print(f"wrote {out} ({size / 1e6:.2f} MB); build {build['build_minutes']} min; details {work / 'build.json'}",
+          flush=True)
+
+    if not a.no_test:
+        from . import score as S
+
+        print("\nHeld-out TEST split, model alone (training.score):", flush=True)
+        S.main(["--model", str(out), "--split", "test", "--threads", str(a.eval_threads)])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
