@@ -13,7 +13,8 @@ def test_split_syllables_join_one_neighbour_each():
 
 
 def test_standalone_words_and_particles_after_numbers_are_not_joined():
-    for text in ("이 사람은 그 책을 및 수 것", "15-3에 산다", "김철수 씨가 왔다", "나는 잘 안다"):
+    for text in ("이 사람은 그 책을 및 수 것", "15-3에 산다", "김철수 씨가 왔다", "나는 잘 안다",
+                 "김서윤(880412)은 서울특별시", "자료 는 서울 에"):  # particles never glue to the next word
         jt = join_split_syllables(text)
         assert jt.joined == text and not jt.changed and jt.joined is text
 

@@ -21,18 +21,19 @@ from dataclasses import dataclass, field
 from ..span import Span
 
 # one-syllable words that stand alone in normal writing: never glue them to the next word
-_STANDALONE = "이그저제내네및또더좀잘못안곧꼭약총각전후본당위한두세몇새뭐왜다참막즉단등수것나너난넌꽤늘딱쭉확잠아어오와음예응헐씨님분측쪽건중외간상하듯뿐만데적줄바채때번개명원년월일차회"
+_STANDALONE = ("이그저제내네및또더좀잘못안곧꼭약총각전후본당위한두세몇새뭐왜다참막즉단등수것나너난넌꽤늘딱쭉확잠아어오와"
+               "음예응헐씨님분측쪽건중외간상하듯뿐만데적줄바채때번개명원년월일차회은는을를의에과랑")  # + particles
 # one-syllable address/unit suffixes: a lone one belongs to the word before it ("강남 구", "테헤란 로", "42 길")
-_SUFFIX = "시군구동읍면리로길가호층"
+_SUFFIX = "시도군구동읍면리로길가호층"
 _H = "가-힣"
 # Each syllable fragment joins ONE neighbour (so "서울 정 릉로" -> "서울 정릉로", not "서울정릉로"):
 # - a lone suffix syllable joins the word on its left:             강남 구 -> 강남구
-# - any other lone syllable (a word of its own: preceded by a
-#   space/punctuation/start, not glued to a number) joins the right: 정 릉로 -> 정릉로, 김 민준 -> 김민준
+# - any other lone syllable (a word of its own: preceded by a space
+#   or the start, not glued to a number or a bracket) joins the right: 정 릉로 -> 정릉로, 김 민준 -> 김민준
 # (patterns start with a literal space so ``re`` scans fast; the lookbehinds inspect what precedes it)
 _SPLIT = re.compile(
     rf" (?<=[{_H}0-9] )(?=[{_SUFFIX}](?![{_H}]))"
-    rf"| (?<=[{_H}] )(?<![{_H}0-9A-Za-z][{_H}] )(?<![{_STANDALONE}{_SUFFIX}] )(?=[{_H}])")
+    rf"| (?<=[{_H}] )(?<![^ \t\n][{_H}] )(?<![{_STANDALONE}{_SUFFIX}] )(?=[{_H}])")
 
 
 @dataclass(frozen=True)
