@@ -53,15 +53,28 @@ section "self-test, network cut off: ${NONET[*]:-(NO NETWORK ISOLATION)} $EXE --
 fresh_profile
 "${NONET[@]}" "$EXE" --self-test
 
-section "self-test with no writable numba cache location"
-# As root, permissions cannot make a directory unwritable; a path below a regular file cannot be created
-# by anyone. The app must fall back (uncached JIT or the numpy Viterbi) instead of crashing.
-fresh_profile
-touch "$PROFILE/not-a-dir"
-HOME="$PROFILE/not-a-dir/home" XDG_CACHE_HOME="$PROFILE/not-a-dir/cache" \
-  VEIL_DATA_DIR="$PROFILE/not-a-dir/data" NUMBA_CACHE_DIR="$PROFILE/not-a-dir/numba" \
-  TMPDIR="$PROFILE/not-a-dir/tmp" VEIL_CONFIG_DIR="$PROFILE/veil-config" \
-  "${NONET[@]}" "$EXE" --self-test --no-window --keep "$PROFILE/selftest-out"
+section "self-test with no writable cache/profile/temp location at all"
+# Nothing writable for caches: HOME, XDG_CACHE_HOME, VEIL_DATA_DIR, NUMBA_CACHE_DIR lie below a regular
+# file (uncreatable even for root), and /tmp and /var/tmp are read-only tmpfs mounts in a private mount
+# namespace. numba must fall back to an uncached compile instead of crashing. Only the self-test's own
+# output folder (--keep, under build/) is writable.
+RO=$(mktemp -d "$PWD/build/ci-nowrite.XXXXXX")
+trap 'rm -rf "$PROFILE" "$RO"' EXIT
+touch "$RO/not-a-dir"
+F="$RO/not-a-dir"
+NOWRITE_ENV=(HOME="$F/home" XDG_CACHE_HOME="$F/cache" XDG_CONFIG_HOME="$F/config" VEIL_DATA_DIR="$F/data"
+             VEIL_CONFIG_DIR="$F/config" NUMBA_CACHE_DIR="$F/numba" TMPDIR="$F/tmp")
+RO_TMP='mount -t tmpfs -o ro tmpfs /tmp && mount -t tmpfs -o ro tmpfs /var/tmp && cd /tmp && exec env "$@"'
+EXE_ABS="$PWD/$EXE"
+if unshare -mn true 2>/dev/null; then
+  unshare -mn sh -c "$RO_TMP" sh "${NOWRITE_ENV[@]}" "$EXE_ABS" --self-test --keep "$RO/out"
+elif unshare -rmn true 2>/dev/null; then
+  unshare -rmn sh -c "$RO_TMP" sh "${NOWRITE_ENV[@]}" "$EXE_ABS" --self-test --keep "$RO/out"
+else
+  echo "!!! cannot create a mount namespace here: /tmp stays writable, so only the profile/cache paths are"
+  echo "!!! unusable in this run (the temp-dir fallback of the numba cache is still available)"
+  env "${NOWRITE_ENV[@]}" "${NONET[@]}" "$EXE_ABS" --self-test --keep "$RO/out"
+fi
 
 section "cold start (process start -> main window exposed with a running event loop), offscreen"
 fresh_profile

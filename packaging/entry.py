@@ -58,13 +58,62 @@ def configure_numba_cache() -> str | None:
     except Exception:  # noqa: BLE001 - an unusable profile dir must not stop the app
         pass
     user = os.environ.get("USER") or os.environ.get("USERNAME") or "user"
-    candidates.append(Path(tempfile.gettempdir()) / f"veil-desktop-numba-{user}")
+    try:
+        candidates.append(Path(tempfile.gettempdir()) / f"veil-desktop-numba-{user}")
+    except OSError:  # gettempdir() raises when no temp location at all is writable
+        pass
     for cand in candidates:
         if _writable_dir(cand):
             os.environ["NUMBA_CACHE_DIR"] = str(cand)
             return str(cand)
     os.environ.pop("NUMBA_CACHE_DIR", None)
     return None
+
+
+def use_numba_cache_dir_when_frozen() -> bool:
+    """Make numba cache frozen-app functions in ``NUMBA_CACHE_DIR``, and never inside the bundle.
+
+    numba's own locators need the function's ``.py`` file to exist (there is none in a bundle: the code is
+    in the PYZ archive, and ``co_filename`` is a path relative to the *current directory*), so in a frozen
+    app ``NUMBA_CACHE_DIR`` is ignored and only the user-wide ``~/.cache/numba`` works — or, depending on
+    the cwd, a source tree that happens to be there. This installs a locator that uses ``NUMBA_CACHE_DIR``
+    with a fixed sub-folder per module, and drops the in-tree locator (``__pycache__`` next to the code).
+    The cache is keyed by a hash of the executable, so every rebuild starts a fresh cache (numba's rule for
+    frozen apps). Returns True when installed; on any surprise numba's defaults stay (still no crash:
+    ``detect.viterbi`` compiles uncached when no locator works).
+    """
+    if not getattr(sys, "frozen", False) or not os.environ.get("NUMBA_CACHE_DIR"):
+        return False
+    try:
+        from numba.core import caching, config
+
+        base = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+        in_tree = getattr(caching, "InTreeCacheLocator", None) or getattr(caching, "_InTreeCacheLocator", None)
+
+        class FrozenAppCacheLocator(base):  # type: ignore[misc, valid-type]
+            def __init__(self, py_func, py_file):
+                self._py_file = py_file
+                self._lineno = py_func.__code__.co_firstlineno
+                module = (py_func.__module__ or "app").replace(".", "_")
+                self._cache_path = os.path.join(config.CACHE_DIR, "frozen-" + module)
+
+            @classmethod
+            def from_function(cls, py_func, py_file):
+                if not config.CACHE_DIR:
+                    return None
+                self = cls(py_func, py_file)
+                try:
+                    self.ensure_cache_path()
+                except OSError:
+                    return None
+                return self
+
+        impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+        impl._locator_classes = [FrozenAppCacheLocator] + [
+            c for c in impl._locator_classes if c is not in_tree and c is not base]
+        return True
+    except Exception:  # noqa: BLE001 - an unexpected numba layout must not stop the app
+        return False
 
 
 def preload_native() -> dict[str, str]:
@@ -146,7 +195,9 @@ def install_startup_probe(timeout_s: float = 60.0) -> None:
 def run(argv: list[str]) -> int:
     """Entry logic; ``argv`` excludes the program name. Returns the process exit code."""
     numba_dir = configure_numba_cache()
-    preload_native()
+    loaded = preload_native()
+    if not loaded.get("numba", "").startswith("not available"):
+        use_numba_cache_dir_when_frozen()
     if "--self-test" in argv:
         from veil_desktop import selftest
 

@@ -292,3 +292,28 @@ def test_entry_preloads_onnxruntime_before_qt():
                          cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "False"]
+
+
+def test_frozen_numba_cache_goes_to_numba_cache_dir_not_next_to_the_code(monkeypatch, tmp_path):
+    """In a bundle a jitted function has no .py file; the entry's locator still caches in NUMBA_CACHE_DIR."""
+    numba = pytest.importorskip("numba")
+    from numba.core import caching
+
+    entry = _load("veil_entry", PACKAGING / "entry.py")
+    cache = tmp_path / "numba-cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(cache))
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    monkeypatch.setattr(impl, "_locator_classes", list(impl._locator_classes))
+    assert entry.use_numba_cache_dir_when_frozen() is True
+    assert impl._locator_classes[0].__name__ == "FrozenAppCacheLocator"
+    assert not any("InTree" in c.__name__ for c in impl._locator_classes)
+    # a function whose source file does not exist, as in the PYZ archive of a bundle
+    namespace = {"__name__": "veil_desktop.detect.fake_frozen"}
+    exec(compile("def double(x):\n    return 2 * x\n", "veil_desktop/detect/fake_frozen.py", "exec"), namespace)
+    double = numba.njit("int64(int64)", cache=True)(namespace["double"])
+    assert double(21) == 42
+    written = sorted(p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file())
+    assert written and all(w.startswith("frozen-veil_desktop_detect_fake_frozen/") for w in written)
+    assert any(w.endswith(".nbi") for w in written)
