@@ -261,6 +261,20 @@ def test_ip(text, ip):
     assert labels_of(text) == {ip: "IP"}
 
 
+@pytest.mark.parametrize("text,ip", [
+    ("IPv6 주소 2001:db8:85a3::8a2e:370:7334 에서", "2001:db8:85a3::8a2e:370:7334"),
+    ("접속 fe80::1ff:fe23:4567:890a", "fe80::1ff:fe23:4567:890a"),
+    ("로그 2001:0db8:85a3:0000:0000:8a2e:0370:7334", "2001:0db8:85a3:0000:0000:8a2e:0370:7334"),
+])
+def test_ipv6(text, ip):
+    assert labels_of(text) == {ip: "IP"}
+
+
+@pytest.mark.parametrize("text", ["시간 12:30:45 회의", "비율 1:2:3:4", "a::b 표기", "C++ std::map::at"])
+def test_ipv6_near_misses(text):
+    assert found(text) == []
+
+
 @pytest.mark.parametrize("text", ["버전 1.2.3.4 배포", "v2.10.3.1 릴리스", "값 300.1.2.3", "섹션 1.2.3.4", "2024.05.12.1 빌드"])
 def test_ip_near_misses(text):
     assert found(text) == []

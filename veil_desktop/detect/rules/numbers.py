@@ -121,6 +121,14 @@ _EMAIL = re.compile(
 
 _IPV4 = re.compile(r"[0-9](?<![0-9A-Za-z.][0-9])[0-9]{0,2}\.(?:[0-9]{1,3}\.){2}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
 
+#: IPv6: full 8-group form or compressed with "::"; only searched when the cheap gate (a literal ":" start,
+#: so ``re`` scans fast) sees two colon-separated hex groups in the text
+_IPV6_GATE = re.compile(r":[0-9A-Fa-f]{0,4}:[0-9A-Fa-f]{1,4}")
+_H4 = r"[0-9A-Fa-f]{1,4}"
+_IPV6 = re.compile(
+    rf"(?<![0-9A-Za-z:.])(?:(?:{_H4}:){{7}}{_H4}|(?:{_H4}:){{1,6}}(?::{_H4}){{1,6}}|(?:{_H4}:){{1,7}}:|::(?:{_H4}:){{0,6}}{_H4})"
+    r"(?![0-9A-Za-z:])")
+
 _PASSPORT = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])(?:[A-Z]?[0-9]{7,8}|(?<=[MSRODG])[0-9]{3}[A-Z][0-9]{4})"
                        r"(?![A-Za-z0-9])")
 _PASSPORT_KR = re.compile(r"[MSRODG](?:[0-9]{8}|[0-9]{3}[A-Z][0-9]{4})")
@@ -214,6 +222,20 @@ def find_ip(text: str) -> Iterator[Span]:
         elif int(parts[0]) >= 1 and not all(len(p) == 1 for p in parts):
             # all single digits ("1.2.3.4") reads as a version / section number without context
             yield _span(m.start(), m.end(), "IP", 0.9)
+
+
+def find_ipv6(text: str) -> Iterator[Span]:
+    if _IPV6_GATE.search(text) is None:
+        return
+    for m in _IPV6.finditer(text):
+        raw = m.group(0)
+        if raw.count(":") < 2 or not any(c.isdigit() for c in raw):
+            continue
+        ctx = kind_before(text, m.start())
+        if ctx == "NEG":
+            continue
+        if ctx == "IP" or raw.count(":") == 7 or raw.lower().startswith(("fe80:", "2001:", "2002:", "fc", "fd")):
+            yield _span(m.start(), m.end(), "IP", 0.95 if ctx == "IP" else 0.85)
 
 
 def find_passport(text: str) -> Iterator[Span]:
@@ -381,6 +403,7 @@ NUMBER_FINDERS = {
     "phone_spoken": (("PHONE",), find_phone_spoken),
     "email": (("EMAIL",), find_email),
     "ip": (("IP",), find_ip),
+    "ipv6": (("IP",), find_ipv6),
     "passport": (("PASSPORT",), find_passport),
     "vehicle": (("VEHICLE",), find_vehicle),
     "masked_rrn": (("RRN", "FOREIGNER_RN"), find_masked_rrn),
