@@ -20,7 +20,7 @@ streaming ``CombinedDetector`` (``detect/default.py``) uses, so a stream and ``m
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from .span import Span, sort_spans
 
