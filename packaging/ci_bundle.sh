@@ -1,35 +1,33 @@
 #!/usr/bin/env bash
-# CI bundle check (Linux): build dist/veil-desktop/, then prove it works offline.
+# CI bundle check (Linux): build the offline bundle(s), then prove each works offline.
 #
-#   packaging/ci_bundle.sh [build.py options, e.g. --no-numba or --model DIR]
+#   packaging/ci_bundle.sh [build.py options, e.g. --model DIR]
+#   CI_BUNDLE_VARIANTS="default numba" (default) | "default" | "numba"
 #
-# Steps: build (timed) -> size breakdown -> ldd check -> --self-test with the network cut off
-# (`unshare -n`) -> self-test again with no writable numba cache -> cold-start time (3 launches).
-# Every run uses a fresh, throw-away user profile (data/config/cache), so the first launch is a true
-# first launch for the app (no numba cache); the OS file cache is not dropped (shared machines).
-# Exit status: non-zero if the build, the ldd check, a self-test or a start-up failed.
+# Variants: "default" = dist/veil-desktop/ (numpy Viterbi, the one to ship); "numba" = dist/numba/veil-desktop/
+# (build.py --numba: numba + llvmlite bundled, checks the frozen JIT and its cache handling).
+# Per variant: build (timed) -> size breakdown -> ldd check -> --self-test with the network cut off
+# (`unshare -n`) -> --self-test with no writable cache/profile/temp location -> cold start (3 launches).
+# Every launch uses a fresh, throw-away user profile; the OS file cache is not dropped (shared machines).
+# Exit status: non-zero if a build, an ldd check, a self-test or a start-up failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
-BUNDLE=dist/veil-desktop
-EXE=$BUNDLE/veil-desktop
+VARIANTS=${CI_BUNDLE_VARIANTS:-"default numba"}
+export QT_QPA_PLATFORM=offscreen
 
 section() { printf '\n===== %s =====\n' "$*"; }
 
-section "build"
-"$PY" packaging/build.py "$@"
+mkdir -p build
+SCRATCH=$(mktemp -d "$PWD/build/ci-bundle.XXXXXX")  # not under /tmp: /tmp is made read-only below
+trap 'rm -rf "$SCRATCH"' EXIT
 
-section "native library dependencies (ldd)"
-"$PY" packaging/check_libs.py "$BUNDLE"
-
-# A fresh profile for every launch below: nothing from this machine's user dirs is reused.
-PROFILE=$(mktemp -d -t veil-ci-profile.XXXXXX)
-trap 'rm -rf "$PROFILE"' EXIT
-fresh_profile() {
-  rm -rf "$PROFILE"/*
-  export HOME="$PROFILE/home" XDG_CACHE_HOME="$PROFILE/cache" XDG_CONFIG_HOME="$PROFILE/config" \
-         XDG_DATA_HOME="$PROFILE/data" VEIL_DATA_DIR="$PROFILE/veil-data" VEIL_CONFIG_DIR="$PROFILE/veil-config"
-  mkdir -p "$HOME"
+fresh_profile() {  # a new, empty user profile for the next launch
+  rm -rf "$SCRATCH/profile"
+  mkdir -p "$SCRATCH/profile/home"
+  export HOME="$SCRATCH/profile/home" XDG_CACHE_HOME="$SCRATCH/profile/cache" \
+         XDG_CONFIG_HOME="$SCRATCH/profile/config" XDG_DATA_HOME="$SCRATCH/profile/data" \
+         VEIL_DATA_DIR="$SCRATCH/profile/veil-data" VEIL_CONFIG_DIR="$SCRATCH/profile/veil-config"
   unset NUMBA_CACHE_DIR
 }
 
@@ -43,48 +41,74 @@ elif unshare -rn true 2>/dev/null; then
 else
   echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
   echo "!!! WARNING: cannot create a network namespace here (unshare -n and unshare -rn both failed)."
-  echo "!!! The self-test runs WITH network access; only its in-process guard (which fails the run on"
+  echo "!!! The self-tests run WITH network access; only their in-process guard (which fails the run on"
   echo "!!! any connect/DNS attempt) checks that the bundle stays offline."
   echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
 fi
-export QT_QPA_PLATFORM=offscreen
-
-section "self-test, network cut off: ${NONET[*]:-(NO NETWORK ISOLATION)} $EXE --self-test"
-fresh_profile
-"${NONET[@]}" "$EXE" --self-test
-
-section "self-test with no writable cache/profile/temp location at all"
-# Nothing writable for caches: HOME, XDG_CACHE_HOME, VEIL_DATA_DIR, NUMBA_CACHE_DIR lie below a regular
-# file (uncreatable even for root), and /tmp and /var/tmp are read-only tmpfs mounts in a private mount
-# namespace. numba must fall back to an uncached compile instead of crashing. Only the self-test's own
-# output folder (--keep, under build/) is writable.
-RO=$(mktemp -d "$PWD/build/ci-nowrite.XXXXXX")
-trap 'rm -rf "$PROFILE" "$RO"' EXIT
-touch "$RO/not-a-dir"
-F="$RO/not-a-dir"
-NOWRITE_ENV=(HOME="$F/home" XDG_CACHE_HOME="$F/cache" XDG_CONFIG_HOME="$F/config" VEIL_DATA_DIR="$F/data"
-             VEIL_CONFIG_DIR="$F/config" NUMBA_CACHE_DIR="$F/numba" TMPDIR="$F/tmp")
-RO_TMP='mount -t tmpfs -o ro tmpfs /tmp && mount -t tmpfs -o ro tmpfs /var/tmp && cd /tmp && exec env "$@"'
-EXE_ABS="$PWD/$EXE"
+# A private mount namespace (for read-only /tmp) the same way.
+NOMOUNT=()
 if unshare -mn true 2>/dev/null; then
-  unshare -mn sh -c "$RO_TMP" sh "${NOWRITE_ENV[@]}" "$EXE_ABS" --self-test --keep "$RO/out"
+  NOMOUNT=(unshare -mn)
 elif unshare -rmn true 2>/dev/null; then
-  unshare -rmn sh -c "$RO_TMP" sh "${NOWRITE_ENV[@]}" "$EXE_ABS" --self-test --keep "$RO/out"
-else
-  echo "!!! cannot create a mount namespace here: /tmp stays writable, so only the profile/cache paths are"
-  echo "!!! unusable in this run (the temp-dir fallback of the numba cache is still available)"
-  env "${NOWRITE_ENV[@]}" "${NONET[@]}" "$EXE_ABS" --self-test --keep "$RO/out"
+  NOMOUNT=(unshare -rmn)
 fi
 
-section "cold start (process start -> main window exposed with a running event loop), offscreen"
-fresh_profile
-for run in 1 2 3; do
-  label=$([ "$run" = 1 ] && echo "first launch, empty profile" || echo "launch $run")
-  line=$(VEIL_STARTUP_T0=$(date +%s.%N) "${NONET[@]}" "$EXE" --startup-time | grep '^STARTUP_SECONDS=' || true)
-  echo "$label: ${line:-STARTUP_SECONDS=FAIL (no report)}"
-  case "$line" in STARTUP_SECONDS=[0-9]*) ;; *) exit 1 ;; esac
+check_variant() {  # check_variant NAME DIST [build.py args...]
+  local name=$1 dist=$2
+  shift 2
+  local bundle="$dist/veil-desktop" exe="$PWD/$dist/veil-desktop/veil-desktop"
+
+  section "[$name] build: packaging/build.py --dist $dist $*"
+  "$PY" packaging/build.py --dist "$dist" --work "build/$name" "$@"
+
+  section "[$name] native library dependencies (ldd)"
+  "$PY" packaging/check_libs.py "$bundle"
+
+  section "[$name] self-test, network cut off: ${NONET[*]:-(NO NETWORK ISOLATION)} $exe --self-test"
+  fresh_profile
+  "${NONET[@]}" "$exe" --self-test
+
+  section "[$name] self-test with no writable cache/profile/temp location at all"
+  # HOME, XDG_*, VEIL_DATA_DIR, NUMBA_CACHE_DIR and TMPDIR lie below a regular file (uncreatable even for
+  # root); /tmp and /var/tmp are read-only tmpfs mounts in a private mount namespace. numba (if bundled)
+  # must fall back to an uncached compile instead of crashing. Only --keep (under build/) is writable.
+  rm -rf "$SCRATCH/nowrite" && mkdir -p "$SCRATCH/nowrite" && touch "$SCRATCH/nowrite/file"
+  local f="$SCRATCH/nowrite/file"
+  local nowrite_env=(HOME="$f/home" XDG_CACHE_HOME="$f/cache" XDG_CONFIG_HOME="$f/config"
+                     VEIL_DATA_DIR="$f/data" VEIL_CONFIG_DIR="$f/config" NUMBA_CACHE_DIR="$f/numba" TMPDIR="$f/tmp")
+  if [ ${#NOMOUNT[@]} -gt 0 ]; then
+    "${NOMOUNT[@]}" sh -c 'mount -t tmpfs -o ro tmpfs /tmp && mount -t tmpfs -o ro tmpfs /var/tmp && cd /tmp &&
+                           exec env "$@"' sh "${nowrite_env[@]}" "$exe" --self-test --keep "$SCRATCH/nowrite/out"
+  else
+    echo "!!! cannot create a mount namespace here: /tmp stays writable, so only the profile/cache paths are"
+    echo "!!! unusable in this run (the temp-dir fallback of the numba cache is still available)"
+    env "${nowrite_env[@]}" "${NONET[@]}" "$exe" --self-test --keep "$SCRATCH/nowrite/out"
+  fi
+
+  section "[$name] cold start (process start -> main window exposed, event loop running), offscreen"
+  fresh_profile
+  local run line label
+  for run in 1 2 3; do
+    label=$([ "$run" = 1 ] && echo "first launch, empty profile" || echo "launch $run")
+    line=$(VEIL_STARTUP_T0=$(date +%s.%N) "${NONET[@]}" "$exe" --startup-time | grep '^STARTUP_SECONDS=' || true)
+    echo "$label: ${line:-STARTUP_SECONDS=FAIL (no report)}"
+    case "$line" in STARTUP_SECONDS=[0-9]*) ;; *) return 1 ;; esac
+  done
+  echo "[$name] $("$PY" packaging/bundle_report.py "$bundle" | tail -1)"
+}
+
+for variant in $VARIANTS; do
+  case "$variant" in
+    default) check_variant default dist "$@" ;;
+    numba) check_variant numba dist/numba --numba "$@" ;;
+    *) echo "unknown variant $variant (use: default numba)" >&2; exit 2 ;;
+  esac
 done
 
 section "summary"
-"$PY" packaging/bundle_report.py "$BUNDLE" | tail -1
-echo "machine: $(nproc) CPUs, $(uname -sm); bundle check passed"
+echo "machine: $(nproc) CPUs, $(uname -sm), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+for variant in $VARIANTS; do
+  dist=$([ "$variant" = default ] && echo dist || echo dist/numba)
+  echo "$variant: $("$PY" packaging/bundle_report.py "$dist/veil-desktop" | tail -1)"
+done
+echo "bundle checks passed: $VARIANTS"

@@ -73,16 +73,18 @@ def test_spec_references_existing_entry_and_data(monkeypatch):
     assert calls["EXE"]["kwargs"]["exclude_binaries"] is True
 
 
-def test_spec_ships_a_given_model_folder_and_can_leave_numba_out(monkeypatch, tmp_path):
+def test_spec_ships_a_given_model_folder_and_numba_only_on_request(monkeypatch, tmp_path):
     model = tmp_path / "veil-pii-ko-small-3"
     model.mkdir()
-    calls = _run_spec(monkeypatch, {"VEIL_BUNDLE_MODEL": str(model), "VEIL_BUNDLE_NO_NUMBA": "1"})
+    monkeypatch.delenv("VEIL_BUNDLE_NUMBA", raising=False)
+    calls = _run_spec(monkeypatch, {"VEIL_BUNDLE_MODEL": str(model)})
     datas = calls["Analysis"]["kwargs"]["datas"]
     assert (str(model), "resources/models/veil-pii-ko-small-3") in datas
     excludes = calls["Analysis"]["kwargs"]["excludes"]
     assert "numba" in excludes and "llvmlite" in excludes
-    calls = _run_spec(monkeypatch, {"VEIL_BUNDLE_NO_NUMBA": "0", "VEIL_BUNDLE_MODEL": ""})
+    calls = _run_spec(monkeypatch, {"VEIL_BUNDLE_NUMBA": "1", "VEIL_BUNDLE_MODEL": ""})
     assert "numba" not in calls["Analysis"]["kwargs"]["excludes"]
+    assert "numba._devicearray" in calls["Analysis"]["kwargs"]["hiddenimports"]
 
 
 def test_excludes_spare_everything_the_app_needs(monkeypatch):
