@@ -66,11 +66,22 @@ def test_model_address_longer_than_the_rule_keeps_model_source():
     assert (u.start, u.end, u.score, u.source) == (0, 40, 0.93, "model")
 
 
-def test_rule_address_against_model_person_higher_score_wins():
-    assert merge_spans([M(0, 10, "PERSON", 0.95)], [R(5, 30, "ADDRESS", 0.8)]) == [M(0, 10, "PERSON", 0.95)]
-    assert merge_spans([M(0, 10, "PERSON", 0.6)], [R(5, 30, "ADDRESS", 0.8)]) == [R(5, 30, "ADDRESS", 0.8)]
+def test_rule_address_against_model_person_higher_score_wins_and_the_loser_is_cut():
+    # the winner stays whole, the loser keeps its parts outside the winner: nothing gets unmasked
+    assert merge_spans([M(0, 10, "PERSON", 0.95)], [R(5, 30, "ADDRESS", 0.8)]) == [
+        M(0, 10, "PERSON", 0.95), R(10, 30, "ADDRESS", 0.8)]
+    assert merge_spans([M(0, 10, "PERSON", 0.6)], [R(5, 30, "ADDRESS", 0.8)]) == [
+        M(0, 5, "PERSON", 0.6), R(5, 30, "ADDRESS", 0.8)]
     # equal scores: the longer span wins
-    assert merge_spans([M(0, 10, "ORGANIZATION", 0.8)], [R(5, 30, "ADDRESS", 0.8)]) == [R(5, 30, "ADDRESS", 0.8)]
+    assert merge_spans([M(0, 10, "ORGANIZATION", 0.8)], [R(5, 30, "ADDRESS", 0.8)]) == [
+        M(0, 5, "ORGANIZATION", 0.8), R(5, 30, "ADDRESS", 0.8)]
+
+
+def test_an_address_containing_a_model_organization_wins_whatever_the_scores():
+    text = "제출처: 세종특별자치시 도움6로 11, 정부세종청사 5동 3층 입니다"
+    addr = at(text, "세종특별자치시 도움6로 11, 정부세종청사 5동 3층", "ADDRESS", 0.93, "rule")
+    org = at(text, "정부세종청사", "ORGANIZATION", 0.99, "model")
+    assert merge_spans([org], [addr], text) == [addr]
 
 
 def test_overlapping_rule_spans_are_resolved_first():
@@ -102,3 +113,10 @@ def test_output_is_sorted_non_overlapping_and_only_from_inputs_on_random_inputs(
         for s in out:
             if s.source == "model":
                 assert not any(s.overlaps(r) and r.label != "ADDRESS" and r in out for r in rules)
+        # merging never unmasks: a character covered by a model span or a surviving rule span stays covered,
+        # except single characters left between cuts (pieces shorter than MIN_PIECE are dropped)
+        from veil_desktop.detect.rules import resolve_overlaps
+        before = {i for sp in model + resolve_overlaps(rules) for i in range(sp.start, sp.end)}
+        after = {i for sp in out for i in range(sp.start, sp.end)}
+        lost = sorted(before - after)
+        assert all(not (b == a + 1) for a, b in zip(lost, lost[1:])), lost

@@ -103,7 +103,7 @@ class CombinedDetector:
                 yield SpansFound(tuple(sort_spans(ready)))
         if cancelled():
             return
-        rest = resolve_with_addresses(held, addresses)
+        rest = resolve_with_addresses(held, addresses, text)
         if rest:
             yield SpansFound(tuple(rest))
 

@@ -10,8 +10,11 @@ Priority (applied in this order; every output span keeps the ``source`` of the s
 2. **ADDRESS + ADDRESS → union.** A rule ADDRESS and the model ADDRESS pieces overlapping it (transitively)
    become one span covering all of them: the grammar's full ``…로 12, 102동 304호`` and the model's view of
    the same address never leave a gap. Score = the highest; source = the member covering most characters.
-3. **Anything else that still overlaps** (a rule ADDRESS against a model PERSON/ORGANIZATION piece): the
-   higher score wins, then the longer span, then the earlier; the loser is dropped.
+3. **Anything else that still overlaps** (a rule ADDRESS against a model PERSON/ORGANIZATION piece): an
+   ADDRESS that *contains* the other span wins (``정부세종청사`` inside ``…도움6로 11, 정부세종청사 5동``
+   is part of the address); otherwise the higher score wins, then the longer span, then the earlier. The
+   loser is **cut, not dropped**: its parts outside the winner survive like in rule 1, so resolving an
+   overlap never unmasks a character that either span covered.
 
 Model spans must not overlap each other (the Detector contract); rule spans are resolved among themselves
 first (as ``RuleDetector`` does). ``split_model_span`` and ``resolve_with_addresses`` are the two steps the
@@ -70,24 +73,11 @@ def split_model_span(span: Span, structured: StructuredIndex, text: str | None =
     """``span`` minus every structured rule span it overlaps (priority 1). Without ``text`` pieces are kept
     when at least ``MIN_PIECE`` characters long."""
     hits = structured.overlapping(span.start, span.end)
-    if not hits:
-        return [span]
-    pieces, pos = [], span.start
-    for h in hits:
-        if h.start > pos:
-            pieces.append((pos, h.start))
-        pos = max(pos, h.end)
-    if pos < span.end:
-        pieces.append((pos, span.end))
-    out = []
-    for a, b in pieces:
-        t = _trimmed(text, a, b)
-        if t is not None:
-            out.append(Span(t[0], t[1], span.label, span.score, span.source))
-    return out
+    return _cut(span, hits, text) if hits else [span]
 
 
-def resolve_with_addresses(pieces: Iterable[Span], addresses: Iterable[Span]) -> list[Span]:
+def resolve_with_addresses(pieces: Iterable[Span], addresses: Iterable[Span], text: str | None = None
+                           ) -> list[Span]:
     """Priorities 2 and 3 over model ``pieces`` (already cut) and rule ADDRESS spans."""
     spans = sorted([*pieces, *addresses], key=lambda s: (s.start, s.end))
     out: list[Span] = []
@@ -102,11 +92,30 @@ def resolve_with_addresses(pieces: Iterable[Span], addresses: Iterable[Span]) ->
         if len(cluster) == 1:
             out.append(cluster[0])
             continue
-        out.extend(_resolve_cluster(cluster))
+        out.extend(_resolve_cluster(cluster, text))
     return sort_spans(out)
 
 
-def _resolve_cluster(cluster: list[Span]) -> list[Span]:
+def _cut(span: Span, blockers: list[Span], text: str | None) -> list[Span]:
+    """The parts of ``span`` outside every blocker (trimmed, at least ``MIN_PIECE`` word characters)."""
+    pieces, pos = [], span.start
+    for b in sorted(blockers, key=lambda b: b.start):
+        if b.end <= pos or b.start >= span.end:
+            continue
+        if b.start > pos:
+            pieces.append((pos, b.start))
+        pos = max(pos, b.end)
+    if pos < span.end:
+        pieces.append((pos, span.end))
+    out = []
+    for a, b in pieces:
+        t = _trimmed(text, a, b)
+        if t is not None:
+            out.append(Span(t[0], t[1], span.label, span.score, span.source))
+    return out
+
+
+def _resolve_cluster(cluster: list[Span], text: str | None) -> list[Span]:
     # 2. union overlapping ADDRESS spans (rule with model), transitively
     addr = sorted((s for s in cluster if s.label == "ADDRESS"), key=lambda s: s.start)
     others = [s for s in cluster if s.label != "ADDRESS"]
@@ -124,11 +133,18 @@ def _resolve_cluster(cluster: list[Span]) -> list[Span]:
         a, b = min(m.start for m in group), max(m.end for m in group)
         main = max(group, key=lambda m: (m.end - m.start, m.source == "rule"))
         merged.append(Span(a, b, "ADDRESS", max(m.score for m in group), main.source))
-    # 3. remaining overlaps: score, then length, then earliest
+    # 3. remaining overlaps: a containing ADDRESS first, then score, length, earliest; losers are cut
+    cands = merged + others
+
+    def contains_other(x: Span) -> bool:
+        return x.label == "ADDRESS" and any(
+            y is not x and x.start <= y.start and y.end <= x.end and (x.start, x.end) != (y.start, y.end)
+            for y in cands)
+
     kept: list[Span] = []
-    for s in sorted(merged + others, key=lambda s: (-s.score, -(s.end - s.start), s.start)):
-        if not any(s.overlaps(k) for k in kept):
-            kept.append(s)
+    for s in sorted(cands, key=lambda s: (not contains_other(s), -s.score, -(s.end - s.start), s.start)):
+        blockers = [k for k in kept if s.overlaps(k)]
+        kept.extend(_cut(s, blockers, text) if blockers else [s])
     return kept
 
 
@@ -145,7 +161,7 @@ def merge_spans(model_spans: Iterable[Span], rule_spans: Iterable[Span], text: s
     pieces: list[Span] = []
     for m in _non_overlapping_model(model_spans):
         pieces.extend(split_model_span(m, structured, text))
-    return sort_spans([*structured.spans, *resolve_with_addresses(pieces, addresses)])
+    return sort_spans([*structured.spans, *resolve_with_addresses(pieces, addresses, text)])
 
 
 def _non_overlapping_model(spans: Iterable[Span]) -> list[Span]:
