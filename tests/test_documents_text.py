@@ -249,6 +249,23 @@ def test_value_matcher_rules():
     assert m.search("홍길동은") is not None and m.search("홍\n길동") is not None
     assert m.search("홍길순") is None
     assert not checkable("12") and checkable("1234") and checkable("이수") and not checkable("Ab")
+    # overlapping copies are all reported; a longer value failing a boundary falls back to a shorter one
+    assert list(ValueMatcher(["사무", "무관"]).finditer("행정사무관")) == [(2, 4), (3, 5)]
+    assert list(ValueMatcher(["무관", "무관0"]).finditer("무관02")) == [(0, 2)]
+
+
+def test_leak_check_reads_xml_text_and_attributes_not_markup():
+    from veil_desktop.documents.leakcheck import LeakReport, _scan_text
+
+    m = ValueMatcher(["schemas", "홍길동", "010-1234-5678"])
+    xml = ('<w:document xmlns:w="http://schemas.example/main"><w:p><w:r><w:t>홍</w:t></w:r>'
+           '<w:r><w:t>길동</w:t></w:r></w:p></w:document>')
+    rep = LeakReport()
+    _scan_text("part", xml, m, rep, xml=True)
+    assert rep.hits == ["part (text, character 0)"]        # split runs joined; "schemas" URI ignored
+    rep = LeakReport()
+    _scan_text("part", '<a x="tel:010&#45;1234-5678"/>', m, rep, xml=True)
+    assert rep.hits == ["part (attributes, character 4)"]   # attribute value, entity unescaped
 
 
 def test_twenty_megabyte_text_file(tmp_path):

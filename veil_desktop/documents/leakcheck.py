@@ -4,9 +4,10 @@ The writers edit a parsed model of the file (XML text nodes, PDF pages). This mo
 model: it looks at the output's *bytes*.
 
 - text outputs: the raw bytes decoded as UTF-8, UTF-16LE/BE (both byte alignments) and CP949;
-- ZIP outputs (DOCX, HWPX): every member, whatever its name or type, decoded the same ways, each searched
-  both raw (entities unescaped, so attribute values and ``&#54861;`` count) and with the XML tags
-  stripped (so a value split across runs is found); ZIP members inside ZIP members are opened too;
+- ZIP outputs (DOCX, HWPX): every member, whatever its name or type, decoded the same ways; XML is
+  searched as character data with the tags stripped (so a value split across runs is found) and as the
+  list of its attribute values, both with entities unescaped (``&#54861;`` counts); anything else raw;
+  ZIP members inside ZIP members are opened too;
 - PDF outputs: the raw bytes and every inflated stream, decoded as Latin-1/UTF-8/UTF-16BE, plus the
   text pypdfium2 extracts from each page and the document metadata.
 
@@ -54,13 +55,12 @@ def plausible_text(text: str) -> bool:
     if not text:
         return False
     head = text[:20_000]  # mojibake is usually obvious at once
-    if sum(1 for _ in _UNEXPECTED.finditer(head)) > 0.5 * len(head):
+    if _UNEXPECTED.subn("", head)[1] > 0.5 * len(head):
         return False
     if len(text) > 3 * _SAMPLE:
         mid = len(text) // 2
         text = text[:_SAMPLE] + text[mid:mid + _SAMPLE] + text[-_SAMPLE:]
-    bad = sum(1 for _ in _UNEXPECTED.finditer(text))
-    return bad <= 0.15 * len(text)
+    return _UNEXPECTED.subn("", text)[1] <= 0.15 * len(text)
 
 
 def _decodings(data: bytes) -> list[tuple[str, str]]:
@@ -84,12 +84,20 @@ def _decodings(data: bytes) -> list[tuple[str, str]]:
     return views
 
 
+_ATTR = re.compile(r"""\s(?!xmlns[:=])[\w:.-]+\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
 def _scan_text(name: str, text: str, matcher: ValueMatcher, rep: LeakReport, xml: bool) -> None:
-    views = [("raw", html.unescape(text) if xml else text)]
-    if xml and "<" in text:
+    """Search ``text``; XML is searched as its character data (tags stripped, entities unescaped, so a
+    value split across runs is found) and as its attribute values (not the markup itself: tag names and
+    namespace URIs would only give false alarms)."""
+    if xml and text.lstrip("\ufeff \r\n\t").startswith("<"):
         t = _BETWEEN_TAGS_WS.sub("><", text)
         t = _PARA_END.sub("\n", t)
-        views.append(("text", html.unescape(_TAG.sub("", t))))
+        attrs = "\n".join(a or b for a, b in _ATTR.findall(text))
+        views = [("text", html.unescape(_TAG.sub("", t))), ("attributes", html.unescape(attrs))]
+    else:
+        views = [("raw", text)]
     for vname, v in views:
         rep.scanned.append(f"{name} {vname}")
         hit = matcher.search(v)

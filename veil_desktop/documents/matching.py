@@ -21,7 +21,6 @@ The pattern is a trie of literal cores (compiles in milliseconds even for thousa
 """
 from __future__ import annotations
 
-import bisect
 import re
 from typing import Iterable, Iterator
 
@@ -101,32 +100,40 @@ class ValueMatcher:
                 continue
             (cores if len(core) >= min_core_length(core) else skipped).add(core)
         self.cores = sorted(cores)
+        self._core_set = cores
         self.unverifiable = len(skipped)
-        self._re = re.compile(_trie_pattern(self.cores)) if self.cores else None
+        # a lookahead finds the longest value at *every* position, so overlapping copies ("사무" and
+        # "무관" in "사무관") are all reported
+        self._re = re.compile("(?=(" + _trie_pattern(self.cores) + "))") if self.cores else None
 
     def __bool__(self) -> bool:
         return self._re is not None
 
     def finditer(self, text: str) -> Iterator[tuple[int, int]]:
-        """``(start, end)`` in ``text`` of every (non-overlapping) match."""
+        """``(start, end)`` in ``text`` of every match (longest per start position; may overlap)."""
         if self._re is None:
             return
         stripped = strip_separators(text)
         index = None
         for m in self._re.finditer(stripped):
-            core = m.group()
+            pos, core = m.start(), m.group(1)
             if not core:
                 continue
             if index is None:
-                index = _kept_index(text) if len(stripped) != len(text) else None
-                if index is None:
-                    index = range(len(text))
-            a, b = int(index[m.start()]), int(index[m.end() - 1]) + 1
-            if _ascii_alnum(core[0]) and a > 0 and _ascii_alnum(text[a - 1]):
-                continue
-            if _ascii_alnum(core[-1]) and b < len(text) and _ascii_alnum(text[b]):
-                continue
-            yield a, b
+                index = _kept_index(text) if len(stripped) != len(text) else range(len(text))
+            # the longest value here may fail an ASCII boundary while a shorter one passes
+            # ("무관0" in "무관02" vs "무관"): try the values that are prefixes of it, longest first
+            for k in range(len(core), 0, -1):
+                c = core[:k]
+                if k < len(core) and c not in self._core_set:
+                    continue
+                a, b = int(index[pos]), int(index[pos + k - 1]) + 1
+                if _ascii_alnum(c[0]) and a > 0 and _ascii_alnum(text[a - 1]):
+                    break  # the left boundary is the same for every prefix
+                if _ascii_alnum(c[-1]) and b < len(text) and _ascii_alnum(text[b]):
+                    continue
+                yield a, b
+                break
 
     def search(self, text: str) -> tuple[int, int] | None:
         return next(self.finditer(text), None)
@@ -183,14 +190,14 @@ def propagate_spans(text: str, spans: Iterable[Span]) -> list[Span]:
     matcher = ValueMatcher(text[s.start:s.end] for s in spans)
     if not matcher:
         return spans
-    taken = sorted((s.start, s.end) for s in spans)
-    starts = [a for a, _ in taken]
+    taken = {(s.start, s.end) for s in spans}
     out = list(spans)
     core_of: dict[str, str] = {}
     for a, b in matcher.finditer(text):
-        i = bisect.bisect_right(starts, a) - 1
-        if (i >= 0 and taken[i][1] > a) or (i + 1 < len(taken) and taken[i + 1][0] < b):
-            continue  # already (partly) covered
+        if (a, b) in taken:
+            continue
+        # copies that overlap other spans are added too: Masker.plan merges overlaps into one
+        # replacement, so no part of either survives
         m = text[a:b]
         core = core_of.get(m)
         if core is None:
@@ -198,4 +205,5 @@ def propagate_spans(text: str, spans: Iterable[Span]) -> list[Span]:
         src = by_core.get(core)
         if src is not None:
             out.append(Span(a, b, src.label, src.score, src.source))
+            taken.add((a, b))
     return out
