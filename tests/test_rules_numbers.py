@@ -7,6 +7,7 @@ import pytest
 
 from veil_desktop.detect.rules import RuleDetector
 from veil_desktop.detect.rules import numbers as N
+from veil_desktop.detect.rules.context import kind_before
 
 RULES = RuleDetector()
 
@@ -298,3 +299,14 @@ def test_email(email):
 ])
 def test_no_false_positives_on_everyday_numbers(text):
     assert found(text) == []
+
+
+
+def test_context_keyword_closest_before_the_candidate_wins():
+    text = "주민등록번호 880412-2145678, 연락처 010-1234-5678, 신한은행 계좌 110-452-987654, 주문번호 X"
+    assert kind_before(text, text.index("880412")) == "RRN"
+    assert kind_before(text, text.index("010-")) == "PHONE"
+    assert kind_before(text, text.index("110-452")) == "ACCOUNT"
+    assert kind_before(text, len(text) - 1) == "NEG"
+    assert kind_before(text, text.index("880412"), width=3) is None       # keyword outside the window
+    assert kind_before("zip IP 1.2.3.4", 7) == "IP" and kind_before("zipcode 1", 8) is None  # Latin words whole

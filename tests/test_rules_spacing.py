@@ -50,3 +50,4 @@ def test_fold_keeps_length_and_maps_full_width():
     assert folded == "전화:010-1234-5678 IP 192.168.0.1 - 끝"
     plain = "평범한 텍스트 010-1234-5678"
     assert fold(plain) is plain
+

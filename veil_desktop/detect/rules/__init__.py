@@ -20,6 +20,7 @@ from typing import Iterable, Iterator
 from ..events import Cancelled, Event, Progress, SpansFound, never_cancelled
 from ..span import Span, sort_spans
 from .address import find_addresses, find_postal_codes
+from .context import ContextIndex
 from .normalize import fold
 from .numbers import NUMBER_FINDERS
 from .spacing import join_split_syllables
@@ -84,13 +85,14 @@ class RuleDetector:
         if not text:
             return []
         t = fold(text)
+        ctx = ContextIndex(t)  # keywords found once per text, on first use
         cands: list[Span] = []
         for finder in self._finders:
-            cands.extend(finder(t))
+            cands.extend(finder(t, ctx))
         if "ADDRESS" in self.enabled or "POSTAL_CODE" in self.enabled:
             addresses = self._addresses(t)
             if "POSTAL_CODE" in self.enabled:
-                cands.extend(find_postal_codes(t, addresses))
+                cands.extend(find_postal_codes(t, addresses, ctx))
             if "ADDRESS" in self.enabled:
                 cands.extend(addresses)
         kept = resolve_overlaps(s for s in cands if s.label in self.enabled and s.score >= self.min_score)

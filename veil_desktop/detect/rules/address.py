@@ -23,7 +23,7 @@ import re
 from typing import Iterator, Sequence
 
 from ..span import Span
-from .context import kind_before
+from .context import ContextIndex
 
 _S = r"[ \t]{0,2}"
 _SIDO_FULL = (r"(?:서울[ ]?특별시|(?:부산|대구|인천|광주|대전|울산)[ ]?광역시|세종[ ]?특별자치시|"
@@ -153,13 +153,15 @@ _POSTAL_OPEN = re.compile(r"[ \t]{0,2}[,(]?[ \t]{0,2}(?:\(?(?:우편번호|우)[
 _POSTAL_WORD_AFTER = re.compile(r"[가-힣]{0,3}[ \t]{0,2}우편")
 
 
-def find_postal_codes(text: str, addresses: Sequence[Span]) -> Iterator[Span]:
+def find_postal_codes(text: str, addresses: Sequence[Span], context: ContextIndex | None = None
+                      ) -> Iterator[Span]:
+    context = context if context is not None else ContextIndex(text)
     ends = {s.end: s for s in addresses}
     starts = {s.start for s in addresses}
     for m in _POSTAL.finditer(text):
         a, b = m.span()
         five = "-" not in m.group(0)
-        ctx = kind_before(text, a, 14)
+        ctx = context.before(a, 14)
         if ctx != "POSTAL_CODE" and five and _POSTAL_WORD_AFTER.match(text, b):
             ctx = "POSTAL_CODE"  # "06230으로 우편 보내면 …"
         if ctx == "POSTAL_CODE":

@@ -24,7 +24,7 @@ import re
 from typing import Iterator
 
 from ..span import Span
-from .context import kind_before
+from .context import ContextIndex
 
 # ---------------------------------------------------------------------------------------------
 # validators
@@ -164,7 +164,7 @@ def _span(a: int, b: int, label: str, score: float) -> Span:
 # finders
 
 
-def find_phone(text: str) -> Iterator[Span]:
+def find_phone(text: str, cx: ContextIndex) -> Iterator[Span]:
     for intl, rx in ((False, _PHONE), (True, _PHONE_INTL)):
         for m in rx.finditer(text):
             a, b = m.span()
@@ -178,7 +178,7 @@ def find_phone(text: str) -> Iterator[Span]:
                     continue
                 score = 0.97 if (sep or intl or len(mid) == 4) else 0.85
             else:
-                ctx = kind_before(text, a)
+                ctx = cx.before(a)
                 if sep or intl:
                     score = 0.96 if ctx == "PHONE" else 0.93
                 elif ctx == "PHONE":  # a bare 9-11 digit run needs a phone word
@@ -191,7 +191,7 @@ def find_phone(text: str) -> Iterator[Span]:
             yield _span(a, b, "PHONE", score)
 
 
-def find_phone_spoken(text: str) -> Iterator[Span]:
+def find_phone_spoken(text: str, cx: ContextIndex) -> Iterator[Span]:
     """Mobile numbers spoken digit by digit (``공일공 사팔이구 일공오삼``), possibly mixed with digits."""
     for m in _PHONE_KO.finditer(text):
         raw = m.group(0)
@@ -202,19 +202,19 @@ def find_phone_spoken(text: str) -> Iterator[Span]:
             yield _span(m.start(), m.end(), "PHONE", 0.9)
 
 
-def find_email(text: str) -> Iterator[Span]:
+def find_email(text: str, cx: ContextIndex) -> Iterator[Span]:
     if "@" not in text:
         return
     for m in _EMAIL.finditer(text):
         yield _span(m.start(), m.end(), "EMAIL", 0.98)
 
 
-def find_ip(text: str) -> Iterator[Span]:
+def find_ip(text: str, cx: ContextIndex) -> Iterator[Span]:
     for m in _IPV4.finditer(text):
         parts = m.group(0).split(".")
         if any(int(p) > 255 or (len(p) > 1 and p[0] == "0") for p in parts):
             continue
-        ctx = kind_before(text, m.start())
+        ctx = cx.before(m.start())
         if ctx == "NEG":
             continue
         if ctx == "IP":
@@ -224,30 +224,30 @@ def find_ip(text: str) -> Iterator[Span]:
             yield _span(m.start(), m.end(), "IP", 0.9)
 
 
-def find_ipv6(text: str) -> Iterator[Span]:
+def find_ipv6(text: str, cx: ContextIndex) -> Iterator[Span]:
     if _IPV6_GATE.search(text) is None:
         return
     for m in _IPV6.finditer(text):
         raw = m.group(0)
         if raw.count(":") < 2 or not any(c.isdigit() for c in raw):
             continue
-        ctx = kind_before(text, m.start())
+        ctx = cx.before(m.start())
         if ctx == "NEG":
             continue
         if ctx == "IP" or raw.count(":") == 7 or raw.lower().startswith(("fe80:", "2001:", "2002:", "fc", "fd")):
             yield _span(m.start(), m.end(), "IP", 0.95 if ctx == "IP" else 0.85)
 
 
-def find_passport(text: str) -> Iterator[Span]:
+def find_passport(text: str, cx: ContextIndex) -> Iterator[Span]:
     for m in _PASSPORT.finditer(text):
-        ctx = kind_before(text, m.start())
+        ctx = cx.before(m.start())
         if ctx == "PASSPORT":
             yield _span(m.start(), m.end(), "PASSPORT", 0.95)
         elif ctx != "NEG" and _PASSPORT_KR.fullmatch(m.group(0)):
             yield _span(m.start(), m.end(), "PASSPORT", 0.75)
 
 
-def find_vehicle(text: str) -> Iterator[Span]:
+def find_vehicle(text: str, cx: ContextIndex) -> Iterator[Span]:
     for m in _VEHICLE.finditer(text):
         a, b = m.span()
         pre = _VEHICLE_PREFIX.search(text, max(0, a - 5), a)
@@ -255,41 +255,41 @@ def find_vehicle(text: str) -> Iterator[Span]:
             a = pre.start()
         if a > 0 and _HANGUL_OR_DIGIT.match(text, a - 1):
             continue  # glued to a word or number: "3층12가" is not a plate
-        ctx = kind_before(text, a)
+        ctx = cx.before(a)
         if ctx == "NEG":
             continue
         yield _span(a, b, "VEHICLE", 0.95 if ctx == "VEHICLE" else 0.85)
 
 
-def find_masked_rrn(text: str) -> Iterator[Span]:
+def find_masked_rrn(text: str, cx: ContextIndex) -> Iterator[Span]:
     """``920514-2******`` / ``920514-2`` (with an RRN word): birth date + sex digit still identify."""
     for m in _RRN_PARTIAL.finditer(text):
         a, b = m.span()
         if m.group("masked"):
-            ctx = kind_before(text, a)
+            ctx = cx.before(a)
             if ctx == "NEG" or not (birth_date_ok(text[a:a + 6]) or ctx in ("RRN", "FOREIGNER_RN")):
                 continue
             yield _span(a, b, "FOREIGNER_RN" if ctx == "FOREIGNER_RN" else "RRN", 0.9)
         else:
-            ctx = kind_before(text, a, 40)
+            ctx = cx.before(a, 40)
             if ctx in ("RRN", "FOREIGNER_RN") and birth_date_ok(text[a:a + 6]):
                 yield _span(a, b, ctx, 0.85)
 
 
-def find_masked_card(text: str) -> Iterator[Span]:
+def find_masked_card(text: str, cx: ContextIndex) -> Iterator[Span]:
     if "****" not in text and "xxxx" not in text and "XXXX" not in text:
         return  # substring tests are memchr-fast: skip the regex pass on the (usual) unmasked text
     for m in _MASKED_CARD.finditer(text):
         if "*" in m.group(0) or "x" in m.group(0).lower():
-            if kind_before(text, m.start()) == "CARD":
+            if cx.before(m.start()) == "CARD":
                 yield _span(m.start(), m.end(), "CARD", 0.9)
 
 
-def find_driver_license_region(text: str) -> Iterator[Span]:
+def find_driver_license_region(text: str, cx: ContextIndex) -> Iterator[Span]:
     """``서울 12-345678-90`` (region name instead of the two-digit region code)."""
     for m in _DL_REGION.finditer(text):
         yield _span(m.start(), m.end(), "DRIVER_LICENSE",
-                    0.95 if kind_before(text, m.start()) == "DRIVER_LICENSE" else 0.85)
+                    0.95 if cx.before(m.start()) == "DRIVER_LICENSE" else 0.85)
 
 
 def _classify_rrn(digits: str, hyph: bool, ctx: str | None) -> tuple[str, float] | None:
@@ -317,7 +317,7 @@ def _classify_rrn(digits: str, hyph: bool, ctx: str | None) -> tuple[str, float]
     return None
 
 
-def _classify(text: str, a: int, b: int, tok: str, sep: str) -> tuple[str, float] | None:
+def _classify(text: str, cx: ContextIndex, a: int, b: int, tok: str, sep: str) -> tuple[str, float] | None:
     """Label + score for a separated digit-group token ``tok`` at ``text[a:b]`` (phones excluded)."""
     groups = tuple(len(g) for g in tok.split(sep)) if sep else (len(tok),)
     digits = tok.replace(sep, "") if sep else tok
@@ -326,7 +326,7 @@ def _classify(text: str, a: int, b: int, tok: str, sep: str) -> tuple[str, float
         return None  # every shape below has 10+ digits (dates, amounts, short ids leave here, cheaply)
     if digits[0] == "0" and n <= 11 and groups[-1] == 4 and len(groups) in (1, 3):
         return None  # phone-shaped: find_phone owns it
-    ctx = kind_before(text, a)
+    ctx = cx.before(a)
     hyph = len(groups) > 1
 
     # RRN / foreigner RN / corporate registration number: 6-7 (or 13 bare digits)
@@ -382,17 +382,17 @@ def _classify(text: str, a: int, b: int, tok: str, sep: str) -> tuple[str, float
     return None
 
 
-def find_tokens(text: str) -> Iterator[Span]:
+def find_tokens(text: str, cx: ContextIndex) -> Iterator[Span]:
     """Hyphen-joined (or bare) digit tokens classified by group shape + context."""
     for m in _TOKEN.finditer(text):
         tok = m.group(0)
         if len(tok) < 8:
             continue
-        res = _classify(text, m.start(), m.end(), tok, "-" if "-" in tok else "")
+        res = _classify(text, cx, m.start(), m.end(), tok, "-" if "-" in tok else "")
         if res:
             yield _span(m.start(), m.end(), *res)
     for m in _SPACED.finditer(text):
-        res = _classify(text, m.start(), m.end(), m.group(0), " ")
+        res = _classify(text, cx, m.start(), m.end(), m.group(0), " ")
         if res and res[0] in ("CARD", "RRN", "FOREIGNER_RN", "ACCOUNT"):
             yield _span(m.start(), m.end(), *res)
 
