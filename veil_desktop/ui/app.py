@@ -61,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # the detection child process of a frozen (PyInstaller) build
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     if args.self_test:
         from .. import selftest  # owned by the packaging work; a clear error if absent

@@ -41,6 +41,8 @@ class SpanHighlighter(QSyntaxHighlighter, StateListener):
 
     # -- Qt ---------------------------------------------------------------------------------------
     def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt name)
+        if not len(self._state):
+            return  # a fresh document: Qt walks every block once, keep that walk cheap
         block = self.currentBlock()
         qa = block.position()
         qb = qa + block.length()  # includes the block separator

@@ -44,7 +44,7 @@ from .highlighter import SpanHighlighter
 from .i18n import tr
 from .settings_store import SettingsStore
 from .table_model import SpanFilterProxy, SpanTableModel
-from .worker import DetectSignals, DetectWorker, TaskSignals, TaskWorker
+from .worker import DetectProcess, DetectSignals, DetectWorker, TaskSignals, TaskWorker
 
 #: GUI time spent feeding detector spans to the state per event-loop turn (the rest of the turn is left
 #: for input and painting); the chunk size adapts to the measured cost per span
@@ -89,7 +89,12 @@ class MainWindow(QMainWindow):
         self._store = settings_store or SettingsStore()
         self.settings: AppSettings = self._store.load()
         self.lang = self.settings.language
+        # The default detector runs in a child process (its long C calls hold the GIL, which would stall
+        # this thread); an injected factory (tests, embedding) runs in a pool thread instead.
         self._detectors = DetectorCache(detector_factory)
+        self._process: DetectProcess | None = None
+        if detector_factory is None:
+            self._process = self._new_process()
         self._pool = QThreadPool.globalInstance()
         # detection holds one pool thread for a long time; opening, export and autosave must not queue
         # behind it, even on a one-core machine (idealThreadCount() == 1)
@@ -135,6 +140,15 @@ class MainWindow(QMainWindow):
     # ================================================================================================
     # construction
     # ================================================================================================
+    def _new_process(self) -> "DetectProcess":
+        proc = DetectProcess(self.settings.model_dir or None, self.settings.engine_threads(), self)
+        proc.started.connect(self._on_detect_started)
+        proc.progress.connect(self._on_detect_progress)
+        proc.spans.connect(self._on_detect_spans)
+        proc.finished.connect(self._on_detect_finished)
+        proc.failed.connect(self._on_detect_failed)
+        return proc
+
     def _build_ui(self) -> None:
         self.view = DocumentView()
         self.view.itemClicked.connect(self.select_item)
@@ -406,6 +420,20 @@ class MainWindow(QMainWindow):
         self._detect_done_pending = False
         self._detect_error = None
         self._incoming.clear()
+        self.session.detection_complete = False
+        self.progress.setRange(0, 0)
+        self.progress.setVisible(True)
+        self.cancel_button.setVisible(True)
+        self.statusBar().showMessage(tr("status.detecting", self.lang))
+        if self._process is not None:
+            try:
+                self._process.start_job(job, self.state.text, self.view.visible_range())
+            except (OSError, RuntimeError) as exc:  # the child could not be started
+                self._detect_error = str(exc)
+                self._finish_detection(cancelled=True)
+                return None
+            self.update_actions()
+            return job
         signals = DetectSignals()  # created here, on the GUI thread
         signals.started.connect(self._on_detect_started)
         signals.progress.connect(self._on_detect_progress)
@@ -417,11 +445,6 @@ class MainWindow(QMainWindow):
                               self.view.visible_range(), signals)
         self._detect_worker = worker
         self._live_signals[job] = signals
-        self.session.detection_complete = False
-        self.progress.setRange(0, 0)
-        self.progress.setVisible(True)
-        self.cancel_button.setVisible(True)
-        self.statusBar().showMessage(tr("status.detecting", self.lang))
         self._pool.start(worker)
         self.update_actions()
         return job
@@ -432,6 +455,8 @@ class MainWindow(QMainWindow):
     def _cancel_detection(self, *, silent: bool) -> None:
         if self._detect_worker is not None:
             self._detect_worker.cancel()
+        if self._process is not None and self._detect_job is not None:
+            self._process.cancel(self._detect_job)
         was_running = self._detect_job is not None
         self._detect_job = None  # from now on every late result of that job is dropped
         self._detect_worker = None
@@ -732,6 +757,10 @@ class MainWindow(QMainWindow):
         lang_changed = new.language != self.settings.language
         self.settings = new
         self._store.save(new)
+        if model_changed and self._process is not None:
+            self._cancel_detection(silent=True)
+            self._process.close()
+            self._process = self._new_process()
         if lang_changed:
             self.lang = new.language
             self.retranslate()
@@ -979,6 +1008,8 @@ class MainWindow(QMainWindow):
         self._cancel_detection(silent=True)
         self._flush_autosave()
         self._store.save(self.settings)
+        if self._process is not None:
+            self._process.close()
         self._pool.waitForDone(3000)
         super().closeEvent(event)
 

@@ -12,13 +12,13 @@ Threading contract:
 from __future__ import annotations
 
 import threading
-import time
 import traceback
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from ..detect.events import Detector, Progress, SpansFound
+from ..detect.events import Detector
+from .detect_process import forward_stream
 
 
 class DetectSignals(QObject):
@@ -55,41 +55,125 @@ class DetectWorker(QRunnable):
 
     def run(self) -> None:  # pool thread
         job, sig = self.job_id, self.signals
-        buffer: list = []
         try:
             detector = self._provider()
             if self._cancel.is_set():
                 sig.finished.emit(job, True)
                 return
             sig.started.emit(job, getattr(detector, "id", type(detector).__name__))
-            last_emit = 0.0
-            sent_spans = False
-            progress: Progress | None = None
-            for event in detector.stream(self._text, cancelled=self._cancel.is_set, first=self._first):
-                if isinstance(event, SpansFound):
-                    buffer.extend(event.spans)
-                elif isinstance(event, Progress):
-                    progress = event
-                now = time.monotonic()
-                # the first batch goes out at once (time to first highlight), later ones are coalesced
-                if now - last_emit >= self._throttle or (buffer and not sent_spans):
-                    if buffer:
-                        sig.spans.emit(job, buffer)
-                        buffer = []
-                        sent_spans = True
-                    if progress is not None:
-                        sig.progress.emit(job, progress.done, progress.total)
-                        progress = None
-                    last_emit = now
-            if buffer and not self._cancel.is_set():
-                sig.spans.emit(job, buffer)
-            if progress is not None:
-                sig.progress.emit(job, progress.done, progress.total)
+            forward_stream(detector.stream(self._text, cancelled=self._cancel.is_set, first=self._first),
+                           lambda spans: sig.spans.emit(job, spans),
+                           lambda done, total: sig.progress.emit(job, done, total),
+                           self._throttle, is_cancelled=self._cancel.is_set)
             sig.finished.emit(job, self._cancel.is_set())
         except Exception as exc:  # noqa: BLE001 - every failure must reach the GUI as a message
-            if buffer and not self._cancel.is_set():
-                sig.spans.emit(job, buffer)  # spans yielded before the failure are final and valid
             sig.failed.emit(job, _describe(exc))
+
+
+class DetectProcess(QObject):
+    """Runs detection jobs in a child process (``detect_process.child_main``) and re-emits its events as
+    job-tagged Qt signals, like ``DetectWorker`` does for a thread.
+
+    Threading: created and driven on the GUI thread; one reader thread (plain ``threading``) receives the
+    child's events and emits the signals (queued into the GUI thread). The child is started on the first
+    job and keeps its detector loaded; ``close()`` stops it. If the child dies, the running job fails with
+    a message and the next job starts a new child.
+    """
+
+    started = Signal(int, str)
+    progress = Signal(int, int, int)
+    spans = Signal(int, object)
+    finished = Signal(int, bool)
+    failed = Signal(int, str)
+
+    def __init__(self, model_dir: str | None, threads: int | None, parent=None) -> None:
+        super().__init__(parent)
+        self.model_dir = model_dir
+        self.threads = threads
+        self._proc = None
+        self._cmd = None
+        self._reader: threading.Thread | None = None
+        self._current_job: int | None = None
+        self._closing = False
+        self._lock = threading.Lock()
+
+    def _ensure(self) -> None:
+        if self._proc is not None and self._proc.is_alive() and self._cmd is not None:
+            return
+        import multiprocessing as mp
+
+        from .detect_process import child_main
+
+        ctx = mp.get_context("spawn")  # never fork a process that runs Qt and onnxruntime threads
+        cmd_recv, cmd_send = ctx.Pipe(duplex=False)
+        evt_recv, evt_send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=child_main, args=(cmd_recv, evt_send, self.model_dir, self.threads),
+                           name="veil-detect", daemon=True)
+        try:
+            proc.start()
+        finally:
+            cmd_recv.close()
+            evt_send.close()
+        self._proc, self._cmd = proc, cmd_send
+        self._closing = False
+        self._reader = threading.Thread(target=self._read, args=(evt_recv, self._proc), name="veil-detect-reader",
+                                        daemon=True)
+        self._reader.start()
+
+    def start_job(self, job: int, text: str, first: tuple[int, int] | None) -> None:
+        with self._lock:
+            self._ensure()
+            self._current_job = job
+            self._cmd.send(("detect", job, text, first))
+
+    def cancel(self, job: int) -> None:
+        with self._lock:
+            if self._cmd is not None and self._proc is not None and self._proc.is_alive():
+                try:
+                    self._cmd.send(("cancel", job))
+                except OSError:
+                    pass
+
+    def close(self, timeout: float = 3.0) -> None:
+        with self._lock:
+            proc, cmd = self._proc, self._cmd
+            self._closing = True
+            self._proc = self._cmd = None
+        if proc is None or cmd is None:
+            return
+        try:
+            cmd.send(("quit",))
+        except OSError:
+            pass
+        proc.join(timeout)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(1.0)
+        cmd.close()
+        if self._reader is not None:
+            self._reader.join(timeout)
+
+    def _read(self, conn, proc) -> None:  # reader thread
+        while True:
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):
+                break
+            kind, job = msg[0], msg[1]
+            if kind == "spans":
+                self.spans.emit(job, msg[2])
+            elif kind == "progress":
+                self.progress.emit(job, msg[2], msg[3])
+            elif kind == "started":
+                self.started.emit(job, msg[2])
+            elif kind == "finished":
+                self.finished.emit(job, msg[2])
+            elif kind == "failed":
+                self.failed.emit(job, msg[2])
+        conn.close()
+        if not self._closing and self._current_job is not None and proc is self._proc:
+            code = proc.exitcode
+            self.failed.emit(self._current_job, f"the detection process stopped unexpectedly (exit code {code})")
 
 
 class TaskSignals(QObject):
