@@ -256,6 +256,10 @@ def test_corrupt_and_hostile_zips(tmp_path, monkeypatch):
     notzip.write_text("hello")
     with pytest.raises(DocumentError, match="not a valid Word document"):
         open_document(notzip)
+    ole = tmp_path / "old.docx"
+    ole.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
+    with pytest.raises(DocumentError, match="old binary"):
+        open_document(ole)
     nodoc = tmp_path / "nodoc.docx"
     with zipfile.ZipFile(nodoc, "w") as z:
         z.writestr("hello.txt", "x")

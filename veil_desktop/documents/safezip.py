@@ -32,6 +32,9 @@ class Member:
 
 
 def read_zip(data: bytes, what: str) -> list[Member]:
+    if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
+        raise DocumentError(f"The file is an old binary (OLE) file, not a {what}: open it in its "
+                            "application and save it in the newer format (.docx / .hwpx), or as .hwp.")
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
