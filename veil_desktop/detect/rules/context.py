@@ -18,7 +18,7 @@ _KINDS: dict[str, list[str]] = {
     "CORP_REG": ["법인"],
     "BUSINESS_REG": ["사업자"],
     "ACCOUNT": ["계좌", "은행", "뱅크", "입금", "예금", "이체", "송금", "환불", "환급", "출금", "통장", "농협", "신협",
-                "수협", "우체국", "새마을금고", "account", "Account", "ACCOUNT"],
+                "수협", "우체국", "새마을금고", "신한", "토스", "씨티", "SC제일", "account", "Account", "ACCOUNT"],
     "CARD": ["카드", "card", "Card", "CARD", "결제"],
     "DRIVER_LICENSE": ["면허"],
     "ID_CARD": ["신분증"],
@@ -34,7 +34,8 @@ _KINDS: dict[str, list[str]] = {
                                       "상품", "제품", "모델", "품", "보험증", "보험", "청구", "시행", "공고", "고시",
                                       "과제", "계약")
             for sep in ("", " ")]
-    + ["의료보험", "건강보험", "보험증", "학번", "사번", "군번", "시리얼", "serial", "Serial", "SERIAL", "버전",
+    + ["의료보험", "건강보험", "보험증", "학번", "사번", "군번", "시리얼", "serial", "Serial", "SERIAL", "S/N", "s/n",
+       "제조번호", "바코드", "tracking", "Tracking", "버전",
        "ver", "Ver", "VER", "version", "Version", "no.", "No.", "NO.", "#"],
 }
 _KIND_OF: dict[str, str] = {w: k for k, ws in _KINDS.items() for w in ws}

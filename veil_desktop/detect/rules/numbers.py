@@ -293,20 +293,22 @@ def find_driver_license_region(text: str, cx: ContextIndex) -> Iterator[Span]:
 
 
 def _classify_rrn(digits: str, hyph: bool, ctx: str | None) -> tuple[str, float] | None:
+    if ctx == "NEG" and not hyph:
+        return None  # a bare 13-digit barcode / serial passes a check digit one time in ten
     if ctx == "CORP_REG":
         return "CORP_REG", 0.97 if corp_check_ok(digits) else 0.92
     date_ok = birth_date_ok(digits[:6])
     g7 = digits[6]
     if g7 in "5678":
         if date_ok and frn_check_ok(digits):
-            return "FOREIGNER_RN", 0.99
+            return "FOREIGNER_RN", 0.99 if hyph else 0.9
         if ctx in ("FOREIGNER_RN", "RRN"):
             return "FOREIGNER_RN", 0.93 if date_ok else 0.8
         if hyph and date_ok and ctx not in ("NEG", "ACCOUNT"):
             return "FOREIGNER_RN", 0.85
         return None
     if date_ok and rrn_check_ok(digits):
-        return "RRN", 0.99
+        return "RRN", 0.99 if hyph else 0.9
     if ctx in ("RRN", "FOREIGNER_RN"):
         return "RRN", 0.93 if date_ok else 0.8
     if ctx == "NEG" or not hyph:
