@@ -168,12 +168,6 @@ class MainWindow(QMainWindow):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the text column takes the rest
-        for col, width in enumerate((56, 0, 96, 52, 62, 52)):
-            if width:
-                self.table.setColumnWidth(col, width)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current)
 
         self.label_filter = QComboBox()
@@ -362,12 +356,12 @@ class MainWindow(QMainWindow):
         if restored:
             n = sum(1 for it in loaded.state if it.status is not Status.PENDING)
             self.statusBar().showMessage(tr("status.restored", self.lang).format(n=n), 8000)
-        self.documentLoaded.emit(str(loaded.path))
         if not restored or not loaded.session.detection_complete:
             self.run_detection()
         else:
             self.detector_id = loaded.session.model_id
             self._refresh_status()
+        self.documentLoaded.emit(str(loaded.path))  # after detection started: listeners may check for it
 
     def _on_open_failed(self, job: int, message: str) -> None:
         if job != self._open_job:
@@ -398,6 +392,12 @@ class MainWindow(QMainWindow):
             state.set_threshold(self.threshold_slider.value() / 100)
         self._model = SpanTableModel(state, self.lang, self)
         self.proxy.setSourceModel(self._model)
+        header = self.table.horizontalHeader()  # per-section modes need the columns to exist
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the text column takes the rest
+        for col, width in enumerate((52, 0, 92, 48, 58, 48)):
+            if width:
+                self.table.setColumnWidth(col, width)
         self.view.set_text(state.text, state)
         # attach after the text is in, so Qt highlights the (already restored) items in one pass
         self._highlighter = SpanHighlighter(self.view.document(), state, self.view.offsets,
