@@ -2,6 +2,7 @@
 
 Order matters here, which is why the frozen app has its own entry instead of ``veil_desktop.ui.app:main``:
 
+0. Switch onnxruntime's telemetry off (before anything can import onnxruntime).
 1. Point numba's cache at a user-writable directory *before* numba is imported (numba reads
    ``NUMBA_CACHE_DIR`` once, at import). Nothing is ever written next to the executable.
 2. Import onnxruntime (and numba, when bundled) *before* PySide6: on Windows, loading Qt's DLLs first can
@@ -18,10 +19,17 @@ gives a like-for-like start-up figure for the unfrozen app.
 from __future__ import annotations
 
 import os
-import sys
-import tempfile
-import time
-from pathlib import Path
+
+# onnxruntime >= 1.2x on Linux/macOS carries Microsoft's 1DS telemetry client (libcurl, HTTPS uploads) and,
+# at import, writes a device id and an event store under ~/.cache/Microsoft/DeveloperTools/.onnxruntime/.
+# Only this variable, set before the first `import onnxruntime`, switches it off (calling
+# onnxruntime.disable_telemetry_events() afterwards does not). An offline PII tool sends nothing: forced on.
+os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 _ENTRY_T = time.time()  # wall-clock when the entry script began (after the bootloader and interpreter start)
 

@@ -20,11 +20,13 @@ from veil_desktop import selftest
 ROOT = Path(__file__).resolve().parent.parent
 ENTITIES = {"김민준": "PERSON", "이서연": "PERSON", "박지훈": "PERSON", "강남구청": "ORGANIZATION"}
 FULL_STEPS = ["resources", "native libs", "load detector", "detect sample", "main window", "export TXT",
-              "export DOCX", "no network"]
+              "export DOCX", "no network", "no telemetry"]
 
 
 @pytest.fixture
 def resources(tmp_path, monkeypatch):
+    # what the frozen entry (packaging/entry.py) sets before anything imports onnxruntime
+    monkeypatch.setenv("ORT_DISABLE_TELEMETRY", "1")
     res = tmp_path / "resources"
     for sub in ("samples", "fonts", "icons"):
         shutil.copytree(ROOT / "resources" / sub, res / sub)
@@ -46,7 +48,7 @@ def test_selftest_passes_with_the_network_refused(resources, qapp, monkeypatch, 
     rc = selftest.main(["--keep", str(keep)])
     out = capsys.readouterr().out
     assert rc == 0, out
-    assert "RESULT: PASS (8/8 steps ok)" in out
+    assert "RESULT: PASS (9/9 steps ok)" in out
     for name in FULL_STEPS:
         assert any(line.startswith(name) and " ok " in line for line in out.splitlines()), (name, out)
     assert refused == []
@@ -94,6 +96,14 @@ def test_a_missing_module_is_a_clear_failure_not_a_crash(resources, monkeypatch,
     assert "no detector (load detector failed)" in line_of("detect sample")
     assert " ok " in line_of("resources")
     assert "RESULT: FAIL" in out
+
+
+def test_onnxruntime_telemetry_left_on_fails_the_selftest(resources, monkeypatch, tmp_path):
+    monkeypatch.delenv("ORT_DISABLE_TELEMETRY")
+    results = {r.name: r for r in selftest.run_selftest(tmp_path / "w", build_window=False)}
+    assert results["detect sample"].ok
+    assert not results["no telemetry"].ok
+    assert "ORT_DISABLE_TELEMETRY=1" in results["no telemetry"].detail
 
 
 def test_missing_embedded_model_fails_the_resources_step(resources, tmp_path):

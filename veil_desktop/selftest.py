@@ -12,6 +12,7 @@ names the module, never a crash):
 6. ``export TXT``      open -> plan -> ``export_document`` -> leak check, in a temp folder;
 7. ``export DOCX``     the same for a DOCX built from the sample (body, table and header);
 8. ``no network``      no socket connect / DNS lookup was attempted during the run (in-process guard);
+   ``no telemetry``    onnxruntime's telemetry is off (``ORT_DISABLE_TELEMETRY=1``) and wrote nothing;
 9. ``bundle unchanged`` (frozen only) nothing was written inside the application folder;
 +  ``model <name>``    for every extra model folder shipped with ``build.py --model``: it loads and detects.
 
@@ -34,6 +35,10 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+
+#: Where onnxruntime's 1DS telemetry keeps its device id and event store (Linux/macOS; XDG cache).
+_ORT_TELEMETRY_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "Microsoft" \
+    / "DeveloperTools" / ".onnxruntime"
 
 #: Values in the bundled sample that every detector configuration must find (rules cover them all).
 SAMPLE_MUST_FIND = ("880412-1234567", "010-2345-6789", "minjun.kim@example.com")
@@ -206,17 +211,18 @@ class SelfTest:
         self.workdir.mkdir(parents=True, exist_ok=True)
         root = _bundle_root()
         before = _snapshot(root) if root else None
-        # A throw-away profile: the window autosaves sessions and settings; none of it may reach the
-        # user's real profile (and a restored session from an earlier run would skip detection).
+        telemetry_before = _snapshot(_ORT_TELEMETRY_DIR) if _ORT_TELEMETRY_DIR.is_dir() else {}
         saved_env = {k: os.environ.get(k) for k in ("VEIL_DATA_DIR", "VEIL_CONFIG_DIR")}
-        os.environ["VEIL_DATA_DIR"] = str(self.workdir / "profile" / "data")
-        os.environ["VEIL_CONFIG_DIR"] = str(self.workdir / "profile" / "config")
         self.guard.install()
         try:
             self.step("resources", self._resources)
             self.step("native libs", self._native)
             self.step("load detector", self._load_detector)
             self.step("detect sample", self._detect_sample)
+            # From here on a throw-away profile: the window autosaves sessions and settings; none of it may
+            # reach the user's real profile (and a restored session from an earlier run would skip detection).
+            os.environ["VEIL_DATA_DIR"] = str(self.workdir / "profile" / "data")
+            os.environ["VEIL_CONFIG_DIR"] = str(self.workdir / "profile" / "config")
             if self.build_window:
                 self.step("main window", self._main_window)
             self.step("export TXT", self._export_txt)
@@ -231,6 +237,7 @@ class SelfTest:
                 else:
                     os.environ[k] = v
         self.step("no network", self._no_network)
+        self.step("no telemetry", lambda: self._no_telemetry(telemetry_before))
         if root is not None and before is not None:
             self.step("bundle unchanged", lambda: self._bundle_unchanged(root, before))
         return self.results
@@ -395,6 +402,13 @@ class SelfTest:
     def _no_network(self) -> str:
         _check(not self.guard.attempts, f"network access attempted: {self.guard.attempts[:3]}")
         return "no connect/DNS attempts"
+
+    def _no_telemetry(self, before: dict[str, tuple[int, int]]) -> str:
+        _check(os.environ.get("ORT_DISABLE_TELEMETRY") == "1",
+               "onnxruntime telemetry is on: ORT_DISABLE_TELEMETRY=1 must be set before onnxruntime is imported")
+        after = _snapshot(_ORT_TELEMETRY_DIR) if _ORT_TELEMETRY_DIR.is_dir() else {}
+        _check(after == before, f"onnxruntime wrote its telemetry store during the run: {_ORT_TELEMETRY_DIR}")
+        return "ORT_DISABLE_TELEMETRY=1; onnxruntime's telemetry store untouched"
 
     def _bundle_unchanged(self, root: Path, before: dict[str, tuple[int, int]]) -> str:
         after = _snapshot(root)
