@@ -1,5 +1,6 @@
-"""Structured PII: phone, RRN / foreigner RN, e-mail, card, account, business / corporate registration,
-passport, driver's licence, vehicle plate, IP address.
+"""Structured PII: phone (also +82 and read out in Korean numerals), RRN / foreigner RN (also masked or
+cut to birth date + sex digit), e-mail, card (Luhn), account, business / corporate registration (check
+digits), passport, driver's licence, vehicle plate, IPv4 / IPv6 address.
 
 All finders take the *folded* text (``normalize.fold``: full-width digits are ASCII, same offsets) and
 yield ``Span(start, end, label, score, "rule")``. Finders may propose overlapping candidates; the
