@@ -134,3 +134,12 @@ def test_cli_model_and_default_detectors(corpus, tmp_path):
 def test_cli_refuses_unknown_detector(corpus):
     with pytest.raises(SystemExit):
         E.main(["--detector", "magic", "--data-path", str(corpus)])
+
+
+def test_cli_clear_errors_for_missing_corpus_and_model(tmp_path, corpus):
+    with pytest.raises(SystemExit, match="cannot read the ko-pii corpus"):
+        E.main(["--detector", "rules", "--data-path", str(tmp_path / "none.jsonl")])
+    with pytest.raises(SystemExit, match="There is no model folder at"):
+        E.main(["--detector", "default", "--model", str(tmp_path / "nomodel"), "--data-path", str(corpus)])
+    with pytest.raises(SystemExit, match="unknown rule labels"):
+        E.main(["--detector", "rules", "--labels", "PHONE,SHOE", "--data-path", str(corpus)])

@@ -372,13 +372,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .datasets import iter_split
 
-    docs, scored = load_corpus(a.data, a.data_path)
+    try:
+        docs, scored = load_corpus(a.data, a.data_path)
+    except OSError as e:
+        raise SystemExit(f"cannot read the {a.data} corpus: {e} (set --data-path, or VEIL_SHARED_DATA to the folder "
+                         "holding ../shared/data)") from None
     if a.split != "all":
         docs = list(iter_split(docs, a.split))
     if a.limit:
         docs = docs[:a.limit]
     rule_labels = set(a.labels.split(",")) if a.labels else None
-    det = make_detector(a.detector, a.model, a.threads, a.o_bias, rule_labels, spacing=not a.no_spacing)
+    from .detect.model_folder import ModelFolderError
+
+    try:
+        det = make_detector(a.detector, a.model, a.threads, a.o_bias, rule_labels, spacing=not a.no_spacing)
+    except (ModelFolderError, ValueError) as e:
+        raise SystemExit(str(e)) from None
     rep = evaluate(det, docs, scored, keep_errors=a.errors, only_detector_labels=not a.all_labels)
     title = f"{getattr(det, 'id', a.detector)} on {a.data} / {a.split}"
     print(markdown(rep, title))
