@@ -25,6 +25,7 @@ def make_window(qtbot, text):
     qtbot.waitExposed(w)
     state = ReviewState(text)
     w._install(Loaded(None, None, state, None))
+    w.view.finish_loading()  # long texts load chunk by chunk; these tests look at the whole document
     return w, state
 
 
@@ -54,6 +55,25 @@ def test_status_looks_and_lazy_offscreen_blocks(qtbot):
     # the threshold hides a pending suggestion from the view as well
     state.set_threshold(0.95)
     assert formats_at(w.view, last) == []
+    w.close()
+    QThreadPool.globalInstance().waitForDone(5000)
+
+
+def test_long_text_loads_in_chunks_and_items_are_highlighted_on_arrival(qtbot):
+    text = "\n".join(f"{i:05d} 담당자 김민준 연락" for i in range(20000))  # ~360k characters
+    w = MainWindow(SettingsStore(), detector_factory=lambda d, t: None)
+    qtbot.addWidget(w)
+    state = ReviewState(text)
+    w._install(Loaded(None, None, state, None))
+    assert not w.view.fully_loaded
+    assert w.view.document().characterCount() - 1 <= w.view.LOAD_CHUNK * 2
+    last = text.rindex("김민준")
+    state.add_detected([Span(last, last + 3, "PERSON", 0.9)])  # beyond what is loaded: nothing to do yet
+    with qtbot.waitSignal(w.view.loaded, timeout=10000):
+        pass
+    assert w.view.toPlainText() == text
+    # the block arrived after the item: highlighting happened on insertion (it may be off screen)
+    assert formats_at(w.view, last) == [(last, 3, False, False, True)]
     w.close()
     QThreadPool.globalInstance().waitForDone(5000)
 

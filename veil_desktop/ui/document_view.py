@@ -6,7 +6,7 @@ happens here (``Utf16Map``) and nowhere else. Threading: GUI thread only.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip
 
@@ -18,6 +18,7 @@ from .table_model import item_tooltip
 
 class DocumentView(QPlainTextEdit):
     itemClicked = Signal(int)
+    loaded = Signal()                           # the whole text is in the view
     contextRequested = Signal(QPoint, object)   # global pos, item id under the cursor or None
 
     def __init__(self, parent=None) -> None:
@@ -30,15 +31,64 @@ class DocumentView(QPlainTextEdit):
         self.setUndoRedoEnabled(False)  # a read-only view needs no edit history (and it costs memory)
         self._state: ReviewState | None = None
         self._offsets = Utf16Map("")
+        self._pending_text = ""
+        self._pending_pos = 0
+        self._load_timer = QTimer(self, interval=0, timeout=self._load_more)
         self.lang = "ko"
 
     # -- content ------------------------------------------------------------------------------------
+    #: characters put into the view per event-loop turn while a long document loads
+    LOAD_CHUNK = 40_000
+
     def set_text(self, text: str, state: ReviewState | None) -> Utf16Map:
+        """Show ``text``. A long text goes in chunk by chunk (one per event-loop turn, cut after a line
+        break) so opening a 1M-character document never blocks the window; items whose text has not
+        arrived yet are highlighted by the highlighter as their blocks are inserted."""
         self._state = state
         self._offsets = Utf16Map(text)
         self.setExtraSelections([])
-        self.setPlainText(display_text(text))
+        shown = display_text(text)
+        self._pending_text = ""
+        self._load_timer.stop()
+        first = self._cut(shown, 0)
+        self.setPlainText(shown[:first])
+        if first < len(shown):
+            self._pending_text = shown
+            self._pending_pos = first
+            self._load_timer.start()
+        else:
+            self.loaded.emit()
         return self._offsets
+
+    @property
+    def fully_loaded(self) -> bool:
+        return not self._pending_text
+
+    def finish_loading(self) -> None:
+        """Insert whatever is still pending at once (needed before positions near the end are used)."""
+        while self._pending_text:
+            self._load_more()
+
+    def _cut(self, text: str, start: int) -> int:
+        end = min(len(text), start + self.LOAD_CHUNK)
+        if end < len(text):
+            nl = text.find("\n", end)
+            end = len(text) if nl < 0 or nl - end > self.LOAD_CHUNK else nl + 1
+        return end
+
+    def _load_more(self) -> None:
+        text, start = self._pending_text, self._pending_pos
+        if not text:
+            return
+        end = self._cut(text, start)
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(text[start:end])
+        self._pending_pos = end
+        if end >= len(text):
+            self._pending_text = ""
+            self._load_timer.stop()
+            self.loaded.emit()
 
     @property
     def offsets(self) -> Utf16Map:
@@ -96,6 +146,8 @@ class DocumentView(QPlainTextEdit):
         if item is None:
             self.setExtraSelections([])
             return
+        if self._offsets.to_qt(item.end) > self.document().characterCount() - 1:
+            self.finish_loading()  # jumping to an item beyond what is loaded yet
         sel = QTextEdit.ExtraSelection()
         cursor = QTextCursor(self.document())
         cursor.setPosition(self._offsets.to_qt(item.start))
