@@ -52,26 +52,48 @@ def rss_mb() -> float:
 
 
 class GapMeter:
-    """A 10 ms QTimer; records the gaps between consecutive ticks (ms)."""
+    """A 10 ms QTimer; records the wall-clock gaps between consecutive ticks (ms) and, per gap, the CPU
+    time the GUI thread itself used (ms). A long gap with little GUI-thread CPU means the thread was
+    waiting (scheduler, GIL), not working; a long gap full of CPU is the UI's own blocking work."""
 
     def __init__(self) -> None:
         self.timer = QTimer(interval=10)
         self.timer.timeout.connect(self._tick)
         self.gaps: list[float] = []
+        self.cpu: list[float] = []
         self._last = None
+        self._last_cpu = None
 
     def start(self) -> None:
         self.gaps.clear()
+        self.cpu.clear()
         self._last = time.perf_counter()
+        self._last_cpu = time.thread_time()
         self.timer.start()
 
     def stop(self) -> None:
         self.timer.stop()
 
     def _tick(self) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.thread_time()
         self.gaps.append((now - self._last) * 1000)
-        self._last = now
+        self.cpu.append((cpu - self._last_cpu) * 1000)
+        self._last, self._last_cpu = now, cpu
+
+    def summary(self) -> str:
+        gaps = sorted(self.gaps)
+        p99 = gaps[int(0.99 * (len(gaps) - 1))]
+        worst = max(range(len(self.gaps)), key=self.gaps.__getitem__)
+        return (f"max gap {gaps[-1]:.1f} ms (GUI thread busy {self.cpu[worst]:.1f} ms of it), p99 {p99:.1f} ms, "
+                f"median {statistics.median(gaps):.1f} ms, {len(gaps)} ticks; largest GUI-thread CPU in one gap "
+                f"{max(self.cpu):.1f} ms")
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "n/a"
 
 
 def run_open(app, window, path: Path, *, max_s: float, meter: GapMeter | None = None) -> dict:
@@ -156,6 +178,7 @@ def main() -> int:
     mode = "child process" if window._process is not None else "pool thread"
     print(f"machine: {os.cpu_count()} logical cores; detector {window.detector_id} ({mode}); threads "
           f"{args.threads or 'engine default'}; Qt platform {os.environ['QT_QPA_PLATFORM']}")
+    print(f"load average (1/5/15 min) at start: {loadavg()} on {os.cpu_count()} cores")
     print(f"first job incl. detector start-up (one-off, 2,000 chars): {r['detect_s']:.2f} s; "
           f"GUI process RSS {rss_start:.0f} MB at start -> {rss_mb():.0f} MB")
 
@@ -166,12 +189,9 @@ def main() -> int:
     if "error" in r:
         print("error:", r["error"])
         return 1
-    gaps = sorted(meter.gaps)
-    p99 = gaps[int(0.99 * (len(gaps) - 1))] if gaps else float("nan")
     print(f"\n{args.chars:,}-char document: {r['items']} items, detection {r['detect_s']:.2f} s "
-          f"(shown after {r['shown_s'] * 1000:.0f} ms)")
-    print(f"  10 ms timer during open+detection: max gap {max(gaps):.1f} ms, p99 {p99:.1f} ms, "
-          f"median {statistics.median(gaps):.1f} ms, {len(gaps)} ticks")
+          f"(shown after {r['shown_s'] * 1000:.0f} ms); load average now {loadavg()}")
+    print(f"  10 ms timer during open+detection: {meter.summary()}")
     print(f"  open -> first highlight: {r['first_highlight_s'] * 1000:.0f} ms")
 
     big = _tmp / "doc_1m.txt"
@@ -187,7 +207,7 @@ def main() -> int:
           f"open -> first highlight {r['first_highlight_s'] * 1000:.0f} ms")
     print(f"  RSS: {rss_before:.0f} MB before open, {r['rss_shown_mb']:.0f} MB when shown, "
           f"{r['rss_done_mb']:.0f} MB after detection ({state} after {r['detect_s']:.1f} s, {r['items']} items)")
-    print(f"  10 ms timer: max gap {max(meter.gaps):.1f} ms over {len(meter.gaps)} ticks")
+    print(f"  10 ms timer: {meter.summary()}")
     window.close()
     return 0
 
