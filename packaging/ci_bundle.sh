@@ -68,6 +68,23 @@ check_variant() {  # check_variant NAME DIST [build.py args...]
   fresh_profile
   "${NONET[@]}" "$exe" --self-test
 
+  section "[$name] network syscalls of the whole process (strace), self-test + 20 s idle"
+  # The in-process guard only sees Python sockets; native code (onnxruntime's telemetry client, for one,
+  # resolves mobile.events.data.microsoft.com ~10 s after start unless ORT_DISABLE_TELEMETRY=1) is only
+  # visible to the kernel. Any connect() to an AF_INET/AF_INET6 address fails this check (it is recorded
+  # even inside the empty network namespace, where it cannot succeed).
+  if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+    fresh_profile
+    "${NONET[@]}" strace -f -qq -e trace=connect,sendto,sendmsg -o "$SCRATCH/strace.txt" \
+      "$exe" --self-test --no-window --linger 20 >/dev/null
+    if grep -E 'AF_INET6?\b' "$SCRATCH/strace.txt" | grep -E 'connect\(|sendto\(|sendmsg\(' > "$SCRATCH/net.txt"; then
+      echo "FAIL: network syscalls:"; head -20 "$SCRATCH/net.txt"; return 1
+    fi
+    echo "ok: no AF_INET/AF_INET6 connect/sendto/sendmsg in $(wc -l < "$SCRATCH/strace.txt") traced calls"
+  else
+    echo "!!! strace is not available (or ptrace is not allowed): native network syscalls NOT checked"
+  fi
+
   section "[$name] self-test with no writable cache/profile/temp location at all"
   # HOME, XDG_*, VEIL_DATA_DIR, NUMBA_CACHE_DIR and TMPDIR lie below a regular file (uncreatable even for
   # root); /tmp and /var/tmp are read-only tmpfs mounts in a private mount namespace. numba (if bundled)

@@ -443,12 +443,15 @@ def run_selftest(workdir: Path | None = None, *, numba_cache_dir: str | None = N
 
 
 def main(argv: list[str] | None = None, *, numba_cache_dir: str | None = None) -> int:
-    """CLI: ``veil-desktop --self-test [--keep DIR] [--no-window]``. Returns 0 only if all steps passed."""
+    """CLI: ``veil-desktop --self-test [--keep DIR] [--no-window] [--linger S]``; 0 only if all steps passed."""
     parser = argparse.ArgumentParser(prog="veil-desktop --self-test",
                                      description="Check this installation end to end, offline.")
     parser.add_argument("--keep", metavar="DIR", type=Path,
                         help="write the test documents and exports to DIR (kept) instead of a temp folder")
     parser.add_argument("--no-window", action="store_true", help="skip the main-window step")
+    parser.add_argument("--linger", type=float, default=0.0, metavar="S",
+                        help="stay alive S seconds after the steps, so that background threads of native "
+                             "libraries get the chance to act (CI watches for network syscalls meanwhile)")
     if argv is None:  # called from ``veil-desktop --self-test ...``: drop the flag that brought us here
         argv = [a for a in sys.argv[1:] if a != "--self-test"]
     args = parser.parse_args(argv)
@@ -459,6 +462,8 @@ def main(argv: list[str] | None = None, *, numba_cache_dir: str | None = None) -
     results = run_selftest(args.keep, numba_cache_dir=numba_cache_dir, build_window=not args.no_window)
     print(format_report(results))
     print(f"total {time.perf_counter() - t:.2f} s", flush=True)
+    if args.linger > 0:
+        time.sleep(args.linger)
     return 0 if results and all(r.ok for r in results) else 1
 
 
