@@ -21,7 +21,6 @@ Run: ``.venv/bin/python benchmarks/bench_documents.py [--pages 100] [--threads 2
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import platform

@@ -2,7 +2,6 @@
 model), redacted, re-opened, and scanned for every PII value in every ZIP member."""
 from __future__ import annotations
 
-import hashlib
 import html
 import io
 import re
