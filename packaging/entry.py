@@ -26,6 +26,7 @@ import os
 # onnxruntime.disable_telemetry_events() afterwards does not). An offline PII tool sends nothing: forced on.
 os.environ["ORT_DISABLE_TELEMETRY"] = "1"
 
+import importlib.util  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -202,7 +203,8 @@ def install_startup_probe(timeout_s: float = 60.0) -> None:
 
 def run(argv: list[str]) -> int:
     """Entry logic; ``argv`` excludes the program name. Returns the process exit code."""
-    numba_dir = configure_numba_cache()
+    # find_spec does not import: in the default bundle (no numba) no cache folder is created at all
+    numba_dir = configure_numba_cache() if importlib.util.find_spec("numba") is not None else None
     loaded = preload_native()
     if not loaded.get("numba", "").startswith("not available"):
         use_numba_cache_dir_when_frozen()
