@@ -16,6 +16,7 @@ from PIL import Image
 from veil_desktop.detect.span import Span
 from veil_desktop.documents import (DocumentError, LeakDetected, export_document, open_document,
                                     propagate_spans)
+from veil_desktop.documents import docx as docx_mod
 from veil_desktop.documents import safezip
 from veil_desktop.masking import Masker
 
@@ -304,3 +305,14 @@ def test_attribute_slots_and_space_preserve(sample, tmp_path):
     d = docx.Document(str(tmp_path / "o.docx"))
     q = next(p for p in d.paragraphs if p.text.startswith("검토자"))
     assert q.text == "검토자 [PERSON]"
+
+
+def test_fallback_copy_left_in_place_is_caught(sample, tmp_path, monkeypatch):
+    """Fail closed: without the cleaning step (simulated), the mc:Fallback text-box copy still holds the
+    name; the independent re-read finds it and nothing is written."""
+    doc = open_document(sample)
+    monkeypatch.setattr(docx_mod.PROFILE, "clean", lambda name, root: False)
+    with pytest.raises(LeakDetected) as ei:
+        export_document(doc, Masker().plan(doc.text, spans_for(doc.text, PII)), tmp_path / "o.docx")
+    assert any(loc.startswith("word/document.xml") for loc in ei.value.locations)
+    assert not (tmp_path / "o.docx").exists() and not list(tmp_path.glob(".veil-*"))

@@ -12,7 +12,9 @@ import pytest
 from PIL import Image
 
 from veil_desktop.detect.span import Span
-from veil_desktop.documents import DocumentError, export_document, open_document, propagate_spans
+from veil_desktop.documents import (DocumentError, LeakDetected, export_document, open_document,
+                                    propagate_spans)
+from veil_desktop.documents import hwpx as hwpx_mod
 from veil_desktop.masking import Masker
 
 NS = ('xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph" '
@@ -167,3 +169,29 @@ def test_not_hwpx(tmp_path):
     (tmp_path / "y.hwpx").write_bytes(b"PK\x03\x04garbage")
     with pytest.raises(DocumentError, match="damaged|not a valid"):
         open_document(tmp_path / "y.hwpx")
+
+
+def test_stale_preview_is_caught_by_the_leak_check(tmp_path, monkeypatch):
+    """Fail closed: if the preview were not regenerated (simulated), the re-read finds the original."""
+    src = build_hwpx(tmp_path / "a.hwpx")
+    before = src.read_bytes()
+    doc = open_document(src)
+    monkeypatch.setattr(hwpx_mod.PROFILE, "scrub", lambda members, d: members)
+    with pytest.raises(LeakDetected) as ei:
+        export_document(doc, Masker().plan(doc.text, spans_for(doc.text)), tmp_path / "o.hwpx")
+    assert any(loc.startswith("Preview/PrvText.txt") for loc in ei.value.locations)
+    assert not (tmp_path / "o.hwpx").exists() and src.read_bytes() == before
+
+
+def test_hwpx_xxe_and_member_cap(tmp_path, monkeypatch):
+    from veil_desktop.documents import safezip
+
+    p = build_hwpx(tmp_path / "a.hwpx")
+    with zipfile.ZipFile(p, "a") as z:
+        z.writestr("Contents/section9.xml", '<?xml version="1.0"?><!DOCTYPE lol [<!ENTITY a "aaaa">'
+                   '<!ENTITY b "&a;&a;&a;&a;">]><hs:sec xmlns:hs="x">&b;</hs:sec>')
+    with pytest.raises(DocumentError, match="DTD"):
+        open_document(p)
+    monkeypatch.setattr(safezip, "MAX_MEMBERS", 5)
+    with pytest.raises(DocumentError, match="too many parts"):
+        open_document(build_hwpx(tmp_path / "b.hwpx"))
