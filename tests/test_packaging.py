@@ -319,3 +319,24 @@ def test_frozen_numba_cache_goes_to_numba_cache_dir_not_next_to_the_code(monkeyp
     written = sorted(p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file())
     assert written and all(w.startswith("frozen-veil_desktop_detect_fake_frozen/") for w in written)
     assert any(w.endswith(".nbi") for w in written)
+
+
+def test_startup_probe_reports_once_the_main_window_is_exposed(qapp, monkeypatch, capsys):
+    """--startup-time: QApplication.exec returns by itself once a QMainWindow is exposed, with the time."""
+    import re
+
+    from PySide6.QtWidgets import QApplication, QMainWindow
+
+    entry = _load("veil_entry", PACKAGING / "entry.py")
+    monkeypatch.setattr(QApplication, "exec", QApplication.exec)  # restored after the test
+    monkeypatch.setenv("VEIL_STARTUP_T0", "0")  # epoch 0: the figure must then be "now", i.e. huge
+    entry.install_startup_probe(timeout_s=30)
+    window = QMainWindow()
+    window.setWindowTitle("probe")
+    window.show()
+    rc = QApplication.exec()
+    window.close()
+    out = capsys.readouterr().out
+    m = re.search(r"STARTUP_SECONDS=([0-9.]+) .*window: 'probe'", out)
+    assert rc == 0 and m, out
+    assert float(m.group(1)) > 1e9  # seconds since 1970: t0 came from VEIL_STARTUP_T0
