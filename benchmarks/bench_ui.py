@@ -51,6 +51,16 @@ def rss_mb() -> float:
     return psutil.Process().memory_info().rss / 2**20
 
 
+def child_rss_mb(window) -> str:
+    proc = getattr(getattr(window, "_process", None), "_proc", None)
+    if proc is None or not proc.is_alive():
+        return "n/a"
+    try:
+        return f"{psutil.Process(proc.pid).memory_info().rss / 2**20:.0f} MB"
+    except psutil.Error:
+        return "n/a"
+
+
 class GapMeter:
     """A 10 ms QTimer; records the wall-clock gaps between consecutive ticks (ms) and, per gap, the CPU
     time the GUI thread itself used (ms). A long gap with little GUI-thread CPU means the thread was
@@ -207,6 +217,7 @@ def main() -> int:
           f"open -> first highlight {r['first_highlight_s'] * 1000:.0f} ms")
     print(f"  RSS: {rss_before:.0f} MB before open, {r['rss_shown_mb']:.0f} MB when shown, "
           f"{r['rss_done_mb']:.0f} MB after detection ({state} after {r['detect_s']:.1f} s, {r['items']} items)")
+    print(f"  detection process RSS (model + rules, separate from the window): {child_rss_mb(window)}")
     print(f"  10 ms timer: {meter.summary()}")
     window.close()
     return 0
