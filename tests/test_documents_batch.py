@@ -63,6 +63,7 @@ def test_batch_folder(tmp_path, model, capsys):
     summary = captured.out
     assert "broken.docx" in summary and "FAILED" in summary and "damaged" in summary
     assert "5 of 6 file(s) redacted; 1 failed" in summary
+    assert "[1/6]" in captured.err and "[6/6]" in captured.err        # progress on stderr
     assert (out / "memo.txt").read_bytes() == "담당자 [PERSON] (010-****-****)\r\n메일 [EMAIL]\r\n".encode("cp949")
 
     report = json.loads((out / "report.docx.report.json").read_text("utf-8"))

@@ -176,3 +176,25 @@ def test_concurrent_pdf_jobs_on_worker_threads(tmp_path):
 
     with ThreadPoolExecutor(4) as ex:
         assert list(ex.map(job, range(4))) == ["clean"] * 4
+
+
+def test_rotated_page_boxes_land_on_the_same_words(tmp_path):
+    """A page with /Rotate 90 is exported rotated; turned back, it matches the unrotated export."""
+    from PIL import ImageChops
+
+    plain = make_pdf(tmp_path / "plain.pdf", [ASCII_LINES], meta=False)
+    pdf = pdfium.PdfDocument(str(plain))
+    pdf[0].set_rotation(90)
+    pdf.save(str(tmp_path / "rot.pdf"))
+    pdf.close()
+    outs = {}
+    for name in ("plain", "rot"):
+        doc = open_document(tmp_path / f"{name}.pdf")
+        export_document(doc, Masker().plan(doc.text, spans_for(doc.text, ASCII_PII)), tmp_path / f"{name}.out.pdf")
+        o = pdfium.PdfDocument(str(tmp_path / f"{name}.out.pdf"))
+        outs[name] = o[0].render(scale=1).to_pil().convert("L")
+    a, b = outs["plain"], outs["rot"].rotate(90, expand=True)
+    assert b.size == a.size
+    diff = ImageChops.difference(a, b)
+    assert sum(diff.histogram()[64:]) / (a.width * a.height) < 0.01   # same picture, same boxes
+    assert sum(a.histogram()[:60]) / (a.width * a.height) > 0.005     # and there are boxes
