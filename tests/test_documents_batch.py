@@ -120,3 +120,16 @@ def test_batch_usage_and_model_errors(tmp_path, model, capsys):
     code = main(["redact", str(tmp_path / "missing.docx"), "--out", str(tmp_path / "o"), "--model", str(model)])
     assert code == 1 and "no such file" in capsys.readouterr().out
     assert src.read_text("utf-8") == "홍길동"
+
+
+def test_failed_file_leaves_no_output_even_from_an_earlier_run(tmp_path, model, capsys):
+    src = tmp_path / "in" / "a.txt"
+    src.parent.mkdir()
+    src.write_text("홍길동 010-1234-5678", encoding="utf-8")
+    out = tmp_path / "o"
+    assert main(["redact", str(src), "--out", str(out), "--model", str(model), "--quiet"]) == 0
+    assert (out / "a.txt").is_file() and (out / "a.txt.report.json").is_file()
+    src.write_bytes(b"\x00\x01\x02binary\xff" * 50)          # now unreadable as text
+    assert main(["redact", str(src), "--out", str(out), "--model", str(model), "--quiet"]) == 1
+    assert "earlier output a.txt removed" in capsys.readouterr().out
+    assert not (out / "a.txt").exists() and not (out / "a.txt.report.json").exists()

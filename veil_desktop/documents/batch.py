@@ -194,9 +194,26 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
                               threshold=min_score, styles=masker, decisions=decisions)
         return Row(job.source, job.output, "ok", "", Counter(res.counts), time.perf_counter() - t0)
     except LeakDetected as e:
-        return Row(job.source, None, "FAILED", f"leak check: {e}", seconds=time.perf_counter() - t0)
+        msg = f"leak check: {e}"
     except (DocumentError, OSError) as e:
-        return Row(job.source, None, "FAILED", str(e), seconds=time.perf_counter() - t0)
+        msg = str(e)
+    return Row(job.source, None, "FAILED", msg + _remove_stale(job.output), seconds=time.perf_counter() - t0)
+
+
+def _remove_stale(output: Path) -> str:
+    """A failed file must have no output: remove an earlier run's output *of ours* (it has a report
+    beside it), so a stale redaction is never taken for the current one."""
+    from .export import report_path_for
+
+    report = report_path_for(output)
+    if output.is_file() and report.is_file():
+        try:
+            output.unlink()
+            report.unlink()
+        except OSError:
+            return f" (an earlier output {output.name} could not be removed)"
+        return f" (earlier output {output.name} removed)"
+    return ""
 
 
 def print_summary(rows: list[Row], out=None) -> None:
