@@ -48,7 +48,7 @@ from .worker import DetectProcess, DetectSignals, DetectWorker, TaskSignals, Tas
 
 #: GUI time spent feeding detector spans to the state per event-loop turn (the rest of the turn is left
 #: for input and painting); the chunk size adapts to the measured cost per span
-DRAIN_BUDGET_S = 0.012
+DRAIN_BUDGET_S = 0.008
 DRAIN_FIRST_CHUNK = 50
 AUTOSAVE_DELAY_MS = 1000
 LABEL_CHOICES = ("PERSON", "ADDRESS", "ORGANIZATION") + tuple(l for l in ALL_LABELS

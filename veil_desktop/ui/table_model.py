@@ -60,8 +60,8 @@ class SpanTableModel(QAbstractTableModel, StateListener):
     # every catch-up repaints the table (~20-60 ms of Python data() calls and text rendering), so
     # catch-ups are rare and large; rows arrive mostly in text order, so a batch is a few insertions
     CATCH_UP_MS = 500
-    CATCH_UP_ROWS = 600
-    BACKLOG_MS = 120
+    CATCH_UP_ROWS = 200
+    BACKLOG_MS = 80
 
     def __init__(self, state: ReviewState, lang: str = "ko", parent=None) -> None:
         QAbstractTableModel.__init__(self, parent)
