@@ -304,3 +304,15 @@ def test_mask_copies_option_masks_them_consistently(tmp_path):
     assert report["propagated"] == [{"start": 20, "end": 23, "label": "PERSON"},
                                     {"start": 29, "end": 42, "label": "PHONE"}]
     assert res.counts == {"PERSON": 2, "PHONE": 2}
+
+
+def test_mask_copies_with_overlapping_copies(tmp_path):
+    text = "사무 담당, 무관 인원, 행정사무관"
+    src = tmp_path / "a.txt"
+    src.write_text(text, encoding="utf-8")
+    doc = open_document(src)
+    plan = Masker().plan(text, [Span(0, 2, "ORGANIZATION"), Span(7, 9, "ORGANIZATION")])
+    export_document(doc, plan, tmp_path / "o.txt", mask_copies=True)
+    out = (tmp_path / "o.txt").read_text("utf-8")
+    assert out == "[ORGANIZATION] 담당, [ORGANIZATION] 인원, 행정[ORGANIZATION]관"
+    assert "사무" not in out and "무관" not in out

@@ -52,8 +52,10 @@ def _copy_replacements(text: str, plan: list[Replacement],
     first: dict[str, Replacement] = {}
     for r in plan:
         first.setdefault(strip_separators(text[r.start:r.end]), r)
-    out = []
-    for a, b in copies:
+    out: list[Replacement] = []
+    for a, b in sorted(copies, key=lambda c: (c[0], -c[1])):
+        if out and a < out[-1].end:
+            continue  # overlaps the copy before it: masking that one already breaks this one up
         r = first.get(strip_separators(text[a:b]))
         if r is not None:
             out.append(Replacement(a, b, r.text, r.label))
