@@ -11,6 +11,8 @@ names the module, never a crash):
                        background path, detection fills the review list; the Korean font has Hangul glyphs;
 6. ``export TXT``      open -> plan -> ``export_document`` -> leak check, in a temp folder;
 7. ``export DOCX``     the same for a DOCX built from the sample (body, table and header);
+   ``export PDF``      the same for a PDF written with PDFium (real text layer); the export is rasterised
+                       (Pillow JPEG) and must have no text layer left;
 8. ``no network``      no socket connect / DNS lookup was attempted during the run (in-process guard);
    ``no telemetry``    onnxruntime's telemetry is off (``ORT_DISABLE_TELEMETRY=1``) and wrote nothing;
 9. ``bundle unchanged`` (frozen only) nothing was written inside the application folder;
@@ -160,6 +162,47 @@ def _covered(spans, text: str, value: str) -> bool:
     return True
 
 
+def _write_text_pdf(text: str, font: Path, out: Path, width: int = 44) -> None:
+    """Write ``text`` as a one-page-per-50-lines PDF with a real text layer (pypdfium2, embedded ``font``).
+
+    The frozen app has no PDF *writer* library (fpdf2 is a test dependency), so the self-test builds its
+    input with PDFium itself: a CID TrueType font, one text object per (wrapped) line.
+    """
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    lines: list[str] = []
+    for line in text.splitlines():
+        while len(line) > width:
+            lines.append(line[:width])
+            line = line[width:]
+        if line.strip():
+            lines.append(line)
+    data = font.read_bytes()
+    buf = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+    pdf = pdfium.PdfDocument.new()
+    try:
+        handle = raw.FPDFText_LoadFont(pdf.raw, buf, len(data), raw.FPDF_FONT_TRUETYPE, True)
+        _check(bool(handle), f"PDFium could not load {font.name}")
+        for first in range(0, len(lines), 50):
+            page = pdf.new_page(595, 842)
+            for i, line in enumerate(lines[first:first + 50]):
+                obj = raw.FPDFPageObj_CreateTextObj(pdf.raw, handle, ctypes.c_float(11))
+                wide = ctypes.create_string_buffer((line + "\0").encode("utf-16-le"))
+                _check(bool(raw.FPDFText_SetText(obj, ctypes.cast(wide, ctypes.POINTER(raw.FPDF_WCHAR)))),
+                       "PDFium could not set a text object's text")
+                raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 40, 800 - 15 * i)
+                raw.FPDFPage_InsertObject(page.raw, obj)
+            _check(bool(raw.FPDFPage_GenerateContent(page.raw)), "PDFium could not generate page content")
+            page.close()
+        raw.FPDFFont_Close(handle)
+        pdf.save(str(out))
+    finally:
+        pdf.close()
+
+
 def _docx_visible_text(path: Path) -> str:
     """All text of every XML part of a DOCX (tags stripped): what a leak scanner must search."""
     import re
@@ -227,6 +270,7 @@ class SelfTest:
                 self.step("main window", self._main_window)
             self.step("export TXT", self._export_txt)
             self.step("export DOCX", self._export_docx)
+            self.step("export PDF", self._export_pdf)
             for folder in self._extra_model_folders():
                 self.step(f"model {folder.name}", lambda f=folder: self._extra_model(f))
         finally:
@@ -375,6 +419,26 @@ class SelfTest:
         must = [v for v in SAMPLE_MUST_FIND if v in scanned]
         _check(not must, f"redacted DOCX still contains sample PII: {must}")
         return f"{len(values)} values masked; all XML parts scanned clean"
+
+    def _export_pdf(self) -> str:
+        _check(self.sample_text is not None, "no sample text (resources failed)")
+        from veil_desktop import paths
+
+        fonts = sorted((paths.resources_dir() / "fonts").glob("*.ttf"))
+        _check(bool(fonts), "no TrueType font to write the test PDF with")
+        src = self.workdir / "sample_ko.pdf"
+        _write_text_pdf(self.sample_text, fonts[0], src)
+        out, values, _ = self._export(src, ".pdf")
+        import pypdfium2 as pdfium
+
+        pdf = pdfium.PdfDocument(str(out))
+        try:
+            _check(len(pdf) >= 1, "redacted PDF has no pages")
+            text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+        finally:
+            pdf.close()
+        _check(not text.strip(), f"redacted PDF still has a text layer ({len(text)} characters)")
+        return f"{len(values)} values masked; rasterised, no text layer; leak check clean"
 
     def _extra_model_folders(self) -> list[Path]:
         """Model folders shipped next to the embedded one (``build.py --model DIR``)."""
