@@ -3,14 +3,16 @@
 Grammar (spaces between parts optional, at most two):
 
     address   = [시/도] [시/군/구]{0,2} [읍/면/동]? ( road | lot ) tail*
-    road      = 도로명(…로|…길) [N(번)길] [지하] 건물번호(N[-N]) [번지]
-    lot       = 읍/면/동/리/가 [읍/면/동/리/가] [산] 번지(N[-N]) [번지]
-    tail      = [,] [건물명] 동·층·호 units  |  (법정동[, 건물명])
+    road      = 도로명(…로|…길) [N(-N)(번)길] [지하] 건물번호(N[-N]) [번지]
+    lot       = 읍/면/동/리/N가 [읍/면/동/리/N가] [N번길] [산] 번지(N[-N]) [번지]
+    tail      = [,] [건물명] 동·층·호 units [회의실|…센터]  |  (법정동[, 건물명])  |  (건물명 [units])
+              | [,] …타워/빌딩/청사/아파트 …  |  -N호 (300-12-402호)  |  , N-NNN(N) (동-호 without the words)
 
 시/도 accepts full and short names (서울특별시, 서울시, 서울, 경기도, 경기 …). A road address without any
 region word (``테헤란로 427``) is kept with a lower score when the road word is not a common noun or a
-particle form (``…으로``, ``주로``, ``서로``); a lot address needs a region word or ``번지``. A building number
-followed by a counter (``3년``, ``2시``, ``5명``) is a quantity, not an address.
+particle form (``…으로``, ``주로``, ``서로``) and its number ends cleanly (not ``사고로 35~40명``, not
+``신고로 119구조대``); a lot address needs a region word or ``번지``. A building number followed by a counter
+(``3년``, ``2시``, ``5명``), a range (``1~2``) or ``N가`` (a dong name: ``을지로2가``) is not a house number.
 
 Speed: the full grammar is never run at every position. A cheap anchor regex finds "road/lot word +
 number" (``로 4``, ``동 12``); the grammar is then tried only at the few word starts up to ``_LOOKBACK``
