@@ -28,7 +28,7 @@ PII = {  # value -> label; every one of these must be gone from the output
     "안중근": "PERSON", "서울특별시 종로구 세종대로 175": "ADDRESS",
 }
 META_PII = ["최고객", "정수정", "홍길동 이력서", "비밀 프로젝트", "박지성", "강감찬", "PJ", "이순신",
-            "hong@corp.example"]
+            "hong@corp.example", "choigogaek"]
 
 
 def _png(path: Path) -> Path:
@@ -106,6 +106,15 @@ def _add_raw_parts(data: bytes, path: Path) -> Path:
     parts["word/document.xml"] = body.encode("utf-8")
     parts["word/footnotes.xml"] = _FOOTNOTES.encode("utf-8")
     parts["word/people.xml"] = _PEOPLE.encode("utf-8")
+    parts["word/_rels/settings.xml.rels"] = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.'
+        'openxmlformats.org/package/2006/relationships"><Relationship Id="rIdT" Type="http://schemas.'
+        'openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="file:///C:\\Users'
+        '\\choigogaek\\AppData\\Roaming\\Microsoft\\Templates\\Normal.dotm" TargetMode="External"/>'
+        '</Relationships>').encode("utf-8")
+    settings = parts["word/settings.xml"].decode("utf-8")
+    parts["word/settings.xml"] = re.sub(r"(<w:settings[^>]*>)", r'\1<w:attachedTemplate r:id="rIdT"/>',
+                                        settings, count=1).encode("utf-8")
     parts["docProps/custom.xml"] = _CUSTOM.encode("utf-8")
     rels = parts["word/_rels/document.xml.rels"].decode("utf-8").replace(
         "</Relationships>",
@@ -213,6 +222,7 @@ def test_export_masks_every_part_and_scrubs_metadata(sample, tmp_path):
     c = d.comments
     assert [x.text for x in c] == ["[PERSON] 님 주소 [ADDRESS] 확인"] and c.get(0).author == ""
     assert "mailto:[EMAIL]" in members["word/_rels/document.xml.rels"]
+    assert 'Target="Normal.dotm"' in members["word/_rels/settings.xml.rels"]
 
 
 def test_docx_leak_in_unreviewed_place_is_caught(tmp_path):

@@ -47,7 +47,7 @@ SECTION1 = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <hs:sec {NS}>{para(run("둘째 구역 장보고 900101-1234567"))}</hs:sec>"""
 
 HEADER = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<hh:head xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head" version="1.4" secCnt="2"><hh:trackChangeAuthors><hh:trackChangeAuthor id="1" name="이순신" mark="0" color="#000000"/></hh:trackChangeAuthors></hh:head>"""
+<hh:head xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head" version="1.4" secCnt="2"><hh:docOption><hh:linkinfo path="C:\\Users\\choigogaek\\문서\\원본.hwp" pageInherit="0" footnoteInherit="0"/></hh:docOption><hh:trackChangeAuthors><hh:trackChangeAuthor id="1" name="이순신" mark="0" color="#000000"/></hh:trackChangeAuthors></hh:head>"""
 
 CONTENT_HPF = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <opf:package xmlns:opf="http://www.idpf.org/2007/opf/" xmlns:dc="http://purl.org/dc/elements/1.1/" version="" unique-identifier="" id="">
@@ -68,7 +68,7 @@ VERSION = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 PII = {"010-1234-5678": "PHONE", "김민수": "PERSON", "hong@example.com": "EMAIL",
        "서울특별시 종로구 세종대로 175": "ADDRESS", "윤봉길": "PERSON", "010-5555-6666": "PHONE",
        "이영희": "PERSON", "장보고": "PERSON", "900101-1234567": "RRN"}
-META_PII = ["홍길동 이력서", "최고객", "비밀 프로젝트", "정수정", "강감찬", "이순신"]
+META_PII = ["홍길동 이력서", "최고객", "비밀 프로젝트", "정수정", "강감찬", "이순신", "choigogaek"]
 
 
 def build_hwpx(path: Path, prvtext_encoding: str = "utf-8") -> Path:

@@ -14,6 +14,7 @@ Leak vectors handled (see ``../shared/docs/PITFALLS.md``):
   shown twice; ``w:txbxContent`` text is read in place;
 - field codes (``w:instrText``, ``w:fldSimple/@w:instr``), hyperlink tooltips, object names, hidden text (``w:vanish`` is just formatting on a ``w:t``), alt text
   (``descr``/``title`` on ``wp:docPr``/``pic:cNvPr``), hyperlink targets in ``.rels``, ``customXml/``;
+- the attached template's path (``file:///C:/Users/<account>/…/Normal.dotm``) cut to its file name;
 - ``docProps/core.xml`` / ``app.xml`` personal fields blanked, ``custom.xml`` properties removed,
   ``docProps/thumbnail.*`` (a picture of the first page) dropped.
 """
@@ -214,6 +215,8 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                         if isinstance(t.tag, str) and localname(t) == "lpstr":
                             t.text = None
             m = Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
+        elif low.endswith(".rels") and b"attachedTemplate" in m.data:
+            m = _template_basename(m)
         elif low == "docprops/custom.xml":
             root = parse_xml(m.data, m.name)
             for el in list(root):
@@ -223,6 +226,16 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
     if dropped:
         out = [without_refs(m, dropped) for m in out]
     return out
+
+
+def _template_basename(m: Member) -> Member:
+    """``file:///C:/Users/<name>/.../Normal.dotm`` -> ``Normal.dotm``: the path names the author's
+    account, and Word only needs the file name to look the template up again."""
+    root = parse_xml(m.data, m.name)
+    for el in root:
+        if (el.get("Type") or "").endswith("/attachedTemplate") and el.get("Target"):
+            el.set("Target", re.split(r"[\\/]", el.get("Target"))[-1])
+    return Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
 
 
 def check(members: list[Member]) -> None:

@@ -11,7 +11,8 @@ Leak vectors handled:
   the document), in the encoding it had; ``Preview/PrvImage.*`` (a picture of page 1) is removed
   together with its manifest entries;
 - ``content.hpf`` metadata (title, creator, subject, description, keywords, last saved by) blanked;
-  author/creator attributes (track-change authors in ``header.xml``, memo authors) blanked.
+  author/creator attributes (track-change authors in ``header.xml``, memo authors) blanked, and the
+  ``hh:linkinfo`` path cut to its file name.
 Limitation: HWPX change tracking is not resolved (deleted text between ``hp:deleteBegin``/``End`` stays
 in the file) — it is shown and masked like all other text, so it cannot leak a masked value.
 """
@@ -85,6 +86,10 @@ def clean(name: str, root: etree._Element) -> bool:
             if (local in _PERSON_ATTRS or (local == "name" and localname(el) == "trackChangeAuthor")) \
                     and el.get(attr):
                 el.set(attr, "")
+                changed = True
+            elif local == "path" and localname(el) == "linkinfo" and el.get(attr):
+                # the file the document was linked from: a local path naming the author's account
+                el.set(attr, re.split(r"[\\/]", el.get(attr))[-1])
                 changed = True
     return changed
 
