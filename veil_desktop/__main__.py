@@ -1,5 +1,8 @@
 """``python -m veil_desktop`` -> the desktop app (``veil_desktop.ui.app:main``)."""
+import os
 import sys
+
+os.environ["ORT_DISABLE_TELEMETRY"] = "1"  # before onnxruntime's first import (see packaging/entry.py)
 
 try:  # Windows: onnxruntime before PySide6, or DLL initialisation can fail (onnxruntime#26127)
     import onnxruntime  # noqa: F401

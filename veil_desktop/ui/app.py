@@ -14,8 +14,12 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+# onnxruntime's telemetry client is switched off only by this variable, set before its first import (see
+# packaging/entry.py); an offline PII tool sends nothing. The detection child process inherits it.
+os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+
 try:  # Windows: onnxruntime's DLLs must initialise before Qt's (onnxruntime#26127)
-    import onnxruntime  # noqa: F401
+    import onnxruntime  # noqa: F401,E402
 except ImportError:  # pragma: no cover - a broken install is reported when the detector loads
     pass
 
@@ -56,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=("ko", "en"), help="UI language (saved in the settings)")
     p.add_argument("--model", metavar="DIR", help="model folder to use instead of the embedded default")
     p.add_argument("--threads", type=int, help="inference threads (0 = automatic)")
-    p.add_argument("--self-test", action="store_true", help="run the built-in self-test and exit")
+    p.add_argument("--self-test", action="store_true",
+                   help="run the built-in self-test and exit (see veil-desktop --self-test --help)")
     return p
 
 
@@ -64,11 +69,12 @@ def main(argv: list[str] | None = None) -> int:
     import multiprocessing
 
     multiprocessing.freeze_support()  # the detection child process of a frozen (PyInstaller) build
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
-    if args.self_test:
-        from .. import selftest  # owned by the packaging work; a clear error if absent
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--self-test" in argv:  # the self-test has its own options (--keep, --no-window, ...)
+        from .. import selftest
 
-        return int(selftest.main() or 0)
+        return int(selftest.main([a for a in argv if a != "--self-test"]) or 0)
+    args = build_parser().parse_args(argv)
     if args.screenshot:
         if not args.file:
             print("veil-desktop: --screenshot needs a FILE to open", file=sys.stderr)
