@@ -102,6 +102,8 @@ def _add_raw_parts(data: bytes, path: Path) -> Path:
     after_text("변경 추적 문단", _TRACKED)
     after_text("상자 문단", _TEXTBOX)
     after_text("링크 문단", _LINK)
+    after_text("상자 문단", '<w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" alt="서명 안중근">'
+               '<v:textpath string="장보고 귀하"/></v:shape></w:pict></w:r>')
     body = re.sub(r'(<wp:docPr [^>]*?)(/?>)', r'\1 descr="사진: 안중근"\2', body, count=1)
     parts["word/document.xml"] = body.encode("utf-8")
     parts["word/footnotes.xml"] = _FOOTNOTES.encode("utf-8")
@@ -174,6 +176,7 @@ def test_reader_surfaces_every_part(sample):
     assert "출처: 윤봉길 010-5555-6666" in doc.text                  # footnote
     assert "이영희 님 주소" in doc.text                              # comment
     assert "[대체 텍스트] 사진: 안중근" in doc.text                  # alt text
+    assert "[도형 텍스트] 서명 안중근" in doc.text and "[도형 텍스트] 장보고 귀하" in doc.text  # VML
     assert doc.text.count("상자 안 장보고 님") == 1                  # text box once (no fallback copy)
     assert "새 문장" in doc.text                                     # tracked insertion
     assert "주민번호 900101-1234567" in doc.text[doc.parts[-1].start:]  # deletion, shown in last part

@@ -12,7 +12,8 @@ Leak vectors handled (see ``../shared/docs/PITFALLS.md``):
 - comments are kept and masked like any other part; author/initials/user ids are blanked everywhere;
 - text boxes: ``mc:Fallback`` copies (VML duplicates of ``mc:Choice``) are removed from the output and not
   shown twice; ``w:txbxContent`` text is read in place;
-- field codes (``w:instrText``, ``w:fldSimple/@w:instr``), hyperlink tooltips, object names, hidden text (``w:vanish`` is just formatting on a ``w:t``), alt text
+- field codes (``w:instrText``, ``w:fldSimple/@w:instr``), hyperlink tooltips, object names, legacy VML
+  WordArt text / alt text / picture titles, hidden text (``w:vanish`` is just formatting on a ``w:t``), alt text
   (``descr``/``title`` on ``wp:docPr``/``pic:cNvPr``), hyperlink targets in ``.rels``, ``customXml/``;
 - the attached template's path (``file:///C:/Users/<account>/…/Normal.dotm``) cut to its file name;
 - ``docProps/core.xml`` / ``app.xml`` personal fields blanked, ``custom.xml`` properties removed,
@@ -49,6 +50,10 @@ _DROP = {_w + t for t in ("rPrChange", "pPrChange", "sectPrChange", "tblPrChange
                           "customXmlMoveFromRangeStart", "customXmlMoveFromRangeEnd",
                           "customXmlMoveToRangeStart", "customXmlMoveToRangeEnd", "cellIns", "cellDel")}
 _PERSON_ATTRS = {"author", "initials", "userId", "providerId"}
+_V = "{urn:schemas-microsoft-com:vml}"
+_O = "{urn:schemas-microsoft-com:office:office}"
+# legacy VML shapes outside mc:Fallback: WordArt text, alt text, picture titles
+_VML_TEXT_ATTRS = {"textpath": ("string",), "shape": ("alt",), "imagedata": (_O + "title",)}
 _FALLBACK = "{%s}Fallback" % MC
 
 
@@ -81,6 +86,10 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
                                     ("name", "개체 이름")):
                     if el.get(attr):
                         em.slot(Slot(el, "attr", attr), prefix=f"\n[{shown}] ", suffix="\n")
+            elif tag.startswith(_V):
+                for attr in _VML_TEXT_ATTRS.get(name, ()):
+                    if el.get(attr):
+                        em.slot(Slot(el, "attr", attr), prefix="\n[도형 텍스트] ", suffix="\n")
             elif tag == _w + "fldSimple" and el.get(_w + "instr"):
                 em.slot(Slot(el, "attr", _w + "instr"), prefix="\n[필드] ", suffix="\n")
             elif tag == _w + "hyperlink" and el.get(_w + "tooltip"):
