@@ -1,0 +1,88 @@
+"""Smaller window features: drag and drop, recent files, the mark-as menu, accept above a score, the
+status bar counts, and the context menu on a highlight."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QThreadPool, QUrl
+from PySide6.QtGui import QDropEvent, QTextCursor
+
+from tests.fixtures.tiny_model import build_tiny_model
+from tests.ui_helpers import ENTITIES, sample_text, tiny_detector
+from veil_desktop.review import Status
+from veil_desktop.ui.main_window import MainWindow
+from veil_desktop.ui.settings_store import SettingsStore
+
+SAMPLE = sample_text()
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", entities=ENTITIES)
+
+
+@pytest.fixture
+def window(qtbot, model_dir, tmp_path):
+    det = tiny_detector(model_dir)
+    w = MainWindow(SettingsStore(), detector_factory=lambda _d, _t: det)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w._cancel_detection(silent=True)
+    QThreadPool.globalInstance().waitForDone(10000)
+
+
+@pytest.fixture
+def doc(tmp_path):
+    p = tmp_path / "문서.txt"
+    p.write_text(SAMPLE, encoding="utf-8")
+    return p
+
+
+def test_drop_opens_file_and_recent_menu_lists_it(qtbot, window, doc):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(doc))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+                       Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.detectionFinished, timeout=30000):
+        window.dropEvent(event)
+    assert window.path == doc and len(window.state) > 0
+    assert window.settings.recent_files[0] == str(doc)
+    window._fill_recent_menu()
+    assert [a.text() for a in window.recent_menu.actions()] == [str(doc)]
+    assert SettingsStore().load().recent_files[0] == str(doc)
+
+
+def test_mark_menu_accept_above_and_status_counts(qtbot, window, doc):
+    with qtbot.waitSignal(window.detectionFinished, timeout=30000):
+        window.open_path(doc)
+    i = SAMPLE.index("한빛파킹")
+    c = QTextCursor(window.view.document())
+    c.setPosition(i)
+    c.setPosition(i + 4, QTextCursor.MoveMode.KeepAnchor)
+    window.view.setTextCursor(c)
+    menu = window._label_menu(QPoint(0, 0))
+    org = next(a for a in menu.actions() if a.text().endswith("(ORGANIZATION)"))
+    org.trigger()
+    item = window.current_item()
+    assert (window.state.value(item), item.label, item.source) == ("한빛파킹", "ORGANIZATION", "manual")
+
+    n = window.accept_above(0.9)
+    assert n == sum(1 for it in window.state if it.source != "manual" and it.score >= 0.9)
+    assert all(it.status is Status.ACCEPTED for it in window.state if it.score >= 0.9)
+    weak = [it for it in window.state if it.status is Status.PENDING]
+    assert [window.state.value(it) for it in weak] == ["강남구"]  # 0.63 < 0.9
+    window._refresh_status()
+    assert "기관 4/5" in window.counts_label.text()  # 3 x 강남구청 + 한빛파킹 accepted, 강남구 pending
+    assert "남은 항목 1" in window.reviewed_label.text()
+
+
+def test_context_menu_on_highlight_selects_item(qtbot, window, doc):
+    with qtbot.waitSignal(window.detectionFinished, timeout=30000):
+        window.open_path(doc)
+    target = next(it for it in window.state.in_text_order() if window.state.value(it) == "이서연")
+    window._on_view_context(QPoint(0, 0), target.id)
+    assert window.current_item().id == target.id
+    menus = [m for m in window.findChildren(type(window.recent_menu)) if m.isVisible()]
+    assert menus and any(a.text() == "승인" for a in menus[-1].actions())
+    menus[-1].close()
