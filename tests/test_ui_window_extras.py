@@ -86,3 +86,21 @@ def test_context_menu_on_highlight_selects_item(qtbot, window, doc):
     menus = [m for m in window.findChildren(type(window.recent_menu)) if m.isVisible()]
     assert menus and any(a.text() == "승인" for a in menus[-1].actions())
     menus[-1].close()
+
+
+def test_review_keys_work_with_focus_in_the_table(qtbot, window, doc):
+    with qtbot.waitSignal(window.detectionFinished, timeout=30000):
+        window.open_path(doc)
+    window.activateWindow()
+    window.table.setFocus()
+    before = window.current_item()  # focusing the table may make its first row current
+    qtbot.keyClick(window.table, Qt.Key.Key_J)
+    first = window.current_item()
+    expected = (window.state.next_pending(before.start, exclude=before.id) if before
+                else window.state.in_text_order()[0])
+    assert first is not None and first.id == expected.id
+    qtbot.keyClick(window.table, Qt.Key.Key_A)
+    assert window.state.item(first.id).status is Status.ACCEPTED
+    nxt = window.current_item()
+    qtbot.keyClick(window.table, Qt.Key.Key_R)
+    assert window.state.item(nxt.id).status is Status.REJECTED
