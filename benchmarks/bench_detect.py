@@ -174,7 +174,8 @@ def measure_engine(det, text: str, reps: int) -> dict:
     rest = []
     for _ in range(max(reps, 3)):
         replay = ModelDetector(det.model.path, model=replace(det.model, session=ReplaySession(outputs)),
-                               batch_size=det.batch_size)
+                               batch_size=det.batch_size, o_bias=det.o_bias, skip_ids=det.skip_ids,
+                               normalize=det.normalize)
         t = time.perf_counter()
         replayed = replay.detect(text)
         rest.append(time.perf_counter() - t)

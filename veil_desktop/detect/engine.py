@@ -88,6 +88,7 @@ class ModelDetector:
         onnx_name = self.model.onnx_path.name
         self.id: str = self.model.path.name + ("" if onnx_name == "model.fp32.onnx" else f":{onnx_name}")
         self.batch_size = int(batch_size)
+        self.o_bias = o_bias
         self.skip_ids = bool(skip_ids)
         self.normalize = bool(normalize)
         self._kinds = scheme.kinds.astype(np.int8)
