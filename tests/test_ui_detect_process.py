@@ -91,3 +91,21 @@ def test_bad_model_folder_is_a_message(qtbot, tmp_path):
     assert not w.progress.isVisible()
     w.close()
     QThreadPool.globalInstance().waitForDone(10000)
+
+
+def test_killed_detection_process_is_a_message_and_restarts(qtbot, window, tmp_path):
+    with qtbot.waitSignal(window.detectionFinished, timeout=60000):
+        window.open_path(write(tmp_path, "s.txt", SAMPLE))
+    big = write(tmp_path, "big.txt", "\n".join(SAMPLE for _ in range(300)))
+    with qtbot.waitSignal(window.documentLoaded, timeout=30000):
+        window.open_path(big)
+    proc = window._process._proc
+    with qtbot.waitSignal(window.errorShown, timeout=30000) as blocker:
+        proc.kill()
+    assert "stopped unexpectedly" in blocker.args[0]
+    qtbot.waitUntil(lambda: not window.progress.isVisible(), timeout=5000)
+    # the next run starts a fresh process and completes
+    with qtbot.waitSignal(window.detectionFinished, timeout=120000) as blocker:
+        window.run_detection()
+    assert blocker.args == [False] and window._process._proc is not proc
+    assert window.session.detection_complete
