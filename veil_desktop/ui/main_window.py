@@ -43,7 +43,7 @@ from .document_view import DocumentView
 from .highlighter import SpanHighlighter
 from .i18n import tr
 from .settings_store import SettingsStore
-from .table_model import SpanFilterProxy, SpanTableModel
+from .table_model import SpanDelegate, SpanFilterProxy, SpanTableModel
 from .worker import DetectProcess, DetectSignals, DetectWorker, TaskSignals, TaskWorker
 
 #: GUI time spent feeding detector spans to the state per event-loop turn (the rest of the turn is left
@@ -161,6 +161,7 @@ class MainWindow(QMainWindow):
         self.proxy = SpanFilterProxy(self)
         self.table = QTableView()
         self.table.setModel(self.proxy)
+        self.table.setItemDelegate(SpanDelegate(self.table))
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
