@@ -122,3 +122,31 @@ def test_proxy_filters_by_label_status_and_threshold_and_sorts_by_raw_value():
     assert proxy.proxy_row_of(low.id) >= 0
     assert proxy.rowCount() == 4
     assert not QModelIndex().isValid()
+
+
+def test_cell_role_carries_what_the_delegate_paints(qtbot):
+    from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
+
+    from veil_desktop.ui.table_model import CellRole, SpanDelegate
+
+    state = ReviewState(TEXT)
+    state.add_detected(spans())
+    model = SpanTableModel(state, lang="en")
+    first = state.item_at_row(0)
+    state.set_status([first.id], Status.REJECTED)
+    text, align, fg, bg, struck = model.data(model.index(0, COLUMNS.index("text")), CellRole)
+    assert (text, align, struck) == ("김민준", None, True) and fg.color().name() == "#8a8a8a"
+    _, align, _, bg, struck = model.data(model.index(0, COLUMNS.index("label")), CellRole)
+    assert bg is not None and not struck
+    assert model.data(model.index(0, COLUMNS.index("score")), CellRole)[1] is not None  # right-aligned
+
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    delegate = SpanDelegate(view)
+    opt = QStyleOptionViewItem()
+    delegate.initStyleOption(opt, model.index(0, COLUMNS.index("text")))
+    assert opt.text == "김민준" and opt.font.strikeOut()
+    opt2 = QStyleOptionViewItem()
+    delegate.initStyleOption(opt2, model.index(1, COLUMNS.index("text")))
+    assert opt2.text == "서울" and not opt2.font.strikeOut()
