@@ -8,7 +8,8 @@ names the module, never a crash):
 3. ``load detector``   ``detect.default.build_default_detector()``;
 4. ``detect sample``   detection on ``resources/samples/sample_ko.txt`` finds the sample's structured PII;
 5. ``main window``     the real main window, offscreen: shown and exposed, opens the sample through the normal
-                       background path, detection fills the review list; the Korean font has Hangul glyphs;
+                       background path (default detector in the spawned detection process), detection fills
+                       the review list; the Korean font has Hangul glyphs;
 6. ``export TXT``      open -> plan -> ``export_document`` -> leak check, in a temp folder;
 7. ``export DOCX``     the same for a DOCX built from the sample (body, table and header);
    ``export PDF``      the same for a PDF written with PDFium (real text layer); the export is rasterised
@@ -368,7 +369,8 @@ class SelfTest:
         doc = self.workdir / "window" / "sample_ko.txt"
         doc.parent.mkdir(parents=True, exist_ok=True)
         doc.write_text(self.sample_text, encoding="utf-8")
-        return check_main_window(doc, self.detector, self.workdir / "window" / "settings.ini")
+        # no detector passed: the window detects as in production (default detector, spawned child process)
+        return check_main_window(doc, self.workdir / "window" / "settings.ini")
 
     def _export(self, src: Path, suffix: str) -> tuple[Path, set[str], object]:
         """open -> detect -> plan -> export -> the export's own leak check; returns (out, masked values, result)."""

@@ -1,9 +1,11 @@
 """The Qt half of ``veil-desktop --self-test`` (``veil_desktop/selftest.py`` stays Qt-free).
 
-:func:`check_main_window` builds the real main window offscreen with the given detector, shows it, opens a
-document through the normal background path (open -> detect -> spans into the review state) and checks the
-result: the window was exposed, the document loaded without an error, detection finished with items, and
-the document font (bundled OFL font unless the system has a Korean one) really has Hangul glyphs.
+:func:`check_main_window` builds the real main window offscreen, shows it, opens a document through the
+normal background path (open -> detect -> spans into the review state) and checks the result: the window
+was exposed, the document loaded without an error, detection finished with items, and the document font
+(bundled OFL font unless the system has a Korean one) really has Hangul glyphs. Without ``detector`` the
+window runs detection exactly as in production — the default detector in its spawned child process, which
+in a frozen build is the executable started again through ``multiprocessing.freeze_support()``.
 
 Threading: call on the main thread; it runs nested event loops until each stage ends or times out.
 Settings are written to ``settings_path`` (a throw-away file), never to the user's profile.
@@ -18,7 +20,7 @@ class WindowCheckFailed(Exception):
     """The main window did not come up / load / detect as expected; the message says which stage."""
 
 
-def check_main_window(document: Path, detector, settings_path: Path, *, timeout_s: float = 120.0) -> str:
+def check_main_window(document: Path, settings_path: Path, detector=None, *, timeout_s: float = 120.0) -> str:
     """Run the window check; return a one-line summary or raise :class:`WindowCheckFailed`."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEventLoop, QTimer
@@ -36,7 +38,8 @@ def check_main_window(document: Path, detector, settings_path: Path, *, timeout_
     if missing:
         raise WindowCheckFailed(f"font {family!r} has no glyph for {''.join(missing)!r}")
 
-    window = MainWindow(SettingsStore(settings_path), detector_factory=lambda _folder, _threads: detector)
+    factory = None if detector is None else (lambda _folder, _threads: detector)
+    window = MainWindow(SettingsStore(settings_path), detector_factory=factory)
     try:
         window.show()
         outcome: dict[str, object] = {}
@@ -73,8 +76,9 @@ def check_main_window(document: Path, detector, settings_path: Path, *, timeout_
         items = len(window.state or [])
         if items == 0:
             raise WindowCheckFailed("detection finished but the review list is empty")
-        return (f"window {window.width()}x{window.height()} on {app.platformName()}; {items} review items; "
-                f"font {family}")
+        where = "child process" if detector is None else "in-process detector"
+        return (f"window {window.width()}x{window.height()} on {app.platformName()}; {items} review items "
+                f"({where}: {window.detector_id or '?'}); font {family}")
     finally:
         window.close()
         window.deleteLater()
