@@ -201,10 +201,13 @@ class ModelDetector:
         emis = _viterbi.log_softmax(logits[:, 1:-1, :], self._bias)  # drop [CLS] and the last position
         tags = _viterbi.viterbi(emis, lengths, self._trans, self._start, self._end)
         probs = np.exp(np.take_along_axis(emis, tags[:, :, None], axis=2)[:, :, 0])
-        # the decided tokens of every window, concatenated
-        rows = np.concatenate([np.full(w.keep_end - w.keep_start, r, dtype=np.int64) for r, w in enumerate(batch)])
-        cols = np.concatenate([np.arange(w.keep_start - w.start, w.keep_end - w.start) for w in batch])
-        tok = np.concatenate([np.arange(w.keep_start, w.keep_end) for w in batch])
+        # the decided tokens of every window, concatenated: row in the batch, column in the row, token
+        keep = np.array([(w.keep_end - w.keep_start, w.keep_start - w.start, w.start) for w in batch],
+                        dtype=np.int64)
+        rows = np.repeat(np.arange(len(batch)), keep[:, 0])
+        first = np.cumsum(keep[:, 0]) - keep[:, 0]  # position of each row's first decided token
+        cols = np.arange(len(rows)) - first[rows] + keep[rows, 1]
+        tok = cols + keep[rows, 2]
         return self._pieces(tags[rows, cols], probs[rows, cols], tok, rows, len(batch), enc)
 
     # ------------------------------------------------------------------------------------------ API
@@ -281,9 +284,12 @@ class _Finaliser:
             self.pieces[i] = ps
             self.touch_left[i] = bool(ps) and ps[0].tok_start == w.keep_start
             self.touch_right[i] = bool(ps) and ps[-1].tok_end == w.keep_end
-        out: list[Span] = []
         candidates = sorted({j for w in batch for j in (w.index - 1, w.index, w.index + 1)
                              if 0 <= j < len(self.windows)})
+        # Closed runs are independent (nothing joins across their safe edges), so all runs closed by
+        # this batch are post-processed in one call: same result, far fewer calls.
+        ready: list[Piece] = []
+        bounds: set[int] = set()
         for c in candidates:
             if not self.done[c] or self.emitted[c]:
                 continue
@@ -291,14 +297,14 @@ class _Finaliser:
             if run is None:
                 continue
             lo, hi = run
-            group: list[Piece] = []
             for j in range(lo, hi + 1):
-                group.extend(self.pieces[j])
+                ready.extend(self.pieces[j])
                 self.emitted[j] = True
                 self.pieces[j] = []
-            bounds = {self.windows[j].keep_end for j in range(lo, hi)}
-            out.extend(p.to_span() for p in postprocess(group, self.text, bounds))
-        return sort_spans(out)
+            bounds.update(self.windows[j].keep_end for j in range(lo, hi))
+        if not ready:
+            return []
+        return sort_spans(p.to_span() for p in postprocess(ready, self.text, bounds))
 
     def _closed_run(self, c: int) -> tuple[int, int] | None:
         lo = c

@@ -89,9 +89,9 @@ def merge_across_windows(pieces: list[Piece], text: str, boundaries: set[int]) -
 # ---------------------------------------------------------------------------------------------- step 3
 def resolve_overlaps(pieces: list[Piece]) -> list[Piece]:
     """Keep the higher-scoring of overlapping spans (ties: the longer, then the earlier)."""
+    if all(a.end <= b.start for a, b in zip(pieces, pieces[1:])):
+        return list(pieces)  # the common case: already ordered, nothing to resolve
     ordered = sorted(pieces, key=lambda p: (p.start, p.end))
-    if all(a.end <= b.start for a, b in zip(ordered, ordered[1:])):
-        return ordered  # the common case: nothing to resolve
     kept: list[Piece] = []
     for p in sorted(ordered, key=lambda p: (-p.score, -(p.end - p.start), p.start)):
         if all(p.end <= k.start or k.end <= p.start for k in kept):
