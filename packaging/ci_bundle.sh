@@ -18,6 +18,12 @@ export QT_QPA_PLATFORM=offscreen
 
 section() { printf '\n===== %s =====\n' "$*"; }
 
+# binutils: PyInstaller needs objdump on Linux; build.py strips with `strip` and prunes orphaned system
+# libraries with `readelf` (both skipped, with a bigger bundle, when absent). strace: the syscall check.
+for tool in objdump strip readelf strace; do
+  command -v "$tool" >/dev/null 2>&1 || echo "note: '$tool' not found (Debian/Ubuntu: apt-get install binutils strace)"
+done
+
 mkdir -p build
 SCRATCH=$(mktemp -d "$PWD/build/ci-bundle.XXXXXX")  # not under /tmp: /tmp is made read-only below
 trap 'rm -rf "$SCRATCH"' EXIT
