@@ -23,21 +23,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QSize, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel,
                                QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QSlider,
                                QSplitter, QTableView, QVBoxLayout, QWidget, QFileDialog)
-from PySide6.QtCore import QThreadPool
 
 from ..detect.events import Detector
 from ..detect.span import ALL_LABELS, Span
 from ..labels import display_name
-from ..review.export import PendingPolicy, PendingSpansError
+from ..review.export import PendingPolicy
 from ..review.session import Autosaver, SessionInfo, document_hash
 from ..review.settings import AppSettings
 from ..review.state import ReviewItem, ReviewState, StateListener, Status
-from .actions import ACTIONS, MENUS, ActionSpec
+from .actions import ACTIONS, MENUS
 from .backends import DetectorCache, ExportRequest, Loaded, export_review, load_for_review, snapshot_state
 from .document_view import DocumentView
 from .highlighter import SpanHighlighter
