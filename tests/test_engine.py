@@ -222,3 +222,55 @@ def test_warm_up_in_background(folder):
     t.join(60)
     assert not t.is_alive()
     assert found(d, "김철수") == [("김철수", "PERSON")]
+
+
+def _mixed_text(n_chars: int) -> str:
+    rng = np.random.default_rng(5)
+    parts = ["김철수는", "서울시", "한빛은행에서", "ABC123", "e-mail:", "kim@x.kr", "金哲洙", "(주)", "café",
+             "e\u0301", "😀", "\x07", "1,234원", "…", "ＫＩＭ", "가나다라마바사아자차카타파하" * 3]
+    seps = [" ", "  ", "\n", "\r\n", "\t", "\u3000", " \n\n "]
+    out, total = [], 0
+    while total < n_chars:
+        w = parts[rng.integers(len(parts))] + seps[rng.integers(len(seps))]
+        out.append(w)
+        total += len(w)
+    return "".join(out)
+
+
+@pytest.mark.parametrize("kind", ["char", "wordpiece"])
+def test_chunked_encoding_equals_one_encoding(tmp_path, kind):
+    from veil_desktop.detect.encoding import CHUNK_CHARS, chunk_bounds, encode_text, splits_at_whitespace
+    from veil_desktop.detect.model_folder import load_tokenizer
+
+    tok = load_tokenizer(build_tiny_model(tmp_path / kind, tokenizer=kind))
+    assert splits_at_whitespace(tok)
+    text = _mixed_text(3 * CHUNK_CHARS + 777)
+    assert len(chunk_bounds(text)) >= 3
+    ids, starts, ends = encode_text(tok, text, chunked=True)
+    one = tok.encode(text, add_special_tokens=False)
+    assert ids.tolist() == one.ids
+    assert list(zip(starts.tolist(), ends.tolist())) == one.offsets
+    assert len(ids) > 30_000
+
+
+def test_chunk_bounds_cut_at_whitespace_only():
+    from veil_desktop.detect.encoding import chunk_bounds
+
+    text = ("가" * 50 + " ") * 2000
+    bounds = chunk_bounds(text, 1000)
+    assert bounds[0][0] == 0 and bounds[-1][1] == len(text)
+    assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:]))
+    assert all(text[b].isspace() for _, b in bounds[:-1])
+    assert chunk_bounds("가" * 5000, 1000) == [(0, 5000)]  # no whitespace: one chunk
+
+
+def test_tokenizers_that_do_not_split_at_whitespace_are_encoded_whole():
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    from veil_desktop.detect.encoding import splits_at_whitespace
+
+    tok = Tokenizer(models.WordLevel({"[UNK]": 0}, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    assert not splits_at_whitespace(tok)
+    tok.pre_tokenizer = None
+    assert not splits_at_whitespace(tok)

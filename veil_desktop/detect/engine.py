@@ -28,6 +28,7 @@ from typing import Iterator, Mapping
 import numpy as np
 
 from . import viterbi as _viterbi
+from .encoding import encode_text, splits_at_whitespace
 from .events import Cancelled, Event, Progress, SpansFound, never_cancelled
 from .model_folder import ModelFolder, ModelFolderError, load_model_folder
 from .normalize import id_like_ranges, normalize_text
@@ -96,6 +97,8 @@ class ModelDetector:
         self._type_names = scheme.entity_types
         self._trans, self._start, self._end = _viterbi.transitions(self._kinds, self._types)
         self._bias = self._bias_vector(o_bias)
+        # whitespace-chunked encoding gives the very same tokens for this tokenizer (see .encoding)
+        self._chunked = splits_at_whitespace(self.model.tokenizer)
 
     # ------------------------------------------------------------------------------------------ setup
     def _bias_vector(self, o_bias: float | Mapping[str, float]) -> np.ndarray | None:
@@ -124,20 +127,10 @@ class ModelDetector:
 
     # ------------------------------------------------------------------------------------------ encode
     def encode(self, text: str) -> Encoded:
-        """Normalise, tokenise once (no truncation), hide ID-like tokens if asked, plan windows."""
+        """Normalise, tokenise the whole text (no truncation, GIL released; see :mod:`.encoding`), hide
+        ID-like tokens if asked, plan windows."""
         norm = normalize_text(text) if self.normalize else text
-        # encode_batch releases the GIL while the Rust side works (encode does not: a 200,000-character
-        # text would freeze the GUI thread for a third of a second); with one input the result is the same
-        enc = self.model.tokenizer.encode_batch([norm], add_special_tokens=False)[0]
-        ids = np.asarray(enc.ids, dtype=np.int64)
-        offsets = enc.offsets
-        del enc
-        if offsets:
-            s, e = zip(*offsets)  # faster than numpy's conversion of a list of pairs
-            starts, ends = np.array(s, dtype=np.int64), np.array(e, dtype=np.int64)
-        else:
-            starts = ends = np.zeros(0, dtype=np.int64)
-        del offsets
+        ids, starts, ends = encode_text(self.model.tokenizer, norm, chunked=self._chunked)
         if self.skip_ids and len(ids):
             ranges = id_like_ranges(norm)
             if ranges:
