@@ -196,6 +196,19 @@ MODEL_FILE_REFUSED_SUFFIXES = {".py", ".pyc", ".pyd", ".so", ".dll", ".dylib", "
                                ".safetensors", ".bin", ".pt", ".pth", ".ckpt", ".h5", ".msgpack", ".pkl"}
 
 
+def model_datas(models_root: Path, dest_root: str) -> list[tuple[str, str]]:
+    """PyInstaller ``datas`` entries for every model folder under ``models_root``: allowed files only."""
+    out: list[tuple[str, str]] = []
+    if not models_root.is_dir():
+        return out
+    for folder in sorted(p for p in models_root.iterdir() if p.is_dir()):
+        for f in sorted(folder.rglob("*")):
+            rel = PurePosixPath(f.relative_to(folder).as_posix())
+            if f.is_file() and model_file_allowed(rel):
+                out.append((str(f), str(PurePosixPath(dest_root) / folder.name / rel.parent)))
+    return out
+
+
 def model_file_allowed(rel: PurePosixPath) -> bool:
     """Whether ``rel`` (path inside a model folder) is bundled."""
     if any(p.startswith(".") for p in rel.parts):

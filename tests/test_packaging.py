@@ -340,3 +340,21 @@ def test_startup_probe_reports_once_the_main_window_is_exposed(qapp, monkeypatch
     m = re.search(r"STARTUP_SECONDS=([0-9.]+) .*window: 'probe'", out)
     assert rc == 0 and m, out
     assert float(m.group(1)) > 1e9  # seconds since 1970: t0 came from VEIL_STARTUP_T0
+
+
+def test_embedded_model_folders_ship_model_data_only(tmp_path):
+    models = tmp_path / "models"
+    (models / "veil-compact-ko" / "onnx").mkdir(parents=True)
+    for name in ("config.json", "tokenizer.json", "model.onnx", "MODEL_CARD.md", "onnx/model.int8.onnx",
+                 "train_helper.py", "best.safetensors"):
+        (models / "veil-compact-ko" / name).write_text("x", encoding="utf-8")
+    (models / "stray.onnx").write_text("x", encoding="utf-8")  # not in a model folder: not shipped
+    datas = cfg.model_datas(models, "resources/models")
+    shipped = sorted((Path(src).relative_to(models).as_posix(), dest) for src, dest in datas)
+    assert shipped == [
+        ("veil-compact-ko/MODEL_CARD.md", "resources/models/veil-compact-ko"),
+        ("veil-compact-ko/config.json", "resources/models/veil-compact-ko"),
+        ("veil-compact-ko/model.onnx", "resources/models/veil-compact-ko"),
+        ("veil-compact-ko/onnx/model.int8.onnx", "resources/models/veil-compact-ko/onnx"),
+        ("veil-compact-ko/tokenizer.json", "resources/models/veil-compact-ko"),
+    ]
