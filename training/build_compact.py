@@ -48,6 +48,10 @@ def main(argv=None) -> int:
     ap.add_argument("--run-name", default=None)
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--max-minutes", type=float, default=None)
+    ap.add_argument("--init-from", default="", help="continue from an earlier run's best.pt (same data config)")
+    ap.add_argument("--lr", type=float, default=None)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a TrainConfig field (int/float/str), e.g. --set klue_sub_copies=4")
     ap.add_argument("--int8-tol", type=float, default=0.01, help="max mean dev F1 drop to accept INT8")
     ap.add_argument("--threads", type=int, default=1, help="torch threads for training (1 is fastest here)")
     ap.add_argument("--eval-threads", type=int, default=2, help="onnxruntime threads for scoring")
@@ -64,6 +68,15 @@ def main(argv=None) -> int:
         cfg.steps = a.steps
     if a.max_minutes:
         cfg.max_minutes = a.max_minutes
+    if a.init_from:
+        cfg.init_from = a.init_from
+        cfg.warmup = 20
+    if a.lr:
+        cfg.lr = a.lr
+    for kv in a.set:
+        key, value = kv.split("=", 1)
+        old = getattr(cfg, key)  # AttributeError for an unknown field: fail loudly
+        setattr(cfg, key, type(old)(value))
     name = a.run_name or ("smoke" if a.smoke else "main") + time.strftime("-%Y%m%d-%H%M%S")
     work = REPO / "training" / "runs" / name
     t0 = time.time()

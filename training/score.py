@@ -106,6 +106,16 @@ def report(name: str, tallies: dict[str, Tally], speed: float) -> str:
     return "\n".join(lines)
 
 
+def project_report(detector, name: str, split: str) -> str:
+    """The same corpus scored by the project's evaluator (``veil_desktop.evaluate``: identical definitions,
+    plus its leak counts for every label); used for the synthetic corpus, which its CLI does not load."""
+    from veil_desktop.evaluate import evaluate, markdown
+
+    docs, labels = corpus(name, split)
+    rep = evaluate(detector, docs, frozenset(labels))
+    return markdown(rep, f"{getattr(detector, 'id', 'detector')} on {name} / {split} (veil_desktop.evaluate)")
+
+
 def make(kind: str, model: str, threads: int, onnx_file: str | None = None):
     from veil_desktop.detect.engine import ModelDetector
 
@@ -124,9 +134,14 @@ def main(argv=None) -> int:
     ap.add_argument("--data", default="klue,ko-pii,synth")
     ap.add_argument("--detector", default="model", choices=["model", "default"])
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--project", action="store_true",
+                    help="score with veil_desktop.evaluate's functions (exact/partial/leaks for all labels)")
     a = ap.parse_args(argv)
     det = make(a.detector, a.model, a.threads, a.onnx)
     for name in a.data.split(","):
+        if a.project:
+            print(project_report(det, name, a.split), flush=True)
+            continue
         docs, labels = corpus(name, a.split)
         tallies, speed = score(det, docs, labels)
         print(report(f"{name} / {a.split} / {a.detector} ({len(docs)} docs)", tallies, speed), flush=True)

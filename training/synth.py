@@ -332,7 +332,33 @@ TEMPLATES = r"""
 {P} 기자 {E}
 """.strip().splitlines()
 
-TRAIN_TEMPLATES = [t for i, t in enumerate(TEMPLATES) if i % 5 != 4]
+# Entity-free everyday sentences: words that start with a surname syllable (이번, 정말, 김치, 박수, 조금 …)
+# or contain 씨/님 without being names (날씨, 솜씨, 말씨, 아가씨, 햇님), so the model does not learn
+# "surname syllable" or "X씨" as a name by itself. Used in training documents only.
+FILLER = r"""
+이번 주말에는 날씨가 흐리고 곳곳에 비가 내리겠습니다.
+정말 솜씨가 좋으시네요. 김치찌개가 아주 맛있어요.
+관객들은 공연이 끝나자 박수를 치며 환호했다.
+조금 늦을 것 같으니 먼저 출발하세요.
+이 서류는 안내 데스크에 제출하시면 됩니다.
+최근 물가가 올라 장보기가 부담스럽다는 의견이 많다.
+한 번 더 확인해 주시기 바랍니다.
+말씨가 고운 아가씨가 길을 알려 주었다.
+오전에는 맑다가 오후부터 구름이 많아지겠습니다.
+신청서 작성 시 유의사항을 반드시 읽어 주십시오.
+강한 바람이 불어 시설물 관리에 주의가 필요합니다.
+문의 사항은 고객센터로 연락 주시기 바랍니다.
+송금 전에 받는 분 정보를 다시 확인하세요.
+전반적으로 서비스에 만족하지만 배송이 조금 느렸어요.
+고객님께서 요청하신 자료를 첨부하여 보내드립니다.
+홍보 자료는 다음 주 월요일까지 준비해 주세요.
+윤리 교육은 매년 1회 의무적으로 이수해야 한다.
+임시 공휴일에는 민원실을 운영하지 않습니다.
+황사가 심한 날에는 외출을 자제하는 것이 좋습니다.
+씨앗을 심은 지 일주일 만에 싹이 났다.
+""".strip().splitlines()
+
+TRAIN_TEMPLATES = [t for i, t in enumerate(TEMPLATES) if i % 5 != 4] + FILLER
 HELDOUT_TEMPLATES = [t for i, t in enumerate(TEMPLATES) if i % 5 == 4]
 
 

@@ -45,6 +45,7 @@ class TrainConfig:
     syl_drop: float = 0.1
     threads: int = 1             # 1 beats 2 on this shared 2-core machine (OpenMP spin under contention)
     max_minutes: float = 40.0    # hard wall-clock stop (keeps the best state so far)
+    init_from: str = ""          # optional best.pt of an earlier run with the same data config (continue training)
 
     @classmethod
     def smoke(cls) -> "TrainConfig":
@@ -172,7 +173,12 @@ def train(cfg: TrainConfig, work: Path) -> dict:
     log(f"config {json.dumps(asdict(cfg))}", logf)
 
     docs = build_examples(cfg, rng)
-    vocab = build_vocab(d.text for d in docs)
+    init = torch.load(cfg.init_from, map_location="cpu") if cfg.init_from else None
+    if init is not None:
+        # continuing: keep the earlier run's vocabulary and syllable rows, so the weights line up
+        vocab = json.loads((Path(cfg.init_from).parent / "vocab.json").read_text(encoding="utf-8"))
+    else:
+        vocab = build_vocab(d.text for d in docs)
     tok = make_tokenizer(vocab)
     (work / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
     tok.save(str(work / "tokenizer.json"))
@@ -187,6 +193,8 @@ def train(cfg: TrainConfig, work: Path) -> dict:
         seen[c.ids] = True
     seen[:5] = True  # specials keep rows 0..4; row 1 ([UNK]) doubles as "unknown syllable"
     syl_row = np.where(seen, np.cumsum(seen) - 1, 1)
+    if init is not None:
+        syl_row = init["state"]["syl_row"].numpy()
     jamo, ccls = feature_tables(vocab)
     by_src: dict[str, int] = {}
     for c in chunks:
@@ -198,6 +206,9 @@ def train(cfg: TrainConfig, work: Path) -> dict:
     model = SyllableTagger(jamo, ccls, syl_row, d_syl=cfg.d_syl, d_conv=cfg.d_conv, hidden=cfg.hidden,
                            layers=cfg.layers, dilations=tuple(cfg.dilations), dropout=cfg.dropout,
                            syl_drop=cfg.syl_drop)
+    if init is not None:
+        model.load_state_dict(init["state"])
+        log(f"initialised from {cfg.init_from}", logf)
     decay = [p for n, p in model.named_parameters() if p.dim() > 1 and "syl." not in n]
     no_decay = [p for n, p in model.named_parameters() if not (p.dim() > 1 and "syl." not in n)]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay},
