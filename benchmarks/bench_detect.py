@@ -368,6 +368,32 @@ def start_to_first(folder: Path, threads: int, runs: int = 3) -> list[float]:
     return out
 
 
+def ort_grid(folders: dict[str, Path], runs: int = 8) -> list[dict]:
+    """Pure ``session.run`` per 128-token window (batch 16 x 128), FP32/INT8 x 1/2 threads: wall and CPU."""
+    import onnxruntime as ort
+
+    from veil_desktop.detect.model_folder import find_onnx
+
+    rng = np.random.default_rng(0)
+    ids = rng.integers(5, 35000, (16, 128)).astype(np.int64)
+    feed = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+    rows = []
+    for name, folder in folders.items():
+        for threads in (1, 2):
+            so = ort.SessionOptions()
+            so.intra_op_num_threads = threads
+            so.inter_op_num_threads = 1
+            s = ort.InferenceSession(str(find_onnx(folder)), so, providers=["CPUExecutionProvider"])
+            s.run(None, feed)
+            t, c = time.perf_counter(), time.process_time()
+            for _ in range(runs):
+                s.run(None, feed)
+            rows.append({"model": name, "threads": threads,
+                         "wall_ms_per_window": (time.perf_counter() - t) / runs / 16 * 1000,
+                         "cpu_ms_per_window": (time.process_time() - c) / runs / 16 * 1000})
+    return rows
+
+
 # ---------------------------------------------------------------------------------------------- main
 def machine() -> str:
     try:
@@ -395,6 +421,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rss-chars", type=int, default=1_000_000)
     ap.add_argument("--worst-size", type=int, default=200_000)
     ap.add_argument("--skip", default="", help="comma list of: naive,worst,gil,int8,rss,start")
+    ap.add_argument("--ort-grid", action="store_true", help="also time bare session.run, FP32/INT8 x 1/2 threads")
     ap.add_argument("--out", default=str(CACHE / "results.json"))
     args = ap.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
@@ -467,6 +494,13 @@ def main(argv=None) -> int:
             results["int8"][n] = b
             print(f"| {n:,} | {a['e2e']:.3f} | {b['e2e']:.3f} | {a['e2e'] / b['e2e']:.2f}× | {a['ort']:.3f} | "
                   f"{b['ort']:.3f} | {a['ort'] / b['ort']:.2f}× |", flush=True)
+
+    if args.ort_grid:
+        grid = ort_grid({"FP32": folder, "INT8": build_int8(folder)})
+        results["ort_grid"] = grid
+        print("\n| model | threads | ms per 128-token window (wall) | CPU ms per window |\n|---|---|---|---|")
+        for g in grid:
+            print(f"| {g['model']} | {g['threads']} | {g['wall_ms_per_window']:.1f} | {g['cpu_ms_per_window']:.1f} |")
 
     if "start" not in skip:
         times = start_to_first(folder, args.threads)
