@@ -187,3 +187,12 @@ def test_tokenizer_json_truncation_is_disabled(good, tmp_path):
 def test_label_scheme_arrays():
     s = LabelScheme.from_labels(BIOES_LABELS)
     assert list(s.kinds[:5]) == [0, 1, 2, 3, 4] and list(s.types[:6]) == [-1, 0, 0, 0, 0, 1]
+
+
+def test_onnx_in_an_onnx_subfolder(good, tmp_path):
+    d = _copy(good, tmp_path)
+    (d / "onnx").mkdir()
+    (d / "model.fp32.onnx").rename(d / "onnx" / "model.fp32.onnx")
+    assert load_model_folder(d, threads=1).onnx_path == d / "onnx" / "model.fp32.onnx"
+    (d / "onnx" / "model.fp32.onnx").rename(d / "onnx" / "model_quantized.onnx")
+    assert load_model_folder(d, threads=1).onnx_path.name == "model_quantized.onnx"

@@ -30,7 +30,7 @@ import numpy as np
 from . import viterbi as _viterbi
 from .encoding import encode_text, splits_at_whitespace
 from .events import Cancelled, Event, Progress, SpansFound, never_cancelled
-from .model_folder import ModelFolder, ModelFolderError, load_model_folder
+from .model_folder import DEFAULT_ONNX_NAMES, ModelFolder, ModelFolderError, load_model_folder
 from .normalize import id_like_ranges, normalize_text
 from .postprocess import Piece, postprocess
 from .span import Span, sort_spans
@@ -76,6 +76,8 @@ class ModelDetector:
         B/I/E/S logits, which is the same shift relative to ``O``).
     :param skip_ids: hide ASCII identifier-like tokens (6+ letters/digits mixing both) from the model.
     :param normalize: map full-width ASCII forms to ASCII (one-to-one, offsets unchanged) before tokenising.
+    :param model: an already loaded :class:`ModelFolder` to reuse (``folder``/``onnx_file``/``threads`` are
+        then ignored), e.g. to build detectors with different operating points over one session.
     """
 
     def __init__(self, folder: str | os.PathLike, *, onnx_file: str | os.PathLike | None = None,
@@ -87,7 +89,8 @@ class ModelDetector:
         scheme = self.model.scheme
         self.labels: tuple[str, ...] = scheme.entity_types
         onnx_name = self.model.onnx_path.name
-        self.id: str = self.model.path.name + ("" if onnx_name == "model.fp32.onnx" else f":{onnx_name}")
+        #: e.g. "veil-pii-ko-small-3", or "veil-pii-ko-small-3:model.int8.onnx" for a non-default file
+        self.id: str = self.model.path.name + ("" if onnx_name in DEFAULT_ONNX_NAMES else f":{onnx_name}")
         self.batch_size = int(batch_size)
         self.o_bias = o_bias
         self.skip_ids = bool(skip_ids)

@@ -224,7 +224,7 @@ def _token_id(tok, folder: Path, key: str, default: str, *, required: bool) -> i
 
 def find_onnx(folder: Path, onnx_file: str | os.PathLike | None = None) -> Path:
     """The ONNX file to run: ``onnx_file`` (relative to the folder or absolute), else ``model.fp32.onnx``,
-    ``model.onnx``, else the only ``*.onnx`` in the folder."""
+    ``model.onnx`` (in the folder, then in its ``onnx/`` subfolder), else the only ``*.onnx`` there."""
     if onnx_file is not None:
         p = Path(onnx_file)
         if not p.is_absolute():
@@ -232,16 +232,19 @@ def find_onnx(folder: Path, onnx_file: str | os.PathLike | None = None) -> Path:
         if not p.is_file():
             raise ModelFolderError(f"model folder {folder}: ONNX file {p.name} does not exist")
         return p
-    for name in DEFAULT_ONNX_NAMES:
-        if (folder / name).is_file():
-            return folder / name
-    found = sorted(folder.glob("*.onnx"))
+    # Hub folders sometimes keep their ONNX files in an onnx/ subfolder
+    for sub in (folder, folder / "onnx"):
+        for name in DEFAULT_ONNX_NAMES:
+            if (sub / name).is_file():
+                return sub / name
+    found = sorted(folder.glob("*.onnx")) or sorted(folder.glob("onnx/*.onnx"))
     if len(found) == 1:
         return found[0]
     if not found:
         raise ModelFolderError(f"model folder {folder} is incomplete: no ONNX file (expected model.fp32.onnx)")
-    raise ModelFolderError(f"model folder {folder} has several ONNX files ({', '.join(p.name for p in found)}) "
-                           f"and none is model.fp32.onnx; name the one to use")
+    raise ModelFolderError(f"model folder {folder} has several ONNX files "
+                           f"({', '.join(str(p.relative_to(folder)) for p in found)}) and none is "
+                           f"model.fp32.onnx; name the one to use")
 
 
 def default_threads() -> int:
