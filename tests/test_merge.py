@@ -54,6 +54,16 @@ def test_rule_and_model_addresses_that_overlap_become_their_union():
     assert (u.start, u.end, u.label, u.score, u.source) == (rule.start, model.end, "ADDRESS", 0.93, "rule")
 
 
+def test_address_union_drops_trailing_commas_and_unbalanced_brackets():
+    text = "(제출처: 세종특별자치시 도움6로 11, 미래빌딩) 및 세종특별자치시 도움로 11(어진동), 끝"
+    rule = at(text, "세종특별자치시 도움6로 11, 미래빌딩", "ADDRESS", 0.93, "rule")
+    model = at(text, "세종특별자치시 도움6로 11, 미래빌딩)", "ADDRESS", 0.9, "model")
+    rule2 = at(text, "세종특별자치시 도움로 11(어진동)", "ADDRESS", 0.93, "rule")
+    model2 = at(text, "세종특별자치시 도움로 11(어진동),", "ADDRESS", 0.9, "model")
+    got = [text[s.start:s.end] for s in merge_spans([model, model2], [rule, rule2], text)]
+    assert got == ["세종특별자치시 도움6로 11, 미래빌딩", "세종특별자치시 도움로 11(어진동)"]
+
+
 def test_address_union_is_transitive_across_two_model_spans():
     rule = R(10, 30, "ADDRESS", 0.93)
     m1, m2 = M(5, 12, "ADDRESS", 0.6), M(28, 45, "ADDRESS", 0.7)

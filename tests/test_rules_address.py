@@ -121,6 +121,12 @@ def test_words_that_are_not_addresses(text):
     assert addresses(text) == []
 
 
+def test_prose_after_the_address_is_not_a_building_name():
+    assert addresses("서울시 강남구 테헤란로 42길 15-3 소재의 본사 7층에서 근무") == ["서울시 강남구 테헤란로 42길 15-3"]
+    assert addresses("세종특별자치시 도움6로 11의 3층 대회의실") == ["세종특별자치시 도움6로 11"]
+    assert addresses("서울특별시 강남구 테헤란로 42길 15, 르네상스빌 302호") == ["서울특별시 강남구 테헤란로 42길 15, 르네상스빌 302호"]
+
+
 def test_address_followed_by_particles_stops_before_them():
     assert addresses("테헤란로 427에서 만나요") == ["테헤란로 427"]
     assert addresses("주소지는 서울특별시 강남구 테헤란로 42길 15-3인데 찾기 쉬워요") == [

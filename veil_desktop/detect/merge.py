@@ -115,6 +115,20 @@ def _cut(span: Span, blockers: list[Span], text: str | None) -> list[Span]:
     return out
 
 
+def _trim_union(text: str, a: int, b: int) -> tuple[int, int]:
+    """Drop spaces, commas and unbalanced brackets at the edges of a union (a model span may end in
+    ``…11,`` or ``…미래빌딩)``); a ``)`` closing a ``(`` inside the span stays (``…11(어진동)``)."""
+    while b > a:
+        ch = text[b - 1]
+        if ch in " \t,;:·" or (ch == ")" and text.count("(", a, b) < text.count(")", a, b)) or ch == "(":
+            b -= 1
+        else:
+            break
+    while a < b and text[a] in " \t,;:·)":
+        a += 1
+    return a, b
+
+
 def _resolve_cluster(cluster: list[Span], text: str | None) -> list[Span]:
     # 2. union overlapping ADDRESS spans (rule with model), transitively
     addr = sorted((s for s in cluster if s.label == "ADDRESS"), key=lambda s: s.start)
@@ -131,6 +145,8 @@ def _resolve_cluster(cluster: list[Span], text: str | None) -> list[Span]:
             merged.append(group[0])
             continue
         a, b = min(m.start for m in group), max(m.end for m in group)
+        if text is not None:
+            a, b = _trim_union(text, a, b)
         main = max(group, key=lambda m: (m.end - m.start, m.source == "rule"))
         merged.append(Span(a, b, "ADDRESS", max(m.score for m in group), main.source))
     # 3. remaining overlaps: a containing ADDRESS first, then score, length, earliest; losers are cut

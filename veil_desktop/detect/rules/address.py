@@ -49,7 +49,8 @@ _LOT = rf"(?P<lot>(?:산[ ]?)?[0-9]{{1,5}}(?:-[0-9]{{1,5}})?{_NUMEND}(?P<beonji>
 _UNIT = (r"(?:제[ ]?)?(?:(?:[0-9]{1,4}|[A-Za-z][0-9]{0,3}|[가나다라마바사아자차카타파하])동(?![가-힣])"
          r"|(?:지하[ ]?|[Bb])?[0-9]{1,3}층|[A-Za-z]?[0-9]{1,5}(?:-[0-9]{1,4})?호(?:실)?)")
 _UNITS = rf"{_UNIT}(?:[ ]?,?[ ]?{_UNIT}){{0,3}}"
-_BNAME = r"(?:[가-힣A-Za-z][가-힣A-Za-z0-9]{0,19}[ ]?){1,2}"
+#: building-name words before a unit; a word ending in the genitive 의 ("11의 3층", "소재의 본사") is prose
+_BNAME = r"(?:[가-힣A-Za-z][가-힣A-Za-z0-9]{0,19}(?<!의)[ ]?){1,2}"
 #: a building name recognisable on its own (no unit after it)
 _BSUFFIX = (r"(?:[가-힣A-Za-z0-9]{1,15}(?:타워|빌딩|청사|센터|아파트|빌라|오피스텔|맨션|프라자|플라자|상가|회관|"
             r"스퀘어|캐슬|팰리스|자이|푸르지오|래미안|힐스테이트|아이파크|더샵|빌))")  # a particle may follow
