@@ -82,7 +82,7 @@ check_variant() {  # check_variant NAME DIST [build.py args...]
   if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
     fresh_profile
     "${NONET[@]}" strace -f -qq -e trace=connect,sendto,sendmsg -o "$SCRATCH/strace.txt" \
-      "$exe" --self-test --no-window --linger 20 >/dev/null
+      "$exe" --self-test --linger 20 >/dev/null
     if grep -E 'AF_INET6?\b' "$SCRATCH/strace.txt" | grep -E 'connect\(|sendto\(|sendmsg\(' > "$SCRATCH/net.txt"; then
       echo "FAIL: network syscalls:"; head -20 "$SCRATCH/net.txt"; return 1
     fi
