@@ -108,6 +108,15 @@ check_variant() {  # check_variant NAME DIST [build.py args...]
     env "${nowrite_env[@]}" "${NONET[@]}" "$exe" --self-test --keep "$SCRATCH/nowrite/out"
   fi
 
+  section "[$name] self-test on a system without fonts (empty fontconfig): the bundled OFL font must serve"
+  fresh_profile
+  printf '<?xml version="1.0"?>\n<fontconfig><cachedir>%s</cachedir></fontconfig>\n' "$SCRATCH/fc-cache" \
+    > "$SCRATCH/no-fonts.conf"
+  FONTCONFIG_FILE="$SCRATCH/no-fonts.conf" "${NONET[@]}" "$exe" --self-test | tee "$SCRATCH/nofonts.txt" \
+    | grep -E '^(main window|RESULT)'
+  grep -q '^main window .* font NanumGothic$' "$SCRATCH/nofonts.txt" \
+    || { echo "FAIL: the window did not fall back to the bundled NanumGothic"; return 1; }
+
   section "[$name] cold start (process start -> main window exposed, event loop running), offscreen"
   fresh_profile
   local run line label
