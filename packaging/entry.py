@@ -205,7 +205,8 @@ def install_startup_probe(timeout_s: float = 60.0) -> None:
 def run(argv: list[str]) -> int:
     """Entry logic; ``argv`` excludes the program name. Returns the process exit code."""
     # find_spec does not import: in the default bundle (no numba) no cache folder is created at all
-    numba_dir = configure_numba_cache() if importlib.util.find_spec("numba") is not None else None
+    if importlib.util.find_spec("numba") is not None:
+        configure_numba_cache()
     loaded = preload_native()
     if not loaded.get("numba", "").startswith("not available"):
         use_numba_cache_dir_when_frozen()
@@ -220,7 +221,7 @@ def run(argv: list[str]) -> int:
         from veil_desktop import selftest
 
         rest = [a for a in argv if a != "--self-test"]
-        return selftest.main(rest, numba_cache_dir=numba_dir)
+        return selftest.main(rest)
     if "--startup-time" in argv:
         argv = [a for a in argv if a != "--startup-time"]
         install_startup_probe()

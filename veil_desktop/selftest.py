@@ -228,15 +228,12 @@ class SelfTest:
     A step that needs something an earlier step failed to produce fails with that reason.
     """
 
-    def __init__(self, workdir: Path, *, numba_cache_dir: str | None = None,
-                 build_window: bool = True) -> None:
+    def __init__(self, workdir: Path, *, build_window: bool = True) -> None:
         self.workdir = workdir
-        self.numba_cache_dir = numba_cache_dir
         self.build_window = build_window
         self.results: list[StepResult] = []
         self.detector = None
         self.sample_text: str | None = None
-        self.sample_spans: list = []
         self.guard = NetworkGuard()
 
     # -- running ----------------------------------------------------------------------------
@@ -355,7 +352,6 @@ class SelfTest:
             _check(0 <= s.start < s.end <= len(text), f"span out of range: {s}")
         missed = [v for v in SAMPLE_MUST_FIND if not _covered(spans, text, v)]
         _check(not missed, f"missed in sample: {', '.join(missed)}")
-        self.sample_spans = spans
         labels = sorted({s.label for s in spans})
         return f"{len(spans)} spans: {', '.join(labels)}"
 
@@ -499,16 +495,15 @@ def format_report(results: list[StepResult]) -> str:
     return "\n".join(lines)
 
 
-def run_selftest(workdir: Path | None = None, *, numba_cache_dir: str | None = None,
-                 build_window: bool = True) -> list[StepResult]:
+def run_selftest(workdir: Path | None = None, *, build_window: bool = True) -> list[StepResult]:
     """Run all steps in-process and return their results (used by ``main`` and the tests)."""
     if workdir is not None:
-        return SelfTest(workdir, numba_cache_dir=numba_cache_dir, build_window=build_window).run()
+        return SelfTest(workdir, build_window=build_window).run()
     with tempfile.TemporaryDirectory(prefix="veil-selftest-") as tmp:
-        return SelfTest(Path(tmp), numba_cache_dir=numba_cache_dir, build_window=build_window).run()
+        return SelfTest(Path(tmp), build_window=build_window).run()
 
 
-def main(argv: list[str] | None = None, *, numba_cache_dir: str | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """CLI: ``veil-desktop --self-test [--keep DIR] [--no-window] [--linger S]``; 0 only if all steps passed."""
     parser = argparse.ArgumentParser(prog="veil-desktop --self-test",
                                      description="Check this installation end to end, offline.")
@@ -525,7 +520,7 @@ def main(argv: list[str] | None = None, *, numba_cache_dir: str | None = None) -
     print(f"veil-desktop self-test ({frozen}; Python {platform.python_version()}; "
           f"{platform.system()} {platform.machine()})", flush=True)
     t = time.perf_counter()
-    results = run_selftest(args.keep, numba_cache_dir=numba_cache_dir, build_window=not args.no_window)
+    results = run_selftest(args.keep, build_window=not args.no_window)
     print(format_report(results))
     print(f"total {time.perf_counter() - t:.2f} s", flush=True)
     if args.linger > 0:
