@@ -127,11 +127,14 @@ def run_open(app, window, path: Path, *, max_s: float, meter: GapMeter | None = 
     window.documentLoaded.connect(loaded)
     window.detectionFinished.connect(finished)
     window.errorShown.connect(error)
-    QTimer.singleShot(int(max_s * 1000), lambda: (window.cancel_detection(), out.setdefault("cut_off", True)))
+    cutoff = QTimer(singleShot=True, interval=int(max_s * 1000))  # stopped below: must not outlive this run
+    cutoff.timeout.connect(lambda: (out.setdefault("cut_off", True), window.cancel_detection()))
+    cutoff.start()
     if meter:
         meter.start()
     window.open_path(path)
     loop.exec()
+    cutoff.stop()
     if meter:
         meter.stop()
     for sig, slot in ((window.documentLoaded, loaded), (window.detectionFinished, finished),
@@ -212,7 +215,7 @@ def main() -> int:
     if "error" in r:
         print("error:", r["error"])
         return 1
-    state = "cut off" if r.get("cut_off") else ("finished" if not r.get("cancelled") else "cancelled")
+    state = f"cut off by --max-detect-s" if r.get("cut_off") else ("finished" if not r.get("cancelled") else "cancelled")
     print(f"\n{args.big_chars:,}-char document: shown after {r['shown_s'] * 1000:.0f} ms; "
           f"open -> first highlight {r['first_highlight_s'] * 1000:.0f} ms")
     print(f"  RSS: {rss_before:.0f} MB before open, {r['rss_shown_mb']:.0f} MB when shown, "
