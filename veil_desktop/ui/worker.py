@@ -11,6 +11,7 @@ Threading contract:
 """
 from __future__ import annotations
 
+import queue
 import threading
 import traceback
 from typing import Any, Callable
@@ -74,10 +75,12 @@ class DetectProcess(QObject):
     """Runs detection jobs in a child process (``detect_process.child_main``) and re-emits its events as
     job-tagged Qt signals, like ``DetectWorker`` does for a thread.
 
-    Threading: created and driven on the GUI thread; one reader thread (plain ``threading``) receives the
-    child's events and emits the signals (queued into the GUI thread). The child is started on the first
-    job and keeps its detector loaded; ``close()`` stops it. If the child dies, the running job fails with
-    a message and the next job starts a new child.
+    Threading: created and driven on the GUI thread, which never touches the pipes itself: a sender thread
+    writes the commands (a 1M-character text does not fit a pipe buffer, and the child reads commands only
+    between batches, so a direct ``send`` could block the GUI for a whole batch), and a reader thread
+    receives the child's events and emits the signals (queued into the GUI thread). The child is started on
+    the first job and keeps its detector loaded; ``close()`` stops it. If the child dies, the running job
+    fails with a message and the next job starts a new child.
     """
 
     started = Signal(int, str)
@@ -92,6 +95,8 @@ class DetectProcess(QObject):
         self.threads = threads
         self._proc = None
         self._cmd = None
+        self._outbox: queue.SimpleQueue | None = None
+        self._sender: threading.Thread | None = None
         self._reader: threading.Thread | None = None
         self._current_job: int | None = None
         self._closing = False
@@ -103,6 +108,9 @@ class DetectProcess(QObject):
         import multiprocessing as mp
 
         from .detect_process import child_main
+
+        if self._outbox is not None:  # a previous child died: let its sender thread end
+            self._outbox.put(None)
 
         ctx = mp.get_context("spawn")  # never fork a process that runs Qt and onnxruntime threads
         cmd_recv, cmd_send = ctx.Pipe(duplex=False)
@@ -116,6 +124,10 @@ class DetectProcess(QObject):
             evt_send.close()
         self._proc, self._cmd = proc, cmd_send
         self._closing = False
+        self._outbox = queue.SimpleQueue()
+        self._sender = threading.Thread(target=_send_loop, args=(cmd_send, self._outbox), name="veil-detect-sender",
+                                        daemon=True)
+        self._sender.start()
         self._reader = threading.Thread(target=self._read, args=(evt_recv, self._proc), name="veil-detect-reader",
                                         daemon=True)
         self._reader.start()
@@ -124,32 +136,28 @@ class DetectProcess(QObject):
         with self._lock:
             self._ensure()
             self._current_job = job
-            self._cmd.send(("detect", job, text, first))
+            self._outbox.put(("detect", job, text, first))
 
     def cancel(self, job: int) -> None:
         with self._lock:
-            if self._cmd is not None and self._proc is not None and self._proc.is_alive():
-                try:
-                    self._cmd.send(("cancel", job))
-                except OSError:
-                    pass
+            if self._outbox is not None and self._proc is not None and self._proc.is_alive():
+                self._outbox.put(("cancel", job))
 
     def close(self, timeout: float = 3.0) -> None:
         with self._lock:
-            proc, cmd = self._proc, self._cmd
+            proc, outbox, sender = self._proc, self._outbox, self._sender
             self._closing = True
-            self._proc = self._cmd = None
-        if proc is None or cmd is None:
+            self._proc = self._cmd = self._outbox = self._sender = None
+        if proc is None or outbox is None:
             return
-        try:
-            cmd.send(("quit",))
-        except OSError:
-            pass
+        outbox.put(("quit",))
+        outbox.put(None)  # ends the sender, which closes the pipe
         proc.join(timeout)
         if proc.is_alive():
             proc.terminate()
             proc.join(1.0)
-        cmd.close()
+        if sender is not None:
+            sender.join(timeout)
         if self._reader is not None:
             self._reader.join(timeout)
 
@@ -174,6 +182,21 @@ class DetectProcess(QObject):
         if not self._closing and self._current_job is not None and proc is self._proc:
             code = proc.exitcode
             self.failed.emit(self._current_job, f"the detection process stopped unexpectedly (exit code {code})")
+
+
+def _send_loop(conn, outbox: "queue.SimpleQueue") -> None:
+    """Sender thread of ``DetectProcess``: writes queued commands in order; ``None`` ends it."""
+    try:
+        while True:
+            msg = outbox.get()
+            if msg is None:
+                break
+            try:
+                conn.send(msg)
+            except (OSError, ValueError):  # the child is gone; the reader reports it
+                break
+    finally:
+        conn.close()
 
 
 class TaskSignals(QObject):
