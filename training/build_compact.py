@@ -4,9 +4,11 @@
     .venv/bin/python -m training.build_compact --smoke --out /tmp/veil-compact-smoke           # 3-minute check
 
 Steps: build data + tokenizer, train (:mod:`training.train`; work files in ``training/runs/<name>/``,
-git-ignored), export ONNX FP32, quantise to INT8 (onnxruntime dynamic), score both through the project's
+git-ignored) in two stages — stage 1: the default ``TrainConfig`` (38 min wall clock); stage 2: continue
+from stage 1's best state for 20 min on a KLUE-heavy mix (5 substituted copies of KLUE, fewer synthetic
+documents, lr 2e-3) — export ONNX FP32, quantise to INT8 (onnxruntime dynamic), score both through the project's
 unchanged ``ModelDetector`` on the **dev** split, keep INT8 when its dev scores are within ``--int8-tol`` of
-FP32, write the model folder (``config.json``, ``tokenizer.json``, ``special_tokens_map.json``,
+FP32 (smaller file), write the model folder (``config.json``, ``tokenizer.json``, ``special_tokens_map.json``,
 ``model.onnx``), then print held-out **test** scores of the shipped folder (model alone) with
 :mod:`training.score`. ``MODEL_CARD.md`` in the folder is kept (hand-written from these figures).
 """
@@ -17,7 +19,7 @@ import json
 import shutil
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -48,6 +50,8 @@ def main(argv=None) -> int:
     ap.add_argument("--run-name", default=None)
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--max-minutes", type=float, default=None)
+    ap.add_argument("--single-stage", action="store_true", help="skip stage 2 (KLUE-heavy continuation)")
+    ap.add_argument("--stage2-minutes", type=float, default=20.0)
     ap.add_argument("--init-from", default="", help="continue from an earlier run's best.pt (same data config)")
     ap.add_argument("--lr", type=float, default=None)
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -81,6 +85,14 @@ def main(argv=None) -> int:
     work = REPO / "training" / "runs" / name
     t0 = time.time()
     res = train(cfg, work)
+    if not (a.smoke or a.single_stage or a.init_from):
+        # stage 2 (how the shipped model was made): continue from stage 1's best state with a KLUE-heavy
+        # mix (KLUE is the weak corpus) at a lower learning rate, same vocabulary and syllable rows
+        cfg2 = replace(cfg, init_from=str(work / "best.pt"), klue_sub_copies=5, n_synth=1200,
+                       pii_sub_copies=1, lr=0.002, warmup=20, max_minutes=a.stage2_minutes)
+        work = work.parent / (work.name + "-stage2")
+        res = train(cfg2, work)
+        cfg = cfg2
     model, tok = res["model"], res["tokenizer"]
 
     stage = work / "folder"
@@ -95,7 +107,9 @@ def main(argv=None) -> int:
     int8 = _dev_scores(stage, "model.int8.onnx", a.eval_threads)
     keys = [k for k in fp32 if k.endswith("exact") or k.endswith("partial")]
     drop = sum(fp32[k] - int8[k] for k in keys) / len(keys)
-    use_int8 = drop <= a.int8_tol and int8["ko-pii/chars_per_s"] >= 0.9 * fp32["ko-pii/chars_per_s"]
+    # accuracy decides; the speed printed here is too noisy on a shared machine to decide on
+    # (an interleaved comparison on this machine found the two within noise of each other)
+    use_int8 = drop <= a.int8_tol
     chosen = "model.int8.onnx" if use_int8 else "model.fp32.onnx"
     print(f"INT8 mean dev F1 drop {drop:+.4f}; speed fp32 {fp32['ko-pii/chars_per_s']} vs int8 "
           f"{int8['ko-pii/chars_per_s']} chars/s -> shipping {chosen}", flush=True)

@@ -44,7 +44,7 @@ class TrainConfig:
     dropout: float = 0.25
     syl_drop: float = 0.1
     threads: int = 1             # 1 beats 2 on this shared 2-core machine (OpenMP spin under contention)
-    max_minutes: float = 40.0    # hard wall-clock stop (keeps the best state so far)
+    max_minutes: float = 38.0    # hard wall-clock stop (keeps the best state so far)
     init_from: str = ""          # optional best.pt of an earlier run with the same data config (continue training)
 
     @classmethod
