@@ -100,3 +100,101 @@ def test_organisation_in_news_sentence(detector):
 def test_text_without_entities_stays_clean(detector):
     text = "오늘은 날씨가 맑고 바람이 조금 불겠습니다. 내일은 비가 올 예정입니다."
     assert detector.detect(text) == []
+
+
+# ---------------------------------------------------------------------------------------------------
+# training data pipeline (pure Python + numpy + tokenizers; no torch, no ../shared data needed)
+
+from training import data as D  # noqa: E402
+from training import synth  # noqa: E402
+from training.labels import LABELS, O_MASK  # noqa: E402
+from training.vocab import build_vocab, make_tokenizer  # noqa: E402
+
+
+def test_lc_to_address_only_when_address_like():
+    assert D.looks_like_address("강서구 내발산동")
+    assert D.looks_like_address("인천 송도 23호 근린공원")
+    assert D.looks_like_address("서울특별시 종로구 세종대로 209")
+    for place in ("미국", "서울", "해운대", "제주도", "경남 진해", "아시아 태평양", "삼풍백화점"):
+        assert not D.looks_like_address(place), place
+
+
+def test_synthetic_documents_have_exact_spans_and_heldout_templates_are_disjoint():
+    docs = synth.generate(60, seed=1)
+    synth.sanity(docs)
+    labels = {lab for d in docs for *_, lab in d.spans}
+    assert labels == {"PERSON", "ADDRESS", "ORGANIZATION"}
+    assert not set(synth.HELDOUT_TEMPLATES) & set(synth.TRAIN_TEMPLATES)
+    assert len(synth.HELDOUT_TEMPLATES) >= 10
+
+
+def _bioes_valid(tags):
+    prev = "O"
+    for t in tags + ["O"]:
+        p, _, typ = t.partition("-")
+        pp, _, ptyp = prev.partition("-")
+        inside = pp in ("B", "I")
+        if inside and not (p in ("I", "E") and typ == ptyp):
+            return False
+        if not inside and p in ("I", "E"):
+            return False
+        prev = t
+    return True
+
+
+def test_chunks_are_window_sized_with_valid_bioes_targets():
+    import random
+
+    docs = [D.Example(d.text, list(d.spans), source="synth") for d in synth.generate(40, seed=3)]
+    vocab = build_vocab(d.text for d in docs)
+    tok = make_tokenizer(vocab)
+    D.set_whitespace_ids({tok.token_to_id(" "), tok.token_to_id("\n")})
+    cls_id, sep_id = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    n_entities = 0
+    for ex in docs:
+        for c in D.example_chunks(ex, tok, cls_id, sep_id, random.Random(0)):
+            assert c.ids[0] == cls_id and c.ids[-1] == sep_id and len(c.ids) <= 128
+            tags = []
+            for bits in c.allowed:
+                allowed = [LABELS[k] for k in range(len(LABELS)) if bits >> k & 1]
+                assert len(allowed) == 1  # fully labelled corpus: one target tag per position
+                tags.append(allowed[0])
+            assert _bioes_valid(tags), tags
+            n_entities += sum(t[0] in "BS" for t in tags)
+    assert n_entities >= sum(len(d.spans) for d in docs)  # cut entities are re-tagged, never dropped
+
+
+def test_unlabelled_corpus_accepts_o_or_organization_but_not_other_types():
+    import random
+
+    text = "담당자 김민준 주무관(010-1234-5678)이 서울시청에서 안내한다."
+    s = text.index("김민준")
+    p = text.index("010")
+    ex = D.Example(text, [(s, s + 3, "PERSON")], soft_org=True, strict=((p, p + 13),), source="ko-pii")
+    tok = make_tokenizer(build_vocab([text]))
+    D.set_whitespace_ids({tok.token_to_id(" ")})
+    (chunk,) = D.example_chunks(ex, tok, tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]"), random.Random(0))
+    enc = tok.encode(text, add_special_tokens=False)
+    by_char = {a: int(bits) for (a, _), bits in zip(enc.offsets, chunk.allowed[1:-1])}
+    org = sum(1 << LABELS.index(f"{x}-ORGANIZATION") for x in "BIES")
+    assert by_char[s] == 1 << LABELS.index("B-PERSON")
+    assert by_char[p] == O_MASK  # phone digits: strictly O
+    assert by_char[text.index("서울시청")] == O_MASK | org  # unlabelled: O or any ORGANIZATION tag
+
+
+def test_entity_substitution_keeps_spans_aligned_and_particles_agreeing():
+    g = synth.Generator(5)
+    text = "어제 김철수가 서울에서 박영희를 만났다."
+    a, b = text.index("김철수"), text.index("박영희")
+    ex = D.Example(text, [(a, a + 3, "PERSON"), (b, b + 3, "PERSON")], source="klue")
+    for _ in range(20):
+        sub = D.substitute(ex, g, p_person=1.0)
+        assert len(sub.spans) == 2
+        for s, e, lab in sub.spans:
+            name = sub.text[s:e]
+            assert name and name == name.strip() and lab == "PERSON"
+            nxt = sub.text[e]
+            if nxt in "이가":
+                assert nxt == synth.particle_for(name, ("이", "가"))
+            if nxt in "을를":
+                assert nxt == synth.particle_for(name, ("을", "를"))
