@@ -321,25 +321,23 @@ def test_frozen_numba_cache_goes_to_numba_cache_dir_not_next_to_the_code(monkeyp
     assert any(w.endswith(".nbi") for w in written)
 
 
-def test_startup_probe_reports_once_the_main_window_is_exposed(qapp, monkeypatch, capsys):
-    """--startup-time: QApplication.exec returns by itself once a QMainWindow is exposed, with the time."""
+def test_startup_probe_reports_once_the_main_window_is_exposed(tmp_path):
+    """--startup-time: the real entry starts the real window, reports once it is exposed, and exits 0.
+
+    Run in a child process: the probe ends the application's event loop by design, which must not leak
+    into the rest of this test session (it did, in-process: later Qt tests' waits ended at once)."""
     import re
+    import subprocess
+    import sys
 
-    from PySide6.QtWidgets import QApplication, QMainWindow
-
-    entry = _load("veil_entry", PACKAGING / "entry.py")
-    monkeypatch.setattr(QApplication, "exec", QApplication.exec)  # restored after the test
-    monkeypatch.setenv("VEIL_STARTUP_T0", "0")  # epoch 0: the figure must then be "now", i.e. huge
-    entry.install_startup_probe(timeout_s=30)
-    window = QMainWindow()
-    window.setWindowTitle("probe")
-    window.show()
-    rc = QApplication.exec()
-    window.close()
-    out = capsys.readouterr().out
-    m = re.search(r"STARTUP_SECONDS=([0-9.]+) .*window: 'probe'", out)
-    assert rc == 0 and m, out
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", VEIL_STARTUP_T0="0",
+               VEIL_DATA_DIR=str(tmp_path / "data"), VEIL_CONFIG_DIR=str(tmp_path / "config"))
+    proc = subprocess.run([sys.executable, str(PACKAGING / "entry.py"), "--startup-time"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    m = re.search(r"STARTUP_SECONDS=([0-9.]+) .*window: '([^']*)'", proc.stdout)
+    assert proc.returncode == 0 and m, (proc.returncode, proc.stdout, proc.stderr[-2000:])
     assert float(m.group(1)) > 1e9  # seconds since 1970: t0 came from VEIL_STARTUP_T0
+    assert m.group(2).endswith("veil-desktop")  # the app's own main window was the one exposed
 
 
 def test_embedded_model_folders_ship_model_data_only(tmp_path):

@@ -45,7 +45,7 @@ def never_cancelled() -> bool:
 class Detector(Protocol):
     """What the UI, CLI and evaluation need of a detector. Implementations know nothing of Qt."""
 
-    #: short human-readable id recorded in reports, e.g. ``"veil-compact-ko-1+rules-1"``.
+    #: short human-readable id recorded in reports, e.g. ``"veil-compact-ko+veil-rules-1"``.
     id: str
     #: labels this detector can emit.
     labels: Sequence[str]
