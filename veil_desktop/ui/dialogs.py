@@ -34,14 +34,31 @@ def _style_combo(lang: str, value: str) -> QComboBox:
     return box
 
 
+def export_formats(fmt: str | None) -> tuple[str, ...]:
+    """Output formats a ``fmt`` document can be exported to, default first — the documents package's
+    ``EXPORTS`` table, so the dialog can never offer a format the writer refuses (HWP: only ``txt``)."""
+    from ..documents import EXPORTS
+
+    return EXPORTS.get(fmt or "", ("txt",))
+
+
 def suggest_output(source: Path | None, fmt: str | None = None) -> Path:
-    """``report.txt`` -> ``report.masked.txt`` beside it (never the source itself)."""
+    """``report.txt`` -> ``report.masked.txt`` beside it (never the source itself).
+
+    The source's own suffix is kept when its format can be written back; otherwise (``.hwp``) the
+    format's default export (``.txt``) is proposed.
+    """
     if source is None:
         return Path.home() / "masked.txt"
-    suffix = source.suffix if fmt is None or fmt in ("txt", "csv", "docx", "hwpx", "pdf") else ".hwpx"
-    if fmt == "hwp":
-        suffix = ".hwpx"
+    choices = export_formats(fmt or source.suffix.lower().lstrip("."))
+    own = source.suffix.lower().lstrip(".")
+    suffix = source.suffix if own in choices else "." + choices[0]
     return source.with_name(f"{source.stem}.masked{suffix}")
+
+
+def export_filters(fmt: str | None, lang: str = "ko") -> list[str]:
+    """File-dialog filters for the allowed outputs, e.g. ``["DOCX (*.docx)", "TXT (*.txt)"]``."""
+    return [f"{f.upper()} (*.{f})" for f in export_formats(fmt)]
 
 
 class ExportDialog(QDialog):
@@ -92,7 +109,8 @@ class ExportDialog(QDialog):
         self.message = QLabel()
         self.message.setWordWrap(True)
 
-        self._out = QLineEdit(str(suggest_output(source, getattr(document, "format", None))))
+        self._format = getattr(document, "format", None) or (source.suffix.lower().lstrip(".") if source else None)
+        self._out = QLineEdit(str(suggest_output(source, self._format)))
         self._out.textChanged.connect(self._update_ok)
         browse = QPushButton(tr("export.browse", lang))
         browse.clicked.connect(self._browse)
@@ -167,19 +185,33 @@ class ExportDialog(QDialog):
         if len(text) > PREVIEW_CHARS:
             text = text[:PREVIEW_CHARS] + "\n" + tr("export.preview_truncated", self.lang)
         self.preview.setPlainText(text)
-        self.message.setText(tr("error.pending", self.lang).format(n=self._pending) if blocked else "")
         self._update_ok()
 
     def _update_ok(self) -> None:
+        """Enable Export only for a writable choice; the message says what is wrong (one thing at a time)."""
         blocked = self.policy() is PendingPolicy.BLOCK and self._pending > 0
         out = self.out_path()
         same = self._source is not None and out.resolve() == self._source.resolve()
+        # only what the documents package can write for this source (e.g. HWP -> .txt only)
+        allowed = export_formats(self._format)
+        bad_format = bool(self._out.text().strip()) and out.suffix.lower().lstrip(".") not in allowed
         if same:
-            self.message.setText(tr("error.overwrite", self.lang))
-        self.ok_button.setEnabled(not blocked and not same and bool(self._out.text().strip()))
+            message = tr("error.overwrite", self.lang)
+        elif bad_format:
+            message = tr("error.export_format", self.lang).format(formats=", ".join("." + f for f in allowed))
+        elif blocked:
+            message = tr("error.pending", self.lang).format(n=self._pending)
+        else:
+            message = ""
+        self.message.setText(message)
+        self.ok_button.setEnabled(not blocked and not same and not bad_format and bool(self._out.text().strip()))
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, tr("export.output", self.lang), self._out.text())
+        filters = export_filters(self._format, self.lang)
+        current = Path(self._out.text()).suffix.lower().lstrip(".")
+        chosen = next((f for f in filters if f"*.{current})" in f), filters[0])
+        path, _ = QFileDialog.getSaveFileName(self, tr("export.output", self.lang), self._out.text(),
+                                              ";;".join(filters), chosen)
         if path:
             self._out.setText(path)
 

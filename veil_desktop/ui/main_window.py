@@ -32,12 +32,13 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 from ..detect.events import Detector
 from ..detect.span import ALL_LABELS, Span
 from ..labels import display_name
-from ..review.export import PendingPolicy
+from ..review.export import PendingPolicy, accept_copies
 from ..review.session import Autosaver, SessionInfo, document_hash
 from ..review.settings import AppSettings
 from ..review.state import ReviewItem, ReviewState, StateListener, Status
 from .actions import ACTIONS, MENUS
-from .backends import DetectorCache, ExportRequest, Loaded, export_review, load_for_review, snapshot_state
+from .backends import (CopiesFound, DetectorCache, ExportRequest, Loaded, export_review, load_for_review,
+                       snapshot_state)
 from .document_view import DocumentView
 from .highlighter import SpanHighlighter
 from .i18n import tr
@@ -77,6 +78,8 @@ class MainWindow(QMainWindow):
     detectionFinished = Signal(bool)
     #: emitted when an export finished: output path, or "" with the error message in ``last_error``
     exportFinished = Signal(str)
+    #: emitted when an export stopped at unmasked copies and the reviewer is asked (number of copies)
+    copiesFound = Signal(int)
     #: emitted whenever an error message box is shown
     errorShown = Signal(str)
     #: emitted after an autosave write completed
@@ -692,14 +695,22 @@ class MainWindow(QMainWindow):
         req = ExportRequest(out, dict(self.settings.styles if styles is None else styles),
                             default_style or self.settings.default_style,
                             PendingPolicy(policy or self.settings.pending_policy), self.detector_id)
+        return self._start_export(req)
+
+    def _start_export(self, req: ExportRequest) -> int:
+        """Plan, copy check and writing all run on the pool, over a snapshot of the state."""
         snap = snapshot_state(self.state)
         document = self.document
         job = self._next_job()
         self.statusBar().showMessage(tr("status.exporting", self.lang))
-        self._start_task(job, lambda: export_review(document, snap, req), self._on_exported, self._on_export_failed)
+        self._start_task(job, lambda: export_review(document, snap, req),
+                         lambda j, result: self._on_exported(j, result, document), self._on_export_failed)
         return job
 
-    def _on_exported(self, job: int, result) -> None:
+    def _on_exported(self, job: int, result, document=None) -> None:
+        if isinstance(result, CopiesFound):
+            self._ask_copies(result, document)
+            return
         out = str(getattr(result, "output", result))
         self.statusBar().showMessage(tr("status.exported", self.lang).format(path=out), 8000)
         self.exportFinished.emit(out)
@@ -708,6 +719,46 @@ class MainWindow(QMainWindow):
         self.statusBar().clearMessage()
         self._error(tr("error.export", self.lang).format(message=message))
         self.exportFinished.emit("")
+
+    def _ask_copies(self, found: CopiesFound, document) -> None:
+        """Values the export masks also occur unmasked elsewhere: mask those copies too, or go back.
+
+        Window-modal and opened asynchronously (like ``_error``); nothing has been written yet, and
+        nothing is unless the reviewer chooses to mask the copies.
+        """
+        lang = self.lang
+        self.statusBar().clearMessage()
+        lines = [f"{part}: {ctx}" if part else ctx for part, ctx in found.examples]
+        if found.count > len(found.examples):
+            lines.append(tr("copies.more", lang).format(n=found.count - len(found.examples)))
+        box = QMessageBox(QMessageBox.Icon.Question, tr("copies.title", lang),
+                          tr("copies.found", lang).format(n=found.count), QMessageBox.StandardButton.NoButton,
+                          self)
+        box.setObjectName("copiesBox")
+        box.setInformativeText("\n".join(lines) + "\n\n" + tr("copies.question", lang))
+        mask = box.addButton(tr("copies.mask", lang), QMessageBox.ButtonRole.AcceptRole)
+        mask.setObjectName("maskCopies")
+        cancel = box.addButton(tr("copies.cancel", lang), QMessageBox.ButtonRole.RejectRole)
+        cancel.setObjectName("cancelCopies")
+        box.setDefaultButton(cancel)   # Enter must not write anything by accident
+        box.setEscapeButton(cancel)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        # ``finished`` also covers closing the box without a button: that counts as Cancel
+        box.finished.connect(lambda _r: self._on_copies_answer(box.clickedButton() is mask, found, document))
+        box.open()
+        self.copiesFound.emit(found.count)
+
+    def _on_copies_answer(self, mask: bool, found: CopiesFound, document) -> None:
+        if document is not self.document or self.state is None:
+            mask = False  # another document was opened meanwhile: its review must not get these spans
+        if not mask:
+            self.last_error = tr("copies.cancelled", self.lang)
+            self.statusBar().showMessage(self.last_error, 8000)
+            self.exportFinished.emit("")
+            return
+        # one undo step; the table, highlights and session follow through the state's listeners
+        accept_copies(self.state, found.spans, description=tr("copies.mask", "en"))
+        self._start_export(replace(found.request, mask_copies=True))
 
     # ================================================================================================
     # autosave
