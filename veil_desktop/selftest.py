@@ -370,12 +370,13 @@ class SelfTest:
 
     def _export(self, src: Path, suffix: str) -> tuple[Path, set[str], object]:
         """open -> detect -> plan -> export -> the export's own leak check; returns (out, masked values, result)."""
-        from veil_desktop.documents import export_document, open_document
+        from veil_desktop.documents import export_document, open_document, propagate_spans
         from veil_desktop.masking import Masker
 
         _check(self.detector is not None, "no detector (load detector failed)")
         doc = open_document(src)
-        spans = self.detector.detect(doc.text)
+        # as the batch CLI does: every copy of a detected value is masked (export refuses unmasked copies)
+        spans = propagate_spans(doc.text, self.detector.detect(doc.text))
         plan = Masker().plan(doc.text, spans)
         _check(bool(plan), f"empty masking plan for {src.name}")
         out = self.workdir / f"redacted{suffix}"
