@@ -58,6 +58,13 @@ if unshare -mn true 2>/dev/null; then
 elif unshare -rmn true 2>/dev/null; then
   NOMOUNT=(unshare -rmn)
 fi
+# Mounting an empty read-only tmpfs over /tmp would hide the checkout itself when it lives there (a CI clone
+# may): then keep /tmp as it is and only make the profile/cache paths unusable.
+case "$(pwd -P)/" in
+  /tmp/*|/var/tmp/*)
+    echo "note: checkout is under /tmp; the no-writable-location run keeps /tmp mounted as it is"
+    NOMOUNT=() ;;
+esac
 
 check_variant() {  # check_variant NAME DIST [build.py args...]
   local name=$1 dist=$2

@@ -6,6 +6,7 @@ user-data directory so autosaves and settings never touch the real profile.
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["ORT_DISABLE_TELEMETRY"] = "1"  # before anything imports onnxruntime (offline by design)
 
 import pytest  # noqa: E402
 
