@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import re
 
-_TABLE: dict[int, int] = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}  # ！..～ -> !..~
-_TABLE.update({0x3000: 0x20, 0x00A0: 0x20, 0x2007: 0x20, 0x202F: 0x20})   # spaces
+from ..normalize import FULLWIDTH_TABLE
+
+# the model's full-width folding (！..～ -> !..~, ideographic space -> space), plus what only the rules fold
+_TABLE: dict[int, int] = dict(FULLWIDTH_TABLE)
+_TABLE.update({0x00A0: 0x20, 0x2007: 0x20, 0x202F: 0x20})   # other spaces
 _TABLE.update({c: 0x2D for c in (0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212, 0xFE63)})  # dashes
 _TABLE[0x00B7] = 0x00B7  # keep the middle dot (used in 동·호) as is
 
