@@ -27,6 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def _dev_scores(folder: Path, onnx_name: str, threads: int) -> dict[str, float]:
     from veil_desktop.detect.engine import ModelDetector
+    from veil_desktop.evaluate import markdown
 
     from . import score as S
 
@@ -34,12 +35,13 @@ def _dev_scores(folder: Path, onnx_name: str, threads: int) -> dict[str, float]:
     out = {}
     for name in ("klue", "ko-pii", "synth"):
         docs, labels = S.corpus(name, "dev")
-        tallies, speed = S.score(det, docs, labels)
-        print(S.report(f"dev / {name} / {onnx_name}", tallies, speed), flush=True)
-        for lab, t in tallies.items():
-            out[f"{name}/{lab}/exact"] = round(t.exact()[2], 4)
-            out[f"{name}/{lab}/partial"] = round(t.partial()[2], 4)
-        out[f"{name}/chars_per_s"] = round(speed)
+        rep = S.score(det, docs, labels)
+        print(markdown(rep, f"dev / {name} / {onnx_name}"), flush=True)
+        for lab in labels:
+            exact, partial = S.f1(rep, lab)
+            out[f"{name}/{lab}/exact"] = round(exact, 4)
+            out[f"{name}/{lab}/partial"] = round(partial, 4)
+        out[f"{name}/chars_per_s"] = round(rep.chars / max(1e-9, rep.seconds))
     return out
 
 
