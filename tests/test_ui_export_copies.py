@@ -12,7 +12,7 @@ from PySide6.QtCore import QThreadPool, Qt
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from tests.fixtures.tiny_model import build_tiny_model
-from tests.ui_helpers import ENTITIES, tiny_detector
+from tests.ui_helpers import ENTITIES, open_and_detect, show_window, tiny_detector
 from veil_desktop.detect.events import SpansFound
 from veil_desktop.detect.span import Span
 from veil_desktop.documents import EXPORTS, open_document
@@ -22,8 +22,6 @@ from veil_desktop.review.settings import AppSettings
 from veil_desktop.ui.backends import COPIES_SHOWN, CopiesFound, ExportRequest, export_review
 from veil_desktop.ui.dialogs import ExportDialog, export_formats, suggest_output
 from veil_desktop.ui.i18n import tr
-from veil_desktop.ui.main_window import MainWindow
-from veil_desktop.ui.settings_store import SettingsStore
 
 TEXT = "수신: 김민준 귀하.\n담당자 김민준 주무관이 강남구청 민원실에서 처리합니다.\n"
 FIRST = TEXT.index("김민준")
@@ -68,10 +66,7 @@ def make_window(qtbot, model_dir):
         det = tiny_detector(model_dir)
         if miss:
             det = MissingDetector(det, miss)
-        w = MainWindow(SettingsStore(), detector_factory=lambda _dir, _threads: det)
-        qtbot.addWidget(w)
-        w.show()
-        qtbot.waitExposed(w)
+        w = show_window(qtbot, det)
         windows.append(w)
         return w
 
@@ -79,11 +74,6 @@ def make_window(qtbot, model_dir):
     for w in windows:
         w._cancel_detection(silent=True)
     QThreadPool.globalInstance().waitForDone(10000)
-
-
-def open_and_detect(qtbot, w, path):
-    with qtbot.waitSignal(w.detectionFinished, timeout=30000):
-        w.open_path(path)
 
 
 def person_items(w):

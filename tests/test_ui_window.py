@@ -12,9 +12,8 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from tests.fixtures.tiny_model import build_tiny_model
-from tests.ui_helpers import ENTITIES, HoldingDetector, sample_text, tiny_detector
+from tests.ui_helpers import ENTITIES, HoldingDetector, open_and_detect, sample_text, show_window, tiny_detector
 from veil_desktop.review import Status, document_hash, session_path
-from veil_desktop.ui.main_window import MainWindow
 from veil_desktop.ui.settings_store import SettingsStore
 
 SAMPLE = sample_text()
@@ -37,11 +36,7 @@ def make_window(qtbot, model_dir):
     windows = []
 
     def make(detector=None):
-        det = detector or tiny_detector(model_dir)
-        w = MainWindow(SettingsStore(), detector_factory=lambda _dir, _threads: det)
-        qtbot.addWidget(w)
-        w.show()
-        qtbot.waitExposed(w)
+        w = show_window(qtbot, detector or tiny_detector(model_dir))
         w.activateWindow()
         windows.append(w)
         return w
@@ -50,12 +45,6 @@ def make_window(qtbot, model_dir):
     for w in windows:
         w._cancel_detection(silent=True)
     QThreadPool.globalInstance().waitForDone(10000)
-
-
-def open_and_detect(qtbot, w, path, timeout=30000):
-    with qtbot.waitSignal(w.detectionFinished, timeout=timeout) as blocker:
-        w.open_path(path)
-    return blocker.args[0]
 
 
 def values(w, status=None):

@@ -7,9 +7,8 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QThreadPool, QUrl
 from PySide6.QtGui import QDropEvent, QTextCursor
 
 from tests.fixtures.tiny_model import build_tiny_model
-from tests.ui_helpers import ENTITIES, sample_text, tiny_detector
+from tests.ui_helpers import ENTITIES, sample_text, show_window, tiny_detector
 from veil_desktop.review import Status
-from veil_desktop.ui.main_window import MainWindow
 from veil_desktop.ui.settings_store import SettingsStore
 
 SAMPLE = sample_text()
@@ -22,11 +21,7 @@ def model_dir(tmp_path_factory):
 
 @pytest.fixture
 def window(qtbot, model_dir, tmp_path):
-    det = tiny_detector(model_dir)
-    w = MainWindow(SettingsStore(), detector_factory=lambda _d, _t: det)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
+    w = show_window(qtbot, tiny_detector(model_dir))
     yield w
     w._cancel_detection(silent=True)
     QThreadPool.globalInstance().waitForDone(10000)

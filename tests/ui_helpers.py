@@ -59,3 +59,22 @@ class HoldingDetector:
 
 def tiny_detector(folder: Path) -> ModelDetector:
     return ModelDetector(folder, threads=1)
+
+
+def show_window(qtbot, detector):
+    """A main window (fresh settings) that detects with ``detector``, shown and exposed; qtbot closes it."""
+    from veil_desktop.ui.main_window import MainWindow
+    from veil_desktop.ui.settings_store import SettingsStore
+
+    w = MainWindow(SettingsStore(), detector_factory=lambda _dir, _threads: detector)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def open_and_detect(qtbot, w, path, timeout=30000):
+    """Open ``path`` in ``w`` and wait for its detection to finish; returns detectionFinished's argument."""
+    with qtbot.waitSignal(w.detectionFinished, timeout=timeout) as blocker:
+        w.open_path(path)
+    return blocker.args[0]
