@@ -1,7 +1,7 @@
 """``veil-redact redact``: batch redaction of files and folders (no Qt).
 
     veil-redact redact INPUT... --out DIR [--min-score S] [--style LABEL=STYLE|STYLE ...] [--model DIR]
-                                [--threads N] [--txt] [--quiet]
+                                [--threads N] [--txt] [--quiet] [--terms FILE]
 
 Every supported file given, or found (recursively) in a folder given, is opened, run through the default
 detector, and every span with score ≥ S (default 0.5) is accepted; each accepted value is then masked
@@ -9,6 +9,11 @@ detector, and every span with score ≥ S (default 0.5) is accepted; each accept
 is masked once and left elsewhere. The output goes to ``DIR/<same name>`` (files found in a folder keep
 their path relative to it; ``.hwp`` becomes ``<name>.hwp.txt``; ``--txt`` writes masked text for every
 file) with ``<output>.report.json`` beside it. Originals are only read.
+
+``--terms FILE`` applies a term list (UTF-8 CSV ``term,action,label``, see ``review/terms.py``): every
+``mask`` term is masked with its label wherever it occurs (spacing and width variants too, whatever the
+score), detections lying inside a ``keep`` term are left unmasked; the report counts the list's hits
+under ``term_list`` without naming the terms.
 
 A summary table is printed at the end; the exit status is 1 if any file could not be redacted safely
 (that file then has no output), 2 for usage or model problems, else 0.
@@ -61,6 +66,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, metavar="N", help="inference threads")
     p.add_argument("--txt", action="store_true", help="write masked text (.txt) for every file")
     p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument("--terms", metavar="FILE", help="term list CSV (term,action,label): mask terms are always "
+                   "masked, detections inside keep terms are left")
     p.set_defaults(func=run)
     return p
 
@@ -170,15 +177,21 @@ def _bar(fraction: float, width: int = 20) -> str:
 
 
 def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_score: float,
-               label: str, progress: bool) -> Row:
+               label: str, progress: bool, terms=None) -> Row:
     from . import export_document, open_document, propagate_spans
 
     t0 = time.perf_counter()
     try:
         doc = open_document(job.source)
         spans = _detect(detector, doc.text, label, progress)
+        term_hits = None
+        if terms:  # review.terms.TermList: keep terms drop detections, mask terms are always accepted
+            applied = terms.apply(doc.text, spans)
+            spans, term_hits = applied.spans, applied
         accepted = [s for s in spans if s.score >= min_score]
         rejected = [s for s in spans if s.score < min_score]
+        if term_hits is not None:
+            accepted = accepted + term_hits.list_spans
         full = propagate_spans(doc.text, accepted)
         masker = Masker(masker_args[0], masker_args[1])
         plan = masker.plan(doc.text, full)
@@ -187,17 +200,44 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
                      + [{"start": s.start, "end": s.end, "label": s.label, "score": s.score,
                          "source": s.source, "decision": "propagated"} for s in full[len(accepted):]]
                      + [{"start": s.start, "end": s.end, "label": s.label, "score": s.score,
-                         "source": s.source, "decision": "below_threshold"} for s in rejected])
+                         "source": s.source, "decision": "below_threshold"} for s in rejected]
+                     + [{"start": s.start, "end": s.end, "label": s.label, "score": s.score,
+                         "source": s.source, "decision": "kept_by_list"}
+                        for s in (term_hits.kept if term_hits is not None else [])])
         decisions.sort(key=lambda d: (d["start"], d["end"]))
         job.output.parent.mkdir(parents=True, exist_ok=True)
         res = export_document(doc, plan, job.output, detector_id=getattr(detector, "id", ""),
                               threshold=min_score, styles=masker, decisions=decisions)
+        if term_hits is not None:
+            _add_to_report(res.report, "term_list", term_hits.report(terms))
         return Row(job.source, job.output, "ok", "", Counter(res.counts), time.perf_counter() - t0)
     except LeakDetected as e:
         msg = f"leak check: {e}"
     except (DocumentError, OSError) as e:
         msg = str(e)
     return Row(job.source, None, "FAILED", msg + _remove_stale(job.output), seconds=time.perf_counter() - t0)
+
+
+def _add_to_report(report: Path, key: str, value) -> None:
+    """Add ``key`` to a report written by ``export_document`` (atomically: temp file + rename)."""
+    import json
+    import os
+    import tempfile
+
+    from .report import dumps
+
+    data = json.loads(report.read_text("utf-8"))
+    data[key] = value
+    fd, tmp = tempfile.mkstemp(dir=report.parent, prefix=".veil-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(dumps(data))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, report)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _remove_stale(output: Path) -> str:
@@ -242,6 +282,14 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error(str(e))
     if not 0.0 <= args.min_score <= 1.0:
         return _usage_error("--min-score must be between 0 and 1")
+    terms = None
+    if getattr(args, "terms", None):
+        from ..review.terms import TermList, TermsError
+
+        try:
+            terms = TermList.load(args.terms)
+        except TermsError as e:
+            return _usage_error(f"--terms {args.terms}: " + "\n  ".join([str(e)] + e.errors[1:]))
     out_dir = Path(args.out)
     if out_dir.exists() and not out_dir.is_dir():
         return _usage_error(f"--out {out_dir} is not a folder")
@@ -263,7 +311,7 @@ def run(args: argparse.Namespace) -> int:
             if progress:
                 sys.stderr.write(f"\r{label}")
                 sys.stderr.flush()
-            rows.append(redact_one(job, detector, styles, args.min_score, label, progress))
+            rows.append(redact_one(job, detector, styles, args.min_score, label, progress, terms))
             if progress:
                 sys.stderr.write(f"\r{label} {rows[-1].status}\n")
     print_summary(rows)
