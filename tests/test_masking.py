@@ -61,3 +61,37 @@ def test_apply_rejects_overlaps_and_bad_styles():
         Masker(default="blur")
     with pytest.raises(ValueError):
         Masker().plan("abc", [Span(0, 5, "PERSON")])
+
+
+def test_korean_tags_in_korean_documents_english_as_option():
+    from veil_desktop.masking import tag_language
+
+    assert tag_language(TEXT) == "ko" and tag_language("John lives in Seoul") == "en"
+    assert mask_text(TEXT, SPANS, lang="ko") == "[인명]은 [주소]에 산다. 전화 [전화번호]. [인명]과 [인명]."
+    assert Masker(lang="ko").mask_value("900101-1234567", "RRN") == "[주민등록번호]"
+    assert Masker(lang="en").mask_value("900101-1234567", "RRN") == "[RRN]"
+    assert Masker(lang="ko").mask_value("x", "NEW_LABEL") == "[NEW_LABEL]"   # unknown label: its id
+    with pytest.raises(ValueError):
+        Masker(lang="fr")
+
+
+def test_styles_offered_per_label_make_sense():
+    from veil_desktop.masking import styles_for_label
+
+    assert MaskStyle.PARTIAL in styles_for_label("PERSON")
+    assert MaskStyle.PARTIAL in styles_for_label("RRN")          # keeps the birth date, not a "surname"
+    # partial would equal stars for these: not offered
+    for label in ("ORGANIZATION", "CARD", "ACCOUNT", "SOME_NEW_LABEL"):
+        assert styles_for_label(label) == (MaskStyle.TAG, MaskStyle.STARS, MaskStyle.PSEUDONYM)
+
+
+def test_style_examples_are_computed_per_label():
+    from veil_desktop.masking import style_example
+
+    assert style_example("RRN", "tag", "ko") == "[주민등록번호]"
+    assert style_example("RRN", "partial") == "900101-*******"
+    assert style_example("PHONE", "partial") == "010-****-****"
+    assert style_example("PERSON", "partial") == "김**"
+    assert style_example("ADDRESS", "partial", "ko") == "서울특별시 강남구 **** ***"
+    assert style_example("PERSON", "pseudonym") == "인물1"
+    assert style_example("NEW_LABEL", "stars") == "*******"

@@ -166,7 +166,104 @@ def test_export_policies(state):
     assert as_rejected == "김**이 서울에 갔다. 김**은 한빛에 다닌다. 이서연도 서울에 산다."
     as_accepted = apply_replacements(TEXT, build_plan(state, {"PERSON": "pseudonym"}, "accept"))
     assert as_accepted == "인물1이 서울에 갔다. 인물1은 [ORGANIZATION]에 다닌다. 인물2도 [ADDRESS]에 산다."
-    # the threshold hides low pending suggestions from export too
+    # the threshold hides low pending suggestions from export too — only once the reviewer agreed
     state.set_threshold(0.7)
-    hidden = apply_replacements(TEXT, build_plan(state, None, "accept"))
+    with pytest.raises(PendingSpansError) as err:
+        build_plan(state, None, "accept")
+    assert (err.value.count, err.value.below_threshold) == (0, 2)
+    hidden = apply_replacements(TEXT, build_plan(state, None, "accept", allow_below_threshold=True))
     assert hidden == "[PERSON]이 서울에 갔다. [PERSON]은 한빛에 다닌다. 이서연도 [ADDRESS]에 산다."
+    korean = apply_replacements(TEXT, build_plan(state, None, "accept", allow_below_threshold=True, lang="ko"))
+    assert korean == "[인명]이 서울에 갔다. [인명]은 한빛에 다닌다. 이서연도 [주소]에 산다."
+
+
+def test_threshold_hidden_pending_is_counted_and_blocks(state):
+    """Issue 10 item 6: raising the slider must not let a pending suggestion out unmasked, unseen."""
+    rrn_text = TEXT + " 주민번호 900101-1234567."
+    st = ReviewState(rrn_text)
+    a = rrn_text.index("900101")
+    st.add_detected([Span(a, a + 14, "RRN", 0.85, "model"), span_of(rrn_text, "김민준", "PERSON", 0.95)])
+    st.set_status([st.item_at_row(1).id], Status.ACCEPTED)
+    assert st.hidden_pending_count() == 0
+    st.set_threshold(0.9)
+    assert st.hidden_pending_count() == 1 and st.hidden_counts() == {"RRN": 1}
+    assert [it.label for it in st.hidden_pending()] == ["RRN"]
+    assert st.pending_count() == 0            # not visible, so not "pending" in the status bar
+    for policy in PendingPolicy:              # BLOCK blocks on them; no policy lets them out silently
+        with pytest.raises(PendingSpansError) as err:
+            spans_to_mask(st, policy)
+        assert err.value.below_threshold == 1 and "0.90" in str(err.value)
+    # confirmed: the RRN stays in clear, on purpose
+    out = apply_replacements(rrn_text, build_plan(st, None, "block", allow_below_threshold=True))
+    assert "900101-1234567" in out and out.startswith("[PERSON]이 서울에")
+    # a decided item is never hidden, and a manual span neither
+    st.set_status([st.item_at_row(0).id], Status.REJECTED)
+    assert st.hidden_pending_count() == 0
+    st.add_manual(0, 3, "PERSON")
+    st.set_threshold(1.0)
+    assert st.hidden_pending_count() == 0
+
+
+def test_export_summary_counts_and_blockers(state, tmp_path):
+    from veil_desktop.documents import open_document
+    from veil_desktop.review.summary import DetectionStatus, build_summary
+
+    path = tmp_path / "doc.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    doc = open_document(path)
+    state.set_status([state.item_at_row(0).id], Status.ACCEPTED)
+    state.set_status([state.item_at_row(1).id], Status.REJECTED)
+    state.add_manual(TEXT.index("이서연"), TEXT.index("이서연") + 3, "PERSON")  # accepts the existing item
+    state.add_manual(TEXT.index("다닌다"), TEXT.index("다닌다") + 1, "OTHER")
+    state.set_threshold(0.5)   # hides 한빛 (0.3)
+    s = build_summary(state, "block", DetectionStatus.CANCELLED, doc)
+    by = {r.label: r for r in s.rows}
+    assert (by["PERSON"].accepted, by["PERSON"].pending, by["PERSON"].hidden) == (2, 1, 0)
+    assert (by["ADDRESS"].rejected, by["ADDRESS"].pending) == (1, 1)
+    assert (by["ORGANIZATION"].hidden, by["ORGANIZATION"].pending) == (1, 0)
+    assert by["OTHER"].manual == 1 and by["OTHER"].accepted == 1
+    assert (s.pending, s.hidden) == (2, 1)
+    assert s.blockers() == ["detection", "pending", "below_threshold"]
+    assert s.blockers(partial_ok=True, below_threshold_ok=True) == ["pending"]
+    accept = build_summary(state, "accept", DetectionStatus.COMPLETE, doc)
+    assert accept.blockers() == ["below_threshold"] and accept.blockers(below_threshold_ok=True) == []
+    fields = s.report_fields(partial_ok=True)
+    assert fields["detection"] == "cancelled" and fields["partial_export"] is True
+    assert fields["pending_below_threshold"] == 1
+    assert fields["pending_below_threshold_per_label"] == {"ORGANIZATION": 1}
+    # "다" (one syllable) is too short for the output's leak check to find again: it says so up front
+    assert s.unverifiable == 1
+    assert build_summary(state, "block", "complete").report_fields()["partial_export"] is False
+
+
+def test_summary_reads_unreadable_pages_from_the_document_model():
+    from types import SimpleNamespace
+
+    from veil_desktop.review.summary import unreadable_pages
+
+    assert unreadable_pages(SimpleNamespace(extra={"unreadable_pages": [3, 1]})) == (1, 3)
+    assert unreadable_pages(SimpleNamespace(extra={})) == ()
+    assert unreadable_pages(None) == ()
+
+
+def test_report_json_carries_the_review_section(state, tmp_path):
+    import json
+
+    from veil_desktop.documents import export_document, open_document
+    from veil_desktop.review.summary import DetectionStatus, build_summary
+
+    path = tmp_path / "doc.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    doc = open_document(path)
+    state.set_status([it.id for it in state if it.label == "PERSON"], Status.ACCEPTED)
+    state.set_threshold(0.82)  # hides 서울 (0.8) and 한빛 (0.3); 서울 (0.85) stays pending
+    summary = build_summary(state, "reject", DetectionStatus.FAILED, doc)
+    plan = build_plan(state, None, "reject", allow_below_threshold=True)
+    res = export_document(doc, plan, tmp_path / "doc.masked.txt", threshold=state.threshold,
+                          review=summary.report_fields(partial_ok=True), mask_copies=True)
+    report = json.loads(res.report.read_text(encoding="utf-8"))
+    assert report["review"]["pending_below_threshold"] == 2
+    assert report["review"]["pending_below_threshold_per_label"] == {"ADDRESS": 1, "ORGANIZATION": 1}
+    assert report["review"]["detection"] == "failed" and report["review"]["partial_export"] is True
+    assert report["review"]["pending_policy"] == "reject"
+    assert "김민준" not in res.report.read_text(encoding="utf-8")

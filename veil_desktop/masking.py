@@ -46,6 +46,65 @@ class Replacement:
 
 DEFAULT_STYLES: dict[str, MaskStyle] = {}
 
+#: tag languages: ``[주민등록번호]`` (Korean display name) or ``[RRN]`` (the label id)
+TAG_LANGUAGES = ("ko", "en")
+
+#: labels whose PARTIAL style keeps something meaningful (surname, birth date, region, prefix, e-mail
+#: domain); for every other label PARTIAL would just equal STARS, so it is not offered
+_PARTIAL_LABELS = frozenset({"PERSON", "ADDRESS", "PHONE", "RRN", "FOREIGNER_RN", "EMAIL"})
+
+#: example values for the style drop-downs (made up; the example shown is computed from them by the real
+#: ``Masker``, so it can never disagree with what the export does)
+EXAMPLE_VALUES: dict[str, str] = {
+    "PERSON": "김민준",
+    "ADDRESS": "서울특별시 강남구 테헤란로 123",
+    "ORGANIZATION": "한빛상사",
+    "PHONE": "010-1234-5678",
+    "RRN": "900101-1234567",
+    "FOREIGNER_RN": "900101-5234567",
+    "EMAIL": "minjun@example.com",
+    "CARD": "1234-5678-9012-3456",
+    "ACCOUNT": "110-234-567890",
+    "BUSINESS_REG": "123-45-67890",
+    "CORP_REG": "110111-1234567",
+    "PASSPORT": "M12345678",
+    "DRIVER_LICENSE": "11-12-345678-90",
+    "VEHICLE": "12가 3456",
+    "IP": "192.168.0.1",
+    "POSTAL_CODE": "06236",
+}
+_GENERIC_EXAMPLE = "AB-1234"
+
+_HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+
+
+def tag_language(text: str) -> str:
+    """``"ko"`` for a text with Hangul in it (Korean tags by default in Korean documents), else ``"en"``."""
+    return "ko" if _HANGUL.search(text) else "en"
+
+
+def styles_for_label(label: str) -> tuple["MaskStyle", ...]:
+    """The styles that make sense for ``label``, in the order a drop-down offers them.
+
+    PARTIAL only where it keeps something a reader may need and the rest hides the value (see
+    ``Masker._partial``); an unknown label (a model folder may bring its own) gets the generic set."""
+    if label in _PARTIAL_LABELS:
+        return (MaskStyle.TAG, MaskStyle.STARS, MaskStyle.PARTIAL, MaskStyle.PSEUDONYM)
+    return (MaskStyle.TAG, MaskStyle.STARS, MaskStyle.PSEUDONYM)
+
+
+def tag_text(label: str, lang: str = "en") -> str:
+    return f"[{info(label).ko}]" if lang == "ko" else f"[{label}]"
+
+
+def example_value(label: str) -> str:
+    return EXAMPLE_VALUES.get(label, _GENERIC_EXAMPLE)
+
+
+def style_example(label: str, style: "MaskStyle | str", lang: str = "en") -> str:
+    """What ``style`` makes of an example ``label`` value, e.g. ``900101-*******`` for an RRN."""
+    return Masker({label: style}, lang=lang).mask_value(example_value(label), label)
+
 
 _ADDRESS_KEEP = re.compile(r"(특별시|광역시|특별자치시|특별자치도|도|시|군|구)$")
 _DIGIT = re.compile(r"\d")
@@ -63,12 +122,15 @@ class Masker:
     """Builds masking plans. One ``Masker`` per export keeps pseudonyms consistent within it."""
 
     def __init__(self, styles: Mapping[str, "MaskStyle | str"] | None = None,
-                 default: "MaskStyle | str" = MaskStyle.TAG, glyph: str = "*") -> None:
+                 default: "MaskStyle | str" = MaskStyle.TAG, glyph: str = "*", lang: str = "en") -> None:
         self.styles = {k: MaskStyle.parse(v) for k, v in (styles or {}).items()}
         self.default = MaskStyle.parse(default)
         if len(glyph) != 1:
             raise ValueError("mask glyph must be one character")
+        if lang not in TAG_LANGUAGES:
+            raise ValueError(f"unknown tag language {lang!r}; choose one of {', '.join(TAG_LANGUAGES)}")
         self.glyph = glyph
+        self.lang = lang  # language of TAG replacements: "ko" -> [인명], "en" -> [PERSON]
         self._pseudonyms: dict[tuple[str, str], str] = {}
         self._counters: dict[str, int] = {}
 
@@ -79,7 +141,7 @@ class Masker:
     def mask_value(self, value: str, label: str) -> str:
         style = self.style_for(label)
         if style is MaskStyle.TAG:
-            return f"[{label}]"
+            return tag_text(label, self.lang)
         if style is MaskStyle.STARS:
             return _stars(value, self.glyph)
         if style is MaskStyle.PSEUDONYM:
@@ -165,6 +227,6 @@ def apply_replacements(text: str, plan: Iterable[Replacement]) -> str:
 
 
 def mask_text(text: str, spans: Iterable[Span], styles: Mapping[str, "MaskStyle | str"] | None = None,
-              default: "MaskStyle | str" = MaskStyle.TAG) -> str:
+              default: "MaskStyle | str" = MaskStyle.TAG, lang: str = "en") -> str:
     """Convenience: mask ``spans`` in ``text`` with a fresh ``Masker``."""
-    return apply_replacements(text, Masker(styles, default).plan(text, spans))
+    return apply_replacements(text, Masker(styles, default, lang=lang).plan(text, spans))

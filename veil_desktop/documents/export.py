@@ -115,7 +115,8 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
                     styles: "Mapping[str, MaskStyle | str] | Masker | None" = None,
                     default_style: "MaskStyle | str | None" = None,
                     decisions: Iterable[Any] | None = None,
-                    warnings: Iterable[str] = (), mask_copies: bool = False) -> ExportResult:
+                    warnings: Iterable[str] = (), mask_copies: bool = False,
+                    review: "Mapping[str, Any] | None" = None) -> ExportResult:
     """Write ``doc`` with ``plan`` applied to ``out_path`` (same format, or ``.txt``); see module doc.
 
     ``mask_copies``: a value the plan masks that also occurs unmasked elsewhere is refused by default
@@ -190,7 +191,7 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
                           default_style=default_style, decisions=decisions,
                           leak_check={k: v for k, v in summary.items() if k != "output_sha256"},
                           propagated=propagated,
-                          warnings=list(warnings) + list(doc.notes))
+                          warnings=list(warnings) + list(doc.notes), review=review)
     try:
         _write_atomic(report_file, dumps(report))
     except DocumentError:

@@ -42,7 +42,8 @@ def build_report(doc: Document, plan: list[Replacement], *, output_name: str, ou
                  output_sha256: str, output_size: int, detector_id: str, threshold: float | None,
                  styles: Mapping[str, Any] | None, default_style: Any, decisions: Iterable[Any] | None,
                  leak_check: dict[str, Any], warnings: Iterable[str],
-                 propagated: Iterable[Replacement] = ()) -> dict[str, Any]:
+                 propagated: Iterable[Replacement] = (),
+                 review: Mapping[str, Any] | None = None) -> dict[str, Any]:
     counts = Counter(r.label for r in plan)
     if decisions is None:
         decision_list = [{"start": r.start, "end": r.end, "label": r.label, "decision": "masked"}
@@ -69,6 +70,9 @@ def build_report(doc: Document, plan: list[Replacement], *, output_name: str, ou
                   for p in doc.parts],
         "leak_check": leak_check,
         "warnings": list(warnings),
+        # the window's review: detection status (a partial export is recorded), pending policy, pending
+        # suggestions left unmasked below the threshold (``review.summary.report_fields``); None from the CLI
+        "review": dict(review) if review is not None else None,
     }
 
 

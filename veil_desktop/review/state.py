@@ -15,9 +15,13 @@ Invariants:
 - listeners are told *before* rows are inserted/removed and *after* the change (the Qt model needs
   ``beginInsertRows`` before the row count changes).
 
-Threshold: pending suggestions from a detector whose score is below ``threshold`` are *hidden*: not
-highlighted, not listed, not masked on export and not counted as outstanding. A decided item (accepted or
-rejected) and a manual span stay visible whatever the threshold — a human looked at them.
+Threshold: the state is the one owner of the threshold of the document under review (the settings hold
+only the *default* a new document starts from; the slider, the session file and the export read it here).
+Pending suggestions from a detector whose score is below ``threshold`` are *hidden*: not highlighted, not
+listed and not masked on export — but they are still *counted* (``hidden_pending_count``,
+``counts(with_hidden=True)``) so export can refuse or ask before leaving them in clear (see
+``review.export.spans_to_mask``). A decided item (accepted or rejected) and a manual span stay visible
+whatever the threshold — a human looked at them.
 
 Threading: not thread-safe; owned and mutated by one thread (the GUI thread in the app).
 """
@@ -250,6 +254,28 @@ class ReviewState:
             if per is None:
                 per = out[span.label] = {s: 0 for s in Status}
             per[status] += 1
+        return out
+
+    def is_hidden_pending(self, item: ReviewItem) -> bool:
+        """A pending detector suggestion the threshold hides (it would stay unmasked if exported)."""
+        return (item.status is Status.PENDING and item.source != "manual"
+                and item.score < self._threshold)
+
+    def hidden_pending(self) -> list[ReviewItem]:
+        """Pending suggestions hidden by the threshold, in row order."""
+        return [it for it in self if self.is_hidden_pending(it)]
+
+    def hidden_pending_count(self) -> int:
+        pending, threshold = Status.PENDING, self._threshold
+        return sum(1 for it in self._items.values()
+                   if it.status is pending and it.span.source != "manual" and it.span.score < threshold)
+
+    def hidden_counts(self) -> dict[str, int]:
+        """Pending suggestions hidden by the threshold, per label."""
+        out: dict[str, int] = {}
+        for it in self._items.values():
+            if self.is_hidden_pending(it):
+                out[it.label] = out.get(it.label, 0) + 1
         return out
 
     def reviewed_fraction(self, counts: dict[str, dict[Status, int]] | None = None) -> float:
