@@ -352,6 +352,33 @@ class ReviewState:
         self._do(Command(f"mark {label}", ((None, item),)))
         return item
 
+    def add_manual_many(self, ranges: Iterable[tuple[int, int]], label: str, *, source: str = "manual",
+                        description: str | None = None) -> Command | None:
+        """Mark every ``(start, end)`` as ``label`` in ONE undoable step (find ▸ mark all, term lists).
+
+        Like ``add_manual`` per range (whitespace trimmed; an existing item with the same key is accepted
+        instead of duplicated; ranges holding no text are skipped); new items are accepted with score 1.0
+        and ``source`` (``"manual"`` or ``"list"``). Returns the command, or None if nothing changed."""
+        changes: list[tuple[ReviewItem | None, ReviewItem | None]] = []
+        seen: set[tuple[int, int, str]] = set()
+        for start, end in ranges:
+            try:
+                a, b = self._trim(start, end)
+            except ValueError:
+                continue
+            key = (a, b, label)
+            if key in seen:
+                continue
+            seen.add(key)
+            existing = self.find(a, b, label)
+            if existing is not None:
+                if existing.status is not Status.ACCEPTED:
+                    changes.append((existing, replace(existing, status=Status.ACCEPTED)))
+                continue
+            item = ReviewItem(self._take_id(), Span(a, b, label, 1.0, source), Status.ACCEPTED)  # type: ignore[arg-type]
+            changes.append((None, item))
+        return self._do(Command(description or f"mark {len(changes)} {label}", tuple(changes)))
+
     def adjust(self, item_id: int, start: int, end: int) -> ReviewItem:
         """Move an item's boundaries to ``start..end``; the reviewer's adjusted span counts as accepted."""
         it = self._items[item_id]
