@@ -46,9 +46,9 @@ def test_empty_and_whitespace_texts(det):
 
 
 def test_particles_end_to_end(tmp_path):
-    d = ModelDetector(build_tiny_model(tmp_path / "p", entities={"김철수가": "PERSON", "민준아": "PERSON"},
-                                       alphabet=list("김철수가민준아 왔다")), threads=1)
-    assert found(d, "김철수가 왔다") == [("김철수", "PERSON")]
+    d = ModelDetector(build_tiny_model(tmp_path / "p", entities={"김철수는": "PERSON", "민준아": "PERSON"},
+                                       alphabet=list("김철수는민준아 왔다")), threads=1)
+    assert found(d, "김철수는 왔다") == [("김철수", "PERSON")]
     assert found(d, "민준아 왔다") == [("민준", "PERSON")]
 
 
@@ -155,17 +155,19 @@ def test_graph_declaring_only_input_ids(tmp_path):
 
 
 def test_o_bias_operating_point(tmp_path):
-    # entity tags only slightly preferred over O: the bias decides
+    # the reference's sign: o_bias is SUBTRACTED from the O logit, so a positive value means more entities
     f = build_tiny_model(tmp_path / "b", char_tags={"김": ("B-PERSON", 0.3), "수": ("E-PERSON", 0.3),
                                                     "서": ("S-ADDRESS", 0.3)})
     text = "김수 서"
     assert found(ModelDetector(f, threads=1), text) == [("김수", "PERSON"), ("서", "ADDRESS")]
-    assert found(ModelDetector(f, threads=1, o_bias=3.0), text) == []
-    assert found(ModelDetector(f, threads=1, o_bias={"PERSON": 3.0}), text) == [("서", "ADDRESS")]
-    # a negative bias raises recall: an O-leaning token flips to an entity
+    assert found(ModelDetector(f, threads=1, o_bias=-3.0), text) == []
+    assert found(ModelDetector(f, threads=1, o_bias={"PERSON": -3.0}), text) == [("서", "ADDRESS")]
+    # a positive bias raises recall: an O-leaning token flips to an entity
     g = build_tiny_model(tmp_path / "g", char_tags={"김": {"S-PERSON": 0.35, "O": 0.55}})
     assert found(ModelDetector(g, threads=1), "김") == []
-    assert found(ModelDetector(g, threads=1, o_bias=-1.0), "김") == [("김", "PERSON")]
+    assert found(ModelDetector(g, threads=1, o_bias=1.0), "김") == [("김", "PERSON")]
+    assert found(ModelDetector(g, threads=1, o_bias={"PERSON": 1.0}), "김") == [("김", "PERSON")]
+    assert found(ModelDetector(g, threads=1, o_bias=-1.0), "김") == []
     with pytest.raises(ValueError, match="PHONE"):
         ModelDetector(f, threads=1, o_bias={"PHONE": 1.0})
 
@@ -173,9 +175,10 @@ def test_o_bias_operating_point(tmp_path):
 def test_skip_ids_hides_identifier_tokens(tmp_path):
     f = build_tiny_model(tmp_path / "k", char_tags={"A": "S-PERSON", "7": "S-PERSON"}, entities=ENTITIES)
     text = "주문번호 A1B2C3D7 김철수, 코드 A7"
-    plain = found(ModelDetector(f, threads=1), text)
+    plain = found(ModelDetector(f, threads=1, skip_ids=False), text)
     assert ("A", "PERSON") in plain and ("7", "PERSON") in plain
-    skipping = ModelDetector(f, threads=1, skip_ids=True)
+    skipping = ModelDetector(f, threads=1)  # skip_ids is on by default (the card's setting)
+    assert skipping.skip_ids
     got = found(skipping, text)
     # the 8-character ID is hidden; "A7" is too short to be an ID; other offsets stay right
     assert got == [("김철수", "PERSON"), ("A", "PERSON"), ("7", "PERSON")]

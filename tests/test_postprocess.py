@@ -47,8 +47,9 @@ def test_resolve_overlaps_keeps_the_higher_score():
 
 
 @pytest.mark.parametrize("text,entity,expected", [
-    ("김철수가 왔다", "김철수가", "김철수"),          # weak particle, 3 syllables remain
-    ("김철수는 왔다", "김철수는", "김철수"),
+    ("김철수는 왔다", "김철수는", "김철수"),          # weak particle, 3 syllables remain
+    ("김철수가 왔다", "김철수가", "김철수가"),        # the reference's PERSON list has no bare 가
+    ("박영식이 왔다", "박영식이", "박영식이"),        # ... nor bare 이
     ("지은 씨", "지은", "지은"),                      # 은 is part of a 2-syllable name: kept
     ("이지은 왔다", "이지은", "이지은"),              # only 2 syllables would remain: 은 stays
     ("박서준을 봤다", "박서준을", "박서준"),
@@ -65,7 +66,8 @@ def test_weak_particles_need_three_syllables(text, entity, expected):
     ("김철수님 안녕", "김철수님", "김철수"),
     ("지훈씨 안녕", "지훈씨", "지훈"),
     ("김씨 안녕", "김씨", "김씨"),                    # only one syllable would remain
-    ("김철수님이 왔다", "김철수님이", "김철수"),      # particle after an honorific: both go
+    ("김철수님은 왔다", "김철수님은", "김철수"),      # particle after an honorific: both go
+    ("김철수님이 왔다", "김철수님이", "김철수님이"),  # bare 이 is not a PERSON particle
     ("김철수 님께", "김철수 님", "김철수"),
 ])
 def test_strong_particles(text, entity, expected):
@@ -96,6 +98,11 @@ def test_final_consonant():
     ("서울에 산다", "서울에", "ADDRESS", "서울에"),   # no digit / counter before the particle: kept
     ("삼성전자는 크다", "삼성전자는", "ORGANIZATION", "삼성전자는"),
     ("3층에서", "3층에서", "ADDRESS", "3층"),
+    ("1,000만", "1,000만", "ORGANIZATION", "1,000"),    # 만 is on the list for non-PERSON labels
+    ("호는", "호는", "ORGANIZATION", "호는"),            # never cut to fewer than 2 characters
+    ("일로", "일로", "ORGANIZATION", "일로"),
+    ("3에", "3에", "ADDRESS", "3에"),
+    ("12에", "12에", "ADDRESS", "12"),
 ])
 def test_other_labels_strip_only_after_digits_or_counters(text, entity, label, expected):
     assert texts(strip_particles([P(text, entity, label)], text), text) == [expected]
@@ -121,8 +128,8 @@ def test_order_particles_before_address_merge():
 
 
 def test_full_pipeline_order():
-    text = " 김철수가  서울시 강남구"
-    pieces = [Piece(0, 5, "PERSON", 3.6, 4, 0, 4),          # " 김철수가" -> trim -> strip 가
+    text = " 김철수는  서울시 강남구"
+    pieces = [Piece(0, 5, "PERSON", 3.6, 4, 0, 4),          # " 김철수는" -> trim -> strip 는
               Piece(7, 10, "ADDRESS", 2.7, 3, 4, 7),
               Piece(11, 14, "ADDRESS", 2.4, 3, 7, 10)]
     out = postprocess(pieces, text, {7})

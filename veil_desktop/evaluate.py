@@ -358,7 +358,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--data-path", help="corpus file (default: ../shared/data/...)")
     ap.add_argument("--split", default="test", choices=["test", "dev", "train", "all"])
     ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--o-bias", type=float, default=0.0)
+    ap.add_argument("--o-bias", type=float, default=0.0,
+                    help="subtracted from the O logit (reference sign): positive = more entities")
     ap.add_argument("--labels", help="comma-separated rule labels to enable (rules / default)")
     ap.add_argument("--no-spacing", action="store_true",
                     help="do not join split syllables (rules' address pass; the model's input for default)")

@@ -1,9 +1,11 @@
 """``ModelDetector``: run a veil-layout model folder over a text, exactly as PIPELINE.md prescribes.
 
-Pipeline per call: (optional) full-width normalisation (length-preserving) → one tokenizer encoding
+Pipeline per call: (optional) detection view — full-width folding, NFC, invisible characters dropped, with
+an offset map back to the original (``normalize.detection_view``; identity for ordinary text) → one
+tokenizer encoding
 without truncation → (optional) hide ASCII identifier-like tokens → own 126+2 windows, step 110, 8/8
 overlap split → batches of ``batch_size`` windows padded only to their longest row → ``session.run`` →
-log-softmax (after the O-bias) → constrained BIOES Viterbi → spans (maximal B…E runs / S tokens, score =
+log-softmax (after the O-bias) → constrained BIOES Viterbi over the whole window incl. [CLS]/[SEP] → spans (maximal B…E runs / S tokens, score =
 mean probability of the chosen tags) → post-processing (trim, cross-window merge, overlaps, particles,
 ADDRESS merge).
 
@@ -31,7 +33,7 @@ from . import viterbi as _viterbi
 from .encoding import encode_text, splits_at_whitespace
 from .events import Cancelled, Event, Progress, SpansFound, never_cancelled
 from .model_folder import DEFAULT_ONNX_NAMES, ModelFolder, ModelFolderError, load_model_folder
-from .normalize import id_like_ranges, normalize_text
+from .normalize import TextView, detection_view, id_like_ranges
 from .postprocess import Piece, postprocess
 from .span import Span, sort_spans
 from .windows import Window, build_batch, plan_windows, windows_order
@@ -57,11 +59,12 @@ _KIND_O, _KIND_B, _KIND_I, _KIND_E, _KIND_S = 0, 1, 2, 3, 4
 class Encoded:
     """A text as the model sees it: content token ids and character offsets (hidden tokens removed)."""
 
-    text: str  # normalised text (same length as the original)
+    text: str  # the detection view of the text (see ``normalize.detection_view``); offsets below are into it
     ids: np.ndarray  # int64 [n]
     starts: np.ndarray  # int64 [n]
     ends: np.ndarray  # int64 [n]
     windows: list[Window]
+    view: TextView | None = None  # maps view offsets back to the original text (None: identity)
 
 
 class ModelDetector:
@@ -71,18 +74,21 @@ class ModelDetector:
     :param onnx_file: ONNX file inside (or outside) the folder; default ``model.fp32.onnx``.
     :param threads: onnxruntime intra-op threads; default = physical cores.
     :param batch_size: windows per ``session.run`` (16, as in the reference pipeline).
-    :param o_bias: operating point. A float is added to the ``O`` logit (negative → more recall); a mapping
-        ``{"PERSON": b, ...}`` applies ``b`` to one entity type only (implemented as ``-b`` on that type's
-        B/I/E/S logits, which is the same shift relative to ``O``).
-    :param skip_ids: hide ASCII identifier-like tokens (6+ letters/digits mixing both) from the model.
-    :param normalize: map full-width ASCII forms to ASCII (one-to-one, offsets unchanged) before tokenising.
+    :param o_bias: operating point, with the reference's sign: a float is **subtracted** from the ``O``
+        logit before the log-softmax (positive → fewer O tags → more entities, more recall; negative →
+        fewer entities). A mapping ``{"PERSON": b, ...}`` applies ``b`` to one entity type only
+        (implemented as ``+b`` on that type's B/I/E/S logits, the same shift relative to ``O``).
+    :param skip_ids: hide ASCII identifier-like tokens (6+ letters/digits mixing both) from the model
+        (on by default: the model card's accuracy was measured with ``skip_ids=True``).
+    :param normalize: read the detection view: full-width ASCII folded one-to-one, NFC, invisible characters
+        (zero-width space/joiner, soft hyphen, BOM, bidi marks) dropped, spans mapped back to the original.
     :param model: an already loaded :class:`ModelFolder` to reuse (``folder``/``onnx_file``/``threads`` are
         then ignored), e.g. to build detectors with different operating points over one session.
     """
 
     def __init__(self, folder: str | os.PathLike, *, onnx_file: str | os.PathLike | None = None,
                  threads: int | None = None, batch_size: int = 16, o_bias: float | Mapping[str, float] = 0.0,
-                 skip_ids: bool = False, normalize: bool = True, model: ModelFolder | None = None) -> None:
+                 skip_ids: bool = True, normalize: bool = True, model: ModelFolder | None = None) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         self.model: ModelFolder = model or load_model_folder(folder, onnx_file=onnx_file, threads=threads)
@@ -112,9 +118,9 @@ class ModelDetector:
                 if label not in scheme.entity_types:
                     raise ValueError(f"o_bias names {label!r}, which this model does not emit "
                                      f"({', '.join(scheme.entity_types)})")
-                vec[scheme.types == scheme.entity_types.index(label)] = -float(b)
+                vec[scheme.types == scheme.entity_types.index(label)] = float(b)
         else:
-            vec[scheme.o_index] = float(o_bias)
+            vec[scheme.o_index] = -float(o_bias)  # the reference SUBTRACTS o_bias from the O logit
         return vec if vec.any() else None
 
     @property
@@ -132,7 +138,8 @@ class ModelDetector:
     def encode(self, text: str) -> Encoded:
         """Normalise, tokenise the whole text (no truncation, GIL released; see :mod:`.encoding`), hide
         ID-like tokens if asked, plan windows."""
-        norm = normalize_text(text) if self.normalize else text
+        view = detection_view(text) if self.normalize else TextView(text, text)
+        norm = view.text
         ids, starts, ends = encode_text(self.model.tokenizer, norm, chunked=self._chunked)
         if self.skip_ids and len(ids):
             ranges = id_like_ranges(norm)
@@ -142,7 +149,7 @@ class ModelDetector:
                 hidden = (i >= 0) & (ends <= r[np.maximum(i, 0), 1]) & (starts >= r[np.maximum(i, 0), 0])
                 keep = ~hidden
                 ids, starts, ends = ids[keep], starts[keep], ends[keep]
-        return Encoded(norm, ids, starts, ends, plan_windows(len(ids)))
+        return Encoded(norm, ids, starts, ends, plan_windows(len(ids)), view if view.changed else None)
 
     # ------------------------------------------------------------------------------------------ decode
     def _pieces(self, tags: np.ndarray, probs: np.ndarray, tok: np.ndarray, seg: np.ndarray, n_seg: int,
@@ -193,8 +200,10 @@ class ModelDetector:
         return self._decode(logits, enc, batch)
 
     def _decode(self, logits: np.ndarray, enc: Encoded, batch: list[Window]) -> list[list[Piece]]:
-        lengths = np.array([w.length for w in batch], dtype=np.int64)
-        emis = _viterbi.log_softmax(logits[:, 1:-1, :], self._bias)  # drop [CLS] and the last position
+        # The reference decodes the WHOLE window sequence, [CLS] and [SEP] included: the start/end
+        # constraints apply at those positions, and only then are they (empty offsets) ignored.
+        lengths = np.array([w.length + 2 for w in batch], dtype=np.int64)
+        emis = _viterbi.log_softmax(logits, self._bias)
         tags = _viterbi.viterbi(emis, lengths, self._trans, self._start, self._end)
         probs = np.exp(np.take_along_axis(emis, tags[:, :, None], axis=2)[:, :, 0])
         # the decided tokens of every window, concatenated: row in the batch, column in the row, token
@@ -204,7 +213,12 @@ class ModelDetector:
         first = np.cumsum(keep[:, 0]) - keep[:, 0]  # position of each row's first decided token
         cols = np.arange(len(rows)) - first[rows] + keep[rows, 1]
         tok = cols + keep[rows, 2]
-        return self._pieces(tags[rows, cols], probs[rows, cols], tok, rows, len(batch), enc)
+        cols += 1  # column 0 of every row is [CLS]
+        t, p = tags[rows, cols], probs[rows, cols]
+        real = enc.ends[tok] > enc.starts[tok]
+        if not real.all():  # positions with empty offsets are ignored when spans are read off the path
+            t, p, tok, rows = t[real], p[real], tok[real], rows[real]
+        return self._pieces(t, p, tok, rows, len(batch), enc)
 
     # ------------------------------------------------------------------------------------------ API
     def stream(self, text: str, *, cancelled: Cancelled = never_cancelled,
@@ -216,6 +230,8 @@ class ModelDetector:
         run first. ``cancelled()`` is polled before every batch; once True, the generator returns.
         """
         enc = self.encode(text)
+        if first is not None and enc.view is not None:
+            first = (enc.view.to_view(first[0]), enc.view.to_view(first[1]))
         yield from self._stream_encoded(enc, cancelled=cancelled, first=first)
 
     def _stream_encoded(self, enc: Encoded, *, cancelled: Cancelled = never_cancelled,
@@ -225,7 +241,7 @@ class ModelDetector:
         yield Progress(0, total)
         if not total:
             return
-        final = _Finaliser(windows, enc.text)
+        final = _Finaliser(windows, enc.text, enc.view)
         order = windows_order(windows, enc.starts, enc.ends, first)
         done = 0
         for i in range(0, total, self.batch_size):
@@ -257,9 +273,10 @@ class _Finaliser:
     text. Each window is post-processed exactly once.
     """
 
-    def __init__(self, windows: list[Window], text: str) -> None:
+    def __init__(self, windows: list[Window], text: str, view: TextView | None = None) -> None:
         self.windows = windows
         self.text = text
+        self.view = view
         n = len(windows)
         self.done = [False] * n
         self.emitted = [False] * n
@@ -300,7 +317,10 @@ class _Finaliser:
             bounds.update(self.windows[j].keep_end for j in range(lo, hi))
         if not ready:
             return []
-        return sort_spans(p.to_span() for p in postprocess(ready, self.text, bounds))
+        spans = (p.to_span() for p in postprocess(ready, self.text, bounds))
+        if self.view is not None:  # back to the original text (covering dropped invisibles inside a span)
+            spans = (self.view.span_to_original(s) for s in spans)
+        return sort_spans(spans)
 
     def _closed_run(self, c: int) -> tuple[int, int] | None:
         lo = c

@@ -4,9 +4,11 @@
 2. merge same-label spans that touch across a window boundary (gap: whitespace only, at most 1 char);
 3. resolve remaining overlaps by keeping the higher-scoring span;
 4. strip particles (조사) — PERSON: strong particles (이라고/에게/한테/님/씨) when ≥2 characters remain, weak
-   one-syllable ones (은/는/이/가/을/를/의/도/과/와/랑) when ≥3 remain, vocative 아/야 only when it agrees
-   with the preceding syllable's final consonant (지훈아, 철수야; 수아 keeps its 아); other labels drop a
-   trailing particle only after a digit or a counter syllable (일/년/월/호/번/층/동/실): ``…79에`` → ``…79``;
+   one-syllable ones (은/는/을/를/의/도/과/와/랑 — no bare 이/가, as in the reference) when ≥3 remain,
+   vocative 아/야 only when it agrees with the preceding syllable's final consonant (지훈아, 철수야; 수아
+   keeps its 아); other labels drop a trailing particle (their list includes 만) only after a digit or a
+   counter syllable (일/년/월/호/번/층/동/실) and only when at least 2 characters remain: ``…79에`` →
+   ``…79``, but ``호는`` stays ``호는``;
 5. merge adjacent ADDRESS spans separated by at most one whitespace character.
 
 Every step is *local*: a span only interacts with spans it overlaps or touches. The streaming engine
@@ -101,9 +103,13 @@ def resolve_overlaps(pieces: list[Piece]) -> list[Piece]:
 
 # ---------------------------------------------------------------------------------------------- step 4
 PERSON_STRONG = ("이라고", "에게", "한테", "님", "씨")
-PERSON_WEAK = ("은", "는", "이", "가", "을", "를", "의", "도", "과", "와", "랑")
+# The reference's PERSON list has no bare 이/가 (a name ending in 이 is common: 영희이 is not a thing to cut
+# at, and 지지율이/40%가 must not be reshaped); its list for other labels includes 만.
+PERSON_WEAK = ("은", "는", "을", "를", "의", "도", "과", "와", "랑")
 OTHER_PARTICLES = ("에서", "으로", "에게", "까지", "부터", "에", "로", "은", "는", "이", "가", "을", "를", "의",
-                   "도", "과", "와", "랑")
+                   "도", "과", "와", "랑", "만")
+#: a non-PERSON span is never cut to fewer characters than this (``호는`` stays ``호는``)
+OTHER_MIN_CHARS = 2
 COUNTERS = frozenset("일년월호번층동실")
 # last characters that can end a particle: anything else is rejected without trying every particle
 _PERSON_LAST = frozenset(p[-1] for p in PERSON_STRONG + PERSON_WEAK) | {"아", "야"}
@@ -164,7 +170,7 @@ def _strip_other(text: str, start: int, end: int) -> int:
     for part in OTHER_PARTICLES:
         if s.endswith(part) and len(s) > len(part):
             prev = s[-len(part) - 1]
-            if prev.isdigit() or prev in COUNTERS:
+            if (prev.isdigit() or prev in COUNTERS) and end - len(part) - start >= OTHER_MIN_CHARS:
                 return end - len(part)
             return end  # the longest matching particle decides
     return end
