@@ -1,0 +1,174 @@
+"""OCR'd images: real Tesseract over pages this test draws with the bundled NanumGothic font."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from veil_desktop.documents import ocr
+from veil_desktop.documents.errors import DocumentError
+from veil_desktop.documents.image import check_image, read_image, write_image
+from veil_desktop.masking import Replacement
+from veil_desktop.paths import resources_dir
+
+NAME = "홍길동"
+RRN = "900101-1234567"
+LINES = [f"성명: {NAME}", f"주민등록번호: {RRN}", "주소: 서울특별시 마포구 월드컵북로 396", "연락처: 010-2345-6789"]
+
+
+def test_ocr_is_installed():
+    # tesserocr is a dependency and a source checkout ships the models
+    assert ocr.available(), "tesserocr or resources/tessdata missing"
+
+
+def draw_page(lines=LINES, size=(1240, 700), font_px=34, angle=0.0, rotate90=0) -> Image.Image:
+    font = ImageFont.truetype(str(resources_dir() / "fonts" / "NanumGothic.ttf"), font_px)
+    img = Image.new("RGB", size, "white")
+    d = ImageDraw.Draw(img)
+    y = 60
+    for line in lines:
+        d.text((80, y), line, font=font, fill="black")
+        y += int(font_px * 2)
+    if angle:
+        img = img.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor="white")
+    if rotate90:
+        img = img.rotate(rotate90, expand=True)
+    return img
+
+
+def as_bytes(img: Image.Image, fmt: str, **kw) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, fmt, **kw)
+    return buf.getvalue()
+
+
+def plan_for(doc, values) -> list[Replacement]:
+    plan = []
+    for v in values:
+        i = doc.text.find(v)
+        assert i >= 0, f"{v!r} not in OCR text {doc.text!r}"
+        plan.append(Replacement(i, i + len(v), "█" * len(v), "X"))
+    return sorted(plan, key=lambda r: r.start)
+
+
+@pytest.mark.parametrize("fmt,suffix", [("PNG", "png"), ("JPEG", "jpg"), ("TIFF", "tif")])
+def test_read_mask_write_recheck(tmp_path, fmt, suffix):
+    page = draw_page()
+    data = as_bytes(page, fmt)
+    doc = read_image(tmp_path / f"scan.{suffix}", data)
+    assert NAME in doc.text and RRN in doc.text
+    assert doc.extra["unreadable_pages"] == []
+    assert doc.extra["ocr"]["mean_confidence"] > 70
+    out = write_image(doc, plan_for(doc, [NAME, RRN]), data)
+    # same format, no value readable again, everything else still readable
+    assert Image.open(io.BytesIO(out)).format == fmt
+    assert check_image(out, [NAME, RRN]) == []
+    again = ocr.ocr_image(Image.open(io.BytesIO(out)))
+    assert "월드컵북로" in again.text.replace(" ", "")
+    assert check_image(data, [NAME, RRN]) != []  # the check does see values in the unmasked page
+
+
+def test_pixels_outside_the_boxes_are_unchanged(tmp_path):
+    page = draw_page()
+    data = as_bytes(page, "PNG")
+    doc = read_image(tmp_path / "scan.png", data)
+    plan = plan_for(doc, [RRN])
+    out = Image.open(io.BytesIO(write_image(doc, plan, data))).convert("RGB")
+    boxes = ocr.boxes_for(doc.extra["ocr_pages"][0], [(plan[0].start - doc.parts[0].start
+                                                        - (doc.segments[0].start - doc.parts[0].start),
+                                                        plan[0].end - doc.segments[0].start)])
+    assert len(boxes) == 1
+    x0, y0, x1, y1 = boxes[0]
+    # the RRN's ink is covered: the box is solid black
+    crop = out.crop((int(x0) + 1, int(y0) + 1, int(x1) - 1, int(y1) - 1))
+    assert crop.getextrema() == ((0, 0), (0, 0), (0, 0))
+    # the name line above is untouched
+    src = page.convert("RGB")
+    top = (0, 0, page.width, int(y0) - 2)
+    assert out.crop(top).tobytes() == src.crop(top).tobytes()
+
+
+def test_multipage_tiff_keeps_pages(tmp_path):
+    p1, p2 = draw_page(), draw_page(lines=["두 번째 쪽", f"담당자 {NAME}"])
+    data = as_bytes(p1, "TIFF", save_all=True, append_images=[p2])
+    doc = read_image(tmp_path / "scan.tiff", data)
+    assert [p.name for p in doc.parts] == ["1쪽", "2쪽"]
+    second = doc.text[doc.parts[1].start:doc.parts[1].end]
+    assert NAME in second
+    # mask only the name on page 2
+    i = doc.parts[1].start + second.index(NAME)
+    out = write_image(doc, [Replacement(i, i + len(NAME), "███", "PERSON")], data)
+    img = Image.open(io.BytesIO(out))
+    assert img.n_frames == 2
+    img.seek(1)
+    assert NAME not in ocr.ocr_image(img.copy()).text
+    img.seek(0)
+    assert NAME in ocr.ocr_image(img.copy()).text   # page 1 was not part of the plan
+
+
+@pytest.mark.parametrize("rotate90", [90, 180, 270])
+def test_orientation_is_found_and_boxes_land_on_the_source(tmp_path, rotate90):
+    page = draw_page(rotate90=rotate90)
+    data = as_bytes(page, "PNG")
+    doc = read_image(tmp_path / "turned.png", data)
+    # the page was turned counter-clockwise by rotate90; turning it by the rest of a full turn reads it
+    assert doc.extra["ocr_pages"][0].rotation == (360 - rotate90) % 360
+    assert RRN in doc.text
+    out = write_image(doc, plan_for(doc, [RRN]), data)
+    assert Image.open(io.BytesIO(out)).size == page.size   # written in the source's orientation
+    assert check_image(out, [RRN]) == []
+
+
+def test_slight_skew_is_corrected(tmp_path):
+    page = draw_page(angle=2.0)
+    data = as_bytes(page, "PNG")
+    doc = read_image(tmp_path / "skew.png", data)
+    assert abs(doc.extra["ocr_pages"][0].skew + 2.0) <= 0.5
+    assert NAME in doc.text and RRN in doc.text
+    out = write_image(doc, plan_for(doc, [NAME, RRN]), data)
+    assert check_image(out, [NAME, RRN]) == []
+
+
+def test_blank_page_is_unreadable_not_ok(tmp_path):
+    data = as_bytes(Image.new("L", (600, 400), 255), "PNG")
+    doc = read_image(tmp_path / "blank.png", data)
+    assert doc.extra["unreadable_pages"] == [1]
+
+
+def test_metadata_is_not_carried_over(tmp_path):
+    page = draw_page()
+    from PIL import PngImagePlugin
+
+    meta = PngImagePlugin.PngInfo()
+    meta.add_text("Author", NAME)
+    data = as_bytes(page, "PNG", pnginfo=meta)
+    doc = read_image(tmp_path / "meta.png", data)
+    out = write_image(doc, plan_for(doc, [RRN]), data)
+    assert NAME.encode("utf-8") not in out and "Author".encode() not in out
+
+
+def test_decompression_bomb_is_refused(tmp_path):
+    # a 12,000 x 12,000 one-colour PNG: tiny file, 144 M pixels
+    data = as_bytes(Image.new("1", (12_000, 12_000), 1), "PNG")
+    assert len(data) < 100_000
+    with pytest.warns(Image.DecompressionBombWarning), pytest.raises(DocumentError, match="too large"):
+        read_image(tmp_path / "bomb.png", data)
+
+
+def test_not_an_image_is_a_message(tmp_path):
+    with pytest.raises(DocumentError, match="not a readable image"):
+        read_image(tmp_path / "x.png", b"%PDF-1.4 definitely not a png")
+
+
+def test_cancel_stops_ocr(tmp_path):
+    with pytest.raises(ocr.OcrCancelled):
+        read_image(tmp_path / "scan.png", as_bytes(draw_page(), "PNG"), cancelled=lambda: True)
+
+
+def test_resources_ship_the_models():
+    d = resources_dir() / "tessdata"
+    assert (d / "kor.traineddata").stat().st_size > 1_000_000
+    assert (d / "eng.traineddata").stat().st_size > 1_000_000
+    assert "Apache License" in (d / "LICENSE").read_text(encoding="utf-8")

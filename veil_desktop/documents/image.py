@@ -1,0 +1,146 @@
+"""Images (PNG, JPEG, TIFF incl. multi-page): OCR'd for review, exported with opaque boxes burned in.
+
+Reading: every frame is decoded (bounded: ``MAX_FRAMES`` frames, ``MAX_PIXELS`` pixels each, Pillow's
+decompression-bomb guard on) and recognised with ``ocr.ocr_image``; ``Document.text`` has one part per frame
+(``1쪽``) whose slot is the frame's OCR text. ``extra["ocr_pages"]`` keeps each frame's ``OcrPage`` (boxes
+in source pixels), ``extra["unreadable_pages"]`` the 1-based numbers of frames OCR could not read with
+confidence (they keep the *needs review* status), ``extra["ocr"]`` the summary the report records (engine,
+pages, mean confidence — never text).
+
+Writing (``write_image``): each frame gets black boxes over the characters of every replacement (padded for
+blur and skew) and is saved in the source's format (PNG → PNG, JPEG → JPEG, TIFF → multi-page TIFF) without
+the source's metadata (EXIF, XMP, ICC comments, text chunks). The fail-closed check (``check_image``) runs OCR
+again on the written file: any masked value still recognisable refuses the export.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..masking import Replacement
+from . import ocr
+from .errors import DocumentError
+from .model import Document, TextBuilder, split_plan
+
+IMAGE_FORMATS = {"png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "tif": "TIFF", "tiff": "TIFF"}
+MAX_FRAMES = 200
+MAX_PIXELS = 80_000_000     # per frame (A3 at 600 dpi is ~70 M)
+JPEG_QUALITY = 92
+
+
+def _open_frames(data: bytes, name: str) -> list:
+    from PIL import Image, UnidentifiedImageError
+
+    old = Image.MAX_IMAGE_PIXELS
+    try:
+        Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+        try:
+            img = Image.open(io.BytesIO(data))
+        except UnidentifiedImageError:
+            raise DocumentError(f"{name} is not a readable image (damaged or not PNG/JPEG/TIFF).") from None
+        except Image.DecompressionBombError:
+            raise DocumentError(f"{name} is too large: more than {MAX_PIXELS // 1_000_000} million pixels "
+                                "per page. Scan it at a lower resolution and try again.") from None
+        frames = []
+        n = getattr(img, "n_frames", 1)
+        if n > MAX_FRAMES:
+            raise DocumentError(f"{name} has {n} pages; at most {MAX_FRAMES} are supported. "
+                                "Split the file and try again.")
+        for i in range(n):
+            img.seek(i)
+            w, h = img.size
+            if w * h > MAX_PIXELS:
+                raise DocumentError(f"Page {i + 1} of {name} is too large ({w}×{h} pixels).")
+            frame = img.copy()
+            frame.load()
+            frames.append(frame)
+        return frames
+    except (OSError, SyntaxError, ValueError) as e:
+        raise DocumentError(f"{name} could not be decoded as an image ({type(e).__name__}).") from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = old
+
+
+def read_image(path: Path, data: bytes, *, cancelled: Callable[[], bool] | None = None) -> Document:
+    if not ocr.available():
+        raise DocumentError("Images need OCR, which is not available in this installation "
+                            "(tesserocr or resources/tessdata missing).")
+    frames = _open_frames(data, path.name)
+    tb = TextBuilder()
+    pages: list[ocr.OcrPage] = []
+    unreadable: list[int] = []
+    for i, frame in enumerate(frames):
+        page = ocr.ocr_image(frame, progress=cancelled)
+        pages.append(page)
+        if not page.readable:
+            unreadable.append(i + 1)
+        tb.begin_part(f"{i + 1}쪽", f"page {i + 1}")
+        tb.slot("page", i, page.text)
+        if not tb.ends_with_newline():
+            tb.boilerplate("\n")
+        tb.end_part()
+    confs = [p.confidence for p in pages if p.words]
+    notes = [f"Text recognised by OCR ({len(pages)} page(s)); check the page image for what OCR missed."]
+    if unreadable:
+        notes.append("Pages OCR could not read reliably (needs review): "
+                     + ", ".join(str(n) for n in unreadable) + ".")
+    fmt = path.suffix.lower().lstrip(".")
+    return Document(path=path, format=fmt, text=tb.text(), parts=tuple(tb.parts), segments=tuple(tb.segments),
+                    sha256=hashlib.sha256(data).hexdigest(), size=len(data), notes=tuple(notes),
+                    extra={"ocr_pages": pages, "unreadable_pages": unreadable,
+                           "ocr": {"engine": "tesseract", "pages": len(pages),
+                                   "mean_confidence": round(sum(confs) / len(confs), 1) if confs else 0.0}})
+
+
+def page_ranges(doc: Document, plan: Iterable[Replacement]) -> dict[int, list[tuple[int, int]]]:
+    """Per page (0-based): the ranges of that page's OCR text a plan masks."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for (_member, page_no), local in split_plan(plan, doc.segments).items():
+        out.setdefault(page_no, []).extend((a, b) for a, b, _ in local)
+    return out
+
+
+def write_image(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
+    pages: list[ocr.OcrPage] = doc.extra.get("ocr_pages") or []
+    frames = _open_frames(source, doc.path.name)
+    if len(frames) != len(pages):
+        raise DocumentError("The image does not match what was reviewed; open it again.")
+    ranges = page_ranges(doc, plan)
+    out_frames = []
+    for i, frame in enumerate(frames):
+        burned = ocr.burn(frame, ocr.boxes_for(pages[i], ranges.get(i, ())))
+        out_frames.append(burned)
+    return encode(out_frames, IMAGE_FORMATS[doc.format])
+
+
+def encode(frames: list, pil_format: str) -> bytes:
+    """Frames → bytes in ``pil_format`` with no metadata carried over."""
+    buf = io.BytesIO()
+    clean = []
+    for f in frames:
+        if pil_format == "JPEG" and f.mode not in ("RGB", "L", "CMYK"):
+            f = f.convert("RGB")
+        g = f.copy()
+        g.info = {}  # drop EXIF/XMP/text chunks/comments
+        clean.append(g)
+    kwargs: dict = {}
+    if pil_format == "JPEG":
+        kwargs = {"quality": JPEG_QUALITY}
+    elif pil_format == "TIFF":
+        kwargs = {"compression": "tiff_deflate", "save_all": len(clean) > 1,
+                  "append_images": clean[1:]}
+    clean[0].save(buf, pil_format, **kwargs)
+    return buf.getvalue()
+
+
+def check_image(data: bytes, values: list[str], name: str = "output") -> list[str]:
+    """Fail-closed check of a written image: OCR it again; returns where masked values are still readable."""
+    frames = _open_frames(data, name)
+    hits = []
+    for i, frame in enumerate(frames):
+        page = ocr.ocr_image(frame)
+        for k in ocr.recognisable(values, page.text):
+            hits.append(f"page {i + 1}: masked value #{k + 1} still readable by OCR")
+    return hits

@@ -1,0 +1,354 @@
+"""Offline OCR of page images (Tesseract through ``tesserocr``, Korean + English LSTM models) — no Qt.
+
+What it gives a reader: an ``OcrPage`` — the page's reviewable text (reading order kept, the lines of a
+paragraph joined with a space so the detectors see sentences, paragraphs separated by a line break) and,
+for every character of that text, a box in the pixels of the *source* image (``None`` for the spaces and
+line breaks the OCR layout inserted). A writer burns opaque boxes over the pixels of the characters a plan
+masks (``burn``), and the export's fail-closed check runs OCR again on the output (``recognisable``).
+
+Layout: page segmentation mode 4 (one column of text of variable sizes): on drawn Korean forms the
+automatic mode (3) dropped whole lines, mode 4 read them all (see benchmarks/bench_ocr.py).
+
+Orientation and skew: the page is first deskewed (projection-profile search over ±``MAX_SKEW_DEG``) and,
+when the upright reading is poor, the four orientations (0/90/180/270) are compared by Tesseract's mean
+word confidence on a reduced copy; the winner is recognised at full size. Boxes are mapped back through the
+inverse rotation, so they land on the source pixels, whatever the page's orientation.
+
+Models: ``resources/tessdata/{kor,eng}.traineddata`` (tessdata_fast, Apache-2.0; see the folder's README).
+Nothing is downloaded; without ``tesserocr`` or the models ``available()`` is False and callers mark such
+pages *needs review* instead of OCR'ing them.
+
+Thread-safety: Tesseract's API object is not thread-safe, so every thread gets its own (``threading.local``);
+module state is that cache only.
+"""
+from __future__ import annotations
+
+import math
+import os
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+LANG = "kor+eng"
+MAX_SKEW_DEG = 5.0
+SKEW_STEP_DEG = 0.25
+#: below this mean word confidence (0..100) an upright reading is compared with the other orientations
+ORIENTATION_RETRY_CONF = 65.0
+#: below this mean confidence a page counts as unreadable (it keeps the *needs review* status)
+MIN_PAGE_CONFIDENCE = 45.0
+#: most pixels a page image may have for OCR (a larger page is scaled down first)
+MAX_OCR_PIXELS = 60_000_000
+#: padding around burned boxes: a fraction of the line height plus a few pixels (blur, skew)
+PAD_FRACTION = 0.18
+PAD_MIN_PX = 3
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in source-image pixels
+
+
+def tessdata_dir() -> Path:
+    from ..paths import resources_dir
+
+    return resources_dir() / "tessdata"
+
+
+def available() -> bool:
+    """True when tesserocr imports and both language models are present."""
+    try:
+        import tesserocr  # noqa: F401
+    except Exception:  # noqa: BLE001 - a missing or broken native library means "no OCR"
+        return False
+    d = tessdata_dir()
+    return all((d / f"{lang}.traineddata").is_file() for lang in LANG.split("+"))
+
+
+@dataclass
+class OcrPage:
+    """The OCR of one page image. ``boxes[i]`` is the source-pixel box of ``text[i]`` (or None)."""
+
+    text: str
+    boxes: list[Box | None]
+    confidence: float                  # mean word confidence 0..100 (0 when nothing was read)
+    width: int                         # source image size
+    height: int
+    rotation: int = 0                  # orientation applied before recognition (degrees, counter-clockwise)
+    skew: float = 0.0                  # deskew angle applied (degrees, counter-clockwise)
+    words: int = 0
+    line_heights: list[float] = field(default_factory=list, repr=False)  # per character (for padding)
+
+    @property
+    def readable(self) -> bool:
+        return self.words > 0 and self.confidence >= MIN_PAGE_CONFIDENCE
+
+
+# -- Tesseract --------------------------------------------------------------------------------------------
+_local = threading.local()
+
+
+def _api():
+    api = getattr(_local, "api", None)
+    if api is None:
+        import tesserocr
+
+        if not available():
+            raise RuntimeError("OCR is not available: tesserocr or the Korean/English models are missing.")
+        api = tesserocr.PyTessBaseAPI(path=str(tessdata_dir()) + os.sep, lang=LANG,
+                                      psm=tesserocr.PSM.SINGLE_COLUMN, oem=tesserocr.OEM.LSTM_ONLY)
+        api.SetVariable("debug_file", os.devnull)
+        _local.api = api
+    return api
+
+
+def _gray(img):
+    from PIL import Image
+
+    if img.mode not in ("L", "RGB"):
+        img = img.convert("RGBA") if "A" in img.getbands() or img.mode == "P" else img.convert("RGB")
+        if img.mode == "RGBA":  # transparent background -> white, not black
+            bg = Image.new("RGB", img.size, (255, 255, 255))
+            bg.paste(img, mask=img.getchannel("A"))
+            img = bg
+    return img.convert("L")
+
+
+def estimate_skew(gray) -> float:
+    """Deskew angle (degrees, counter-clockwise rotation that makes text lines horizontal)."""
+    import numpy as np
+    from PIL import Image
+
+    small = gray
+    scale = min(1.0, 1000.0 / max(gray.size))
+    if scale < 1.0:
+        small = gray.resize((max(1, int(gray.width * scale)), max(1, int(gray.height * scale))),
+                            Image.BILINEAR)
+    ink = small.point(lambda v: 255 if v < 160 else 0)
+    if not ink.getbbox():
+        return 0.0
+    best, best_score = 0.0, -1.0
+    steps = int(round(MAX_SKEW_DEG / SKEW_STEP_DEG))
+    for k in range(-steps, steps + 1):
+        angle = k * SKEW_STEP_DEG
+        rot = ink.rotate(angle, resample=Image.NEAREST, expand=False, fillcolor=0)
+        rows = np.asarray(rot, dtype=np.float32).sum(axis=1)
+        score = float(np.square(np.diff(rows)).sum())
+        if score > best_score + 1e-6 or (abs(score - best_score) <= 1e-6 and abs(angle) < abs(best)):
+            best, best_score = angle, score
+    return best
+
+
+def _rotate(gray, angle: float):
+    from PIL import Image
+
+    if not angle:
+        return gray
+    if angle in (90, 180, 270):
+        return gray.transpose({90: Image.ROTATE_90, 180: Image.ROTATE_180, 270: Image.ROTATE_270}[angle])
+    return gray.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor=255)
+
+
+def _inverse(point: tuple[float, float], src_size: tuple[int, int], angle: float
+             ) -> tuple[float, float]:
+    """Map a point of ``rotate(src, angle, expand=True)`` back to ``src`` coordinates."""
+    w, h = src_size
+    a = math.radians(angle)
+    cos, sin = math.cos(a), math.sin(a)
+    # size of the expanded image, computed as PIL's ``rotate(expand=True)`` does
+    if angle % 90 == 0:
+        ow, oh = (w, h) if int(angle) % 180 == 0 else (h, w)
+    else:
+        xs = [x * cos + y * sin for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+        ys = [-x * sin + y * cos for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+        ow = math.ceil(max(xs)) - math.floor(min(xs))
+        oh = math.ceil(max(ys)) - math.floor(min(ys))
+    x, y = point[0] - ow / 2.0, point[1] - oh / 2.0
+    # PIL rotates counter-clockwise on screen (y down): dst = R(-a) * src  =>  src = R(a) * dst
+    sx = x * cos - y * sin
+    sy = x * sin + y * cos
+    return sx + w / 2.0, sy + h / 2.0
+
+
+def _recognise(api, img) -> tuple[list, float]:
+    """Symbols of ``img`` as ``(char, box, word_start, line_start, para_start, line_height)`` + mean conf."""
+    import tesserocr
+
+    api.SetImage(img)
+    api.Recognize()
+    conf = float(api.MeanTextConf())
+    ri = api.GetIterator()
+    out = []
+    if ri is None:
+        return out, 0.0
+    level, RIL = tesserocr.RIL.SYMBOL, tesserocr.RIL
+    line_h = 0.0
+    for r in tesserocr.iterate_level(ri, level):
+        try:
+            ch = r.GetUTF8Text(level)
+            box = r.BoundingBox(level)
+        except RuntimeError:
+            continue
+        if not ch or box is None:
+            continue
+        para = r.IsAtBeginningOf(RIL.PARA)
+        line = r.IsAtBeginningOf(RIL.TEXTLINE)
+        word = r.IsAtBeginningOf(RIL.WORD)
+        if line or para:
+            lb = r.BoundingBox(RIL.TEXTLINE)
+            line_h = float(lb[3] - lb[1]) if lb else float(box[3] - box[1])
+        out.append((ch, box, word, line, para, line_h))
+    return out, conf
+
+
+def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
+    """OCR one page image (a PIL image). ``progress()`` returning True cancels (``OcrCancelled``)."""
+    from PIL import Image
+
+    src_w, src_h = image.size
+    gray = _gray(image)
+    factor = 1.0
+    if src_w * src_h > MAX_OCR_PIXELS:
+        factor = math.sqrt(MAX_OCR_PIXELS / float(src_w * src_h))
+        gray = gray.resize((max(1, int(src_w * factor)), max(1, int(src_h * factor))), Image.BILINEAR)
+    api = _api()
+
+    def cancelled() -> None:
+        if progress is not None and progress():
+            raise OcrCancelled()
+
+    skew = estimate_skew(gray)
+    cancelled()
+    rotation = 0
+    symbols, conf = _recognise(api, _rotate(_rotate(gray, skew), 0))
+    if conf < ORIENTATION_RETRY_CONF:
+        # compare the orientations on a reduced copy (cheap), then read the winner at full size
+        small = gray.resize((max(1, gray.width // 2), max(1, gray.height // 2)), Image.BILINEAR)
+        scores = {}
+        for rot in (0, 90, 180, 270):
+            cancelled()
+            sk = estimate_skew(_rotate(small, rot))
+            _, c = _recognise(api, _rotate(_rotate(small, rot), sk))
+            scores[rot] = c
+        best = max(scores, key=lambda k: (scores[k], -k))
+        if best != 0 and scores[best] > scores[0] + 5:
+            rotation = best
+            rotated = _rotate(gray, rotation)
+            skew = estimate_skew(rotated)
+            cancelled()
+            symbols, conf = _recognise(api, _rotate(rotated, skew))
+    cancelled()
+
+    # map boxes back: deskewed -> rotated -> (scaled) source
+    rot_size = (gray.width, gray.height) if rotation in (0, 180) else (gray.height, gray.width)
+
+    def back(px: float, py: float) -> tuple[float, float]:
+        x, y = _inverse((px, py), rot_size, skew) if skew else (px, py)
+        if rotation:
+            x, y = _inverse((x, y), (gray.width, gray.height), rotation)
+        return x / factor, y / factor
+
+    text: list[str] = []
+    boxes: list[Box | None] = []
+    heights: list[float] = []
+    words = 0
+    for ch, (x0, y0, x1, y1), word, line, para, line_h in symbols:
+        if text:
+            if para:
+                sep = "\n"
+            elif line:
+                sep = " "          # lines of one paragraph read as one sentence
+            elif word:
+                sep = " "
+            else:
+                sep = ""
+            for s in sep:
+                text.append(s)
+                boxes.append(None)
+                heights.append(0.0)
+        if word:
+            words += 1
+        corners = [back(x0, y0), back(x1, y0), back(x0, y1), back(x1, y1)]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        box = (max(0.0, min(xs)), max(0.0, min(ys)), min(float(src_w), max(xs)), min(float(src_h), max(ys)))
+        ch = unicodedata.normalize("NFC", ch)
+        # a symbol may hold more than one code point (rare): every one gets the symbol's box
+        for c in ch:
+            text.append(c)
+            boxes.append(box)
+            heights.append(line_h / factor)
+    joined = "".join(text)
+    return OcrPage(text=joined, boxes=boxes, confidence=conf if words else 0.0, width=src_w, height=src_h,
+                   rotation=rotation, skew=skew, words=words, line_heights=heights)
+
+
+class OcrCancelled(Exception):
+    """Raised inside ``ocr_image`` when its progress callback asked to stop."""
+
+
+# -- burning and checking --------------------------------------------------------------------------------
+def boxes_for(page: OcrPage, ranges: Iterable[tuple[int, int]]) -> list[Box]:
+    """Padded source-pixel boxes covering ``page.text[a:b]`` for each range (one box per character run on
+    a line, so a span wrapped over two lines gets two boxes)."""
+    out: list[Box] = []
+    for a, b in ranges:
+        run: list[Box] = []
+        hmax = 0.0
+        for i in range(max(0, a), min(b, len(page.boxes))):
+            bx = page.boxes[i]
+            if bx is None:
+                continue
+            if run and bx[0] < run[-1][0] - 1 and bx[1] > run[-1][1]:  # wrapped to the next line
+                out.append(_pad(_union(run), hmax, page))
+                run, hmax = [], 0.0
+            run.append(bx)
+            hmax = max(hmax, page.line_heights[i] if i < len(page.line_heights) else 0.0, bx[3] - bx[1])
+        if run:
+            out.append(_pad(_union(run), hmax, page))
+    return out
+
+
+def _union(boxes: Sequence[Box]) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+            max(b[3] for b in boxes))
+
+
+def _pad(box: Box, line_h: float, page: OcrPage) -> Box:
+    pad = max(PAD_MIN_PX, PAD_FRACTION * max(line_h, box[3] - box[1]))
+    # skew widens what a straight box must cover: half the box width times tan(skew)
+    pad_y = pad + abs(math.tan(math.radians(page.skew))) * (box[2] - box[0]) / 2.0
+    return (max(0.0, box[0] - pad), max(0.0, box[1] - pad_y),
+            min(float(page.width), box[2] + pad), min(float(page.height), box[3] + pad_y))
+
+
+def burn(image, boxes: Iterable[Box]):
+    """A copy of ``image`` with opaque black rectangles over ``boxes`` (source pixels)."""
+    from PIL import ImageDraw
+
+    out = image.copy()
+    if out.mode not in ("RGB", "L", "RGBA", "CMYK", "I;16", "I", "F", "1"):
+        out = out.convert("RGB")
+    draw = ImageDraw.Draw(out)
+    black = {"RGB": (0, 0, 0), "RGBA": (0, 0, 0, 255), "CMYK": (0, 0, 0, 255), "1": 0}.get(out.mode, 0)
+    for x0, y0, x1, y1 in boxes:
+        draw.rectangle([int(math.floor(x0)), int(math.floor(y0)), int(math.ceil(x1)), int(math.ceil(y1))],
+                       fill=black)
+    return out
+
+
+def _squash(s: str) -> str:
+    s = unicodedata.normalize("NFKC", s)
+    return "".join(ch for ch in s if ch.isalnum())
+
+
+def recognisable(values: Iterable[str], ocr_text: str) -> list[int]:
+    """Indices of ``values`` still readable in ``ocr_text`` (compared without spaces and punctuation).
+
+    The leak rule counts a value as leaked when enough of it survives to identify it; OCR output of a burned
+    page should hold nothing of a masked value, so any whole value found again is a leak. Values shorter than
+    2 characters after squashing are not checked (they would match ordinary text)."""
+    hay = _squash(ocr_text)
+    hits = []
+    for i, v in enumerate(values):
+        key = _squash(v)
+        if len(key) >= 2 and key in hay:
+            hits.append(i)
+    return hits
