@@ -135,21 +135,44 @@ class FindingModel:
         return self._spans(text)
 
 
-def test_model_reads_the_joined_copy_and_spans_cover_the_split():
+def test_model_reads_the_original_and_the_spacing_pass_is_unioned():
     text = "상담원: 담당자 성함이요? 고객: 김 민준 이요. 주소는 정 릉로 77길 12 입니다."
     model = FindingModel({"김민준": "PERSON"})
     det = CombinedDetector(model, RuleDetector())
     got = {text[s.start:s.end]: (s.label, s.source) for s in det.detect(text)}
     assert got == {"김 민준": ("PERSON", "model"), "정 릉로 77길 12": ("ADDRESS", "rule")}
-    assert "김민준" in model.seen[-1][0] and "정릉로" in model.seen[-1][0]
+    # the main pass reads the original text; the extra pass reads joined copies of the split regions only
+    seen = [t for t, _ in model.seen]
+    assert seen[0] == text
+    assert all(t != text and "김민준" in t for t in seen[1:]) and len(seen) == 2
     a = text.index("주소")
+    model.seen.clear()
     events = list(det.stream(text, first=(a, a + 10)))
-    joined, first = model.seen[-1]
-    assert joined[first[0]:first[0] + 2] == "주소"          # ``first`` mapped into the joined copy
+    assert (text, (a, a + 10)) in model.seen          # ``first`` goes to the main pass unchanged
     assert union(events) == det.detect(text)
-    # switched off: the model reads the text as is and misses the split name
+    # switched off: only the main pass, which misses the split name
     plain = CombinedDetector(FindingModel({"김민준": "PERSON"}), RuleDetector(), spacing=False)
     assert "PERSON" not in {s.label for s in plain.detect(text)}
+
+
+def test_spacing_pass_only_where_the_text_shows_split_patterns():
+    model = FindingModel({"김민준": "PERSON", "한빛은행": "ORGANIZATION"})
+    det = CombinedDetector(model, RuleDetector())
+    ordinary = "김민준 씨는 한빛은행에서 일한다. 그는 매일 출근한다."
+    det.detect(ordinary)
+    assert [t for t, _ in model.seen] == [ordinary]      # no split fragment: the model reads the text once
+
+
+def test_spacing_union_grows_same_label_spans_and_never_touches_others():
+    from veil_desktop.detect.default import union_spacing
+
+    main = [Span(3, 5, "PERSON", 0.8), Span(10, 14, "ORGANIZATION", 0.9), Span(20, 22, "ADDRESS", 0.7)]
+    extra = [Span(1, 5, "PERSON", 0.6),            # grows the PERSON to 1..5 (the split surname)
+             Span(12, 16, "PERSON", 0.9),           # overlaps another label: dropped
+             Span(30, 33, "ORGANIZATION", 0.5)]     # overlaps nothing: added
+    got = union_spacing(main, extra)
+    assert got == [Span(1, 5, "PERSON", 0.8), Span(10, 14, "ORGANIZATION", 0.9), Span(20, 22, "ADDRESS", 0.7),
+                   Span(30, 33, "ORGANIZATION", 0.5)]
 
 
 def test_id_and_labels():

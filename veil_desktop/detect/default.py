@@ -13,20 +13,26 @@ priority, and streams faithfully:
 - ``Progress`` events of the model are forwarded; ``cancelled()`` is polled between events; ``first`` is
   passed to the model.
 
-Spacing robustness (``spacing=True``, the default): the model reads a copy of the text in which split
-syllables are joined (``rules.spacing.join_split_syllables``: ``김 민준`` -> ``김민준``, ``정 릉로`` -> ``정릉로``)
-and its spans are mapped back to original offsets, covering the removed spaces. The copy differs from the
-text only where a lone syllable was glued to a neighbour; when nothing is joined the model reads the text
-itself. (The rule stage joins on its own for addresses.)
+The model always reads the text as written (its detection view: NFC, invisibles dropped; identity for
+ordinary text). Spacing robustness (``spacing=True``, the default) is an *extra* pass, as the masking
+guidance prescribes: only where the text shows split patterns (``rules.spacing.join_split_syllables``:
+``김 민준``, ``정 릉로``), a window of context around each join (``SPACING_CONTEXT`` characters each side,
+cut at whitespace) is joined and tagged again; its spans that cover a joined space are mapped back and
+unioned with the main pass (:func:`union_spacing`): a span overlapping no model span is added; one that
+overlaps only model spans of its own label grows them to the union; one overlapping another label is
+dropped. Model spans away from the joins are untouched.
+
+The rule stage reads a detection view too (``normalize.detection_view(spaced_digits=True)``: NFC,
+invisibles dropped, letter-spaced digit runs joined), its spans mapped back to the original.
 
 Hence the union of a full stream == ``detect(text)`` == ``merge_spans(model_spans(text),
-rules.detect(text), text)`` (given the Detector contract: model spans never overlap each other), where
-``model_spans(text)`` is ``model.detect(text)`` read through the joined copy (identical when nothing is joined).
+rule_spans(text), text)`` (given the Detector contract: model spans never overlap each other).
 
 Thread-safety: a ``CombinedDetector`` is as thread-safe as its model; the rule stage holds no state.
 """
 from __future__ import annotations
 
+import bisect
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -34,6 +40,7 @@ from ..paths import default_model_dir
 from .events import Cancelled, Event, Progress, SpansFound, never_cancelled
 from .merge import StructuredIndex, is_structured, merge_spans, resolve_with_addresses, split_model_span
 from .rules import RuleDetector, resolve_overlaps
+from .normalize import detection_view
 from .rules.spacing import JoinedText, join_split_syllables
 from .span import Span, sort_spans
 
@@ -54,6 +61,46 @@ def missing_model_message(folder: Path, embedded: bool) -> str:
             "a connected machine — or omit the folder to use the embedded compact model.")
 
 
+#: characters of context on each side of a join for the spacing pass
+SPACING_CONTEXT = 80
+
+
+def spacing_regions(jt: JoinedText, context: int = SPACING_CONTEXT) -> list[tuple[int, int]]:
+    """Original ranges around the joins of ``jt``, widened to whitespace, merged when they overlap."""
+    text = jt.original
+    n = len(text)
+    out: list[tuple[int, int]] = []
+    for r in jt.removed:
+        a = max(0, r - context)
+        while a > 0 and not text[a - 1].isspace():
+            a -= 1
+        b = min(n, r + 1 + context)
+        while b < n and not text[b].isspace():
+            b += 1
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def union_spacing(main: list[Span], extra: list[Span]) -> list[Span]:
+    """Union the main pass's model spans with the spacing pass's (see the module docstring)."""
+    if not extra:
+        return main
+    out = sort_spans(main)
+    for e in sort_spans(extra):
+        hits = [m for m in out if m.overlaps(e)]
+        if not hits:
+            out.append(e)
+        elif all(m.label == e.label for m in hits):
+            a, b = min(e.start, *(m.start for m in hits)), max(e.end, *(m.end for m in hits))
+            grown = Span(a, b, e.label, max(m.score for m in hits), "model")
+            out = [m for m in out if not any(m is h for h in hits)] + [grown]
+        out = sort_spans(out)
+    return out
+
+
 class CombinedDetector:
     """Model + rule stage behind the ``Detector`` protocol (see the module docstring)."""
 
@@ -64,20 +111,46 @@ class CombinedDetector:
         self.id = f"{model.id}+{rules.id}"
         self.labels: Sequence[str] = tuple(dict.fromkeys([*model.labels, *rules.labels]))
 
-    def _model_view(self, text: str) -> JoinedText:
-        return join_split_syllables(text) if self.spacing else JoinedText(text, text)
+    def rule_spans(self, text: str) -> list[Span]:
+        """The rule stage over the detection view of ``text`` (spans in original offsets)."""
+        view = detection_view(text, spaced_digits=True)
+        if not view.changed:
+            return self.rules.detect(view.text if view.text is not text else text)
+        return sort_spans(view.span_to_original(s) for s in self.rules.detect(view.text))
+
+    def spacing_spans(self, text: str, cancelled: Cancelled = never_cancelled) -> list[Span]:
+        """Spans of the extra pass over joined copies of the split regions, in original offsets; only
+        spans that cover a joined space (elsewhere the main pass has read the same text)."""
+        if not self.spacing:
+            return []
+        jt = join_split_syllables(text)
+        if not jt.changed:
+            return []
+        out: list[Span] = []
+        removed = jt.removed
+        for a, b in spacing_regions(jt):
+            if cancelled():
+                return []
+            sub = join_split_syllables(text[a:b])
+            if not sub.changed:
+                continue
+            for s in self.model.detect(sub.joined):
+                o = sub.span_to_original(s)
+                lo = bisect.bisect_left(removed, a + o.start)
+                if lo < len(removed) and removed[lo] < a + o.end:  # covers a joined space
+                    out.append(o.shifted(a))
+        return out
 
     def model_spans(self, text: str) -> list[Span]:
-        """The model's spans over ``text`` (read through the joined copy when ``spacing``)."""
-        jt = self._model_view(text)
-        return [jt.span_to_original(s) for s in self.model.detect(jt.joined)]
+        """The model's spans over ``text``: the main pass unioned with the spacing pass."""
+        return union_spacing(list(self.model.detect(text)), self.spacing_spans(text))
 
     def detect(self, text: str) -> list[Span]:
-        return merge_spans(self.model_spans(text), self.rules.detect(text), text)
+        return merge_spans(self.model_spans(text), self.rule_spans(text), text)
 
     def stream(self, text: str, *, cancelled: Cancelled = never_cancelled,
                first: tuple[int, int] | None = None) -> Iterator[Event]:
-        rule_spans = resolve_overlaps(self.rules.detect(text))
+        rule_spans = resolve_overlaps(self.rule_spans(text))
         structured = StructuredIndex(s for s in rule_spans if is_structured(s))
         addresses = [s for s in rule_spans if not is_structured(s)]
         address_index = StructuredIndex(addresses)
@@ -85,11 +158,20 @@ class CombinedDetector:
             return
         if structured.spans:
             yield SpansFound(tuple(structured.spans))
-        held: list[Span] = []
-        jt = self._model_view(text)
-        if first is not None and jt.changed:
-            first = (jt.to_joined(first[0]), jt.to_joined(first[1]))
-        for ev in self.model.stream(jt.joined, cancelled=cancelled, first=first):
+        extra = self.spacing_spans(text, cancelled)
+        extra_index = StructuredIndex(extra)
+        if cancelled():
+            return
+        held: list[Span] = []      # pieces that may still merge with a rule ADDRESS
+        pending: list[Span] = []   # model spans that meet a spacing-pass span: unioned at the end
+
+        def pieces(m: Span) -> list[Span]:
+            ready = []
+            for piece in split_model_span(m, structured, text):
+                (held if address_index.overlapping(piece.start, piece.end) else ready).append(piece)
+            return ready
+
+        for ev in self.model.stream(text, cancelled=cancelled, first=first):
             if cancelled():
                 return
             if isinstance(ev, Progress):
@@ -97,15 +179,22 @@ class CombinedDetector:
                 continue
             ready: list[Span] = []
             for m in ev.spans:
-                for piece in split_model_span(jt.span_to_original(m), structured, text):
-                    (held if address_index.overlapping(piece.start, piece.end) else ready).append(piece)
+                if extra and extra_index.overlapping(m.start, m.end):
+                    pending.append(m)
+                else:
+                    ready.extend(pieces(m))
             if ready:
                 yield SpansFound(tuple(sort_spans(ready)))
         if cancelled():
             return
+        ready = []
+        if extra:
+            union = union_spacing(pending, extra)
+            for m in union:
+                ready.extend(pieces(m))
         rest = resolve_with_addresses(held, addresses, text)
-        if rest:
-            yield SpansFound(tuple(rest))
+        if ready or rest:
+            yield SpansFound(tuple(sort_spans([*ready, *rest])))
 
 
 def build_default_detector(model_dir: Path | str | None = None, threads: int | None = None, *,
@@ -119,7 +208,7 @@ def build_default_detector(model_dir: Path | str | None = None, threads: int | N
     :param o_bias: the model's operating point (see ``ModelDetector``).
     :param onnx_file: which ONNX file of the folder to run (default: the folder's model file).
     :param rule_labels: labels the rule stage reports (``None`` = all).
-    :param spacing: let the model read a copy with split syllables joined (see the module docstring).
+    :param spacing: add the spacing pass over joined copies of split regions (see the module docstring).
     :param kw: passed to ``ModelDetector`` (``skip_ids``, ``normalize``, ``batch_size`` …).
     :raises ModelFolderError: no folder there (message says how to get a model), or an invalid folder.
     """
