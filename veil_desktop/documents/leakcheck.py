@@ -1,35 +1,62 @@
 """Fail-closed leak check: re-read an output file by a path independent of the writers.
 
 The writers edit a parsed model of the file (XML text nodes, PDF pages). This module never uses that
-model: it looks at the output's *bytes*.
+model: it looks at the output's *bytes*, the way a recipient's tools could.
 
-- text outputs: the raw bytes decoded as UTF-8, UTF-16LE/BE (both byte alignments) and CP949;
-- ZIP outputs (DOCX, HWPX): every member, whatever its name or type, decoded the same ways; XML is
-  searched as character data with the tags stripped (so a value split across runs is found) and as the
-  list of its attribute values, both with entities unescaped (``&#54861;`` counts); anything else raw;
-  ZIP members inside ZIP members are opened too;
-- PDF outputs: the raw bytes and every inflated stream, decoded as Latin-1/UTF-8/UTF-16BE, plus the
-  text pypdfium2 extracts from each page and the document metadata.
+- every byte sequence is decoded as UTF-8 (always, errors replaced) and as UTF-16LE (both byte
+  alignments), UTF-16BE and CP949 where that decoding is clean and plausible text;
+- XML (any member that looks like markup, whatever its name) is searched as
+  * its character data with the tags stripped (a value split across runs is found), *including* the
+    content of comments, processing instructions and CDATA sections (their delimiters are dropped, their
+    content kept),
+  * the list of every attribute value (also inside comments),
+  * the raw content of every comment / PI / CDATA section on its own;
+- every view is also searched after the escapes a reader undoes: XML/HTML entities (repeatedly, so
+  ``&amp;#54861;`` counts), URL ``%xx`` escapes (UTF-8 and CP949), RTF ``\\'hh`` / ``\\uN`` escapes;
+- the matcher (``matching.ValueMatcher``) itself normalises both sides: NFKC per cluster (NFC/NFD Hangul,
+  full-width forms, compatibility characters), separators and invisible characters (zero-width space and
+  joiners, soft hyphen, BOM, directional marks) removed, Latin case ignored;
+- ZIP outputs (DOCX, HWPX): every member whatever its name or type — referenced or not — plus member
+  names, per-member comments and extra fields, the archive comment, and ZIP members inside members
+  (nested, bounded by ``limits.MAX_NESTING``), all inflated through ``safezip.iter_members`` with one
+  running budget; binary members are searched for UTF-16/CP949 text runs; picture metadata (PNG text
+  chunks, JPEG comment/APPn segments) is decoded too;
+- PDF outputs: the object structure, every inflatable stream (bounded), the text pypdfium2 extracts from
+  each page, and the document metadata.
 
-Values are matched with ``matching.ValueMatcher`` (separator-tolerant; see its docstring for how short
-values are handled). Any hit is a leak; the caller deletes the output.
+Bounded: text is searched in windows (``WINDOW_CHARS``), inflation is bounded by the budget and by
+``MAX_STREAM``; anything that cannot be re-read or exceeds a bound is a *hit* (fail closed), never a pass.
+Any hit is a leak; the caller deletes the output.
 """
 from __future__ import annotations
 
 import html
-import io
 import re
-import zipfile
+import struct
 import zlib
 from dataclasses import dataclass, field
+from urllib.parse import unquote, unquote_to_bytes
 
+from .errors import DocumentError
 from .matching import ValueMatcher
 
 _TAG = re.compile(r"<[^<>]*>")
 _PARA_END = re.compile(r"</(?:[\w.-]+:)?p>")
 _BETWEEN_TAGS_WS = re.compile(r">\s+<")
-MAX_SCAN_BYTES = 2 * 1024**3
+_SPECIAL = re.compile(r"<!--(.*?)-->|<\?(.*?)\?>|<!\[CDATA\[(.*?)\]\]>", re.S)
+_ATTR = re.compile(r"""\s(?!xmlns[:=])[\w:.-]+\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_PCT = re.compile(r"%[0-9A-Fa-f]{2}")
+_RTF_HEX = re.compile(r"(?:\\'[0-9a-fA-F]{2})+")
+_RTF_U = re.compile(r"\\u(-?\d{1,5})\??")
 _STREAM = re.compile(rb"stream\r?\n")
+_STREAM_BODY = re.compile(rb"stream\r?\n.*?endstream", re.S)
+
+MAX_SCAN_BYTES = 2 * 1024**3          # an output larger than this is not verified: refused
+MAX_STREAM = 64 * 1024 * 1024         # one inflated PDF stream / PNG text chunk
+MAX_PDF_INFLATED = 512 * 1024 * 1024  # all PDF streams together
+WINDOW_CHARS = 8 * 1024 * 1024        # text is searched in windows of this many characters ...
+WINDOW_OVERLAP = 64 * 1024            # ... overlapping by this many (a value is far shorter)
+MAX_UNESCAPE_ROUNDS = 3
 
 
 @dataclass
@@ -47,7 +74,7 @@ class LeakReport:
 # as UTF-16 or CP949 give random ideographs) is not searched, since random Hangul in it could match a
 # short name by chance and fail a clean export.
 _UNEXPECTED = re.compile("[^\t\n\r\x20-\x7e\u00a0-\u024f\u2000-\u206f\u2190-\u25ff"
-                         "\u3000-\u303f\u3130-\u318f\u1100-\u11ff\uac00-\ud7a3\uff00-\uffef]")
+                         "\u3000-\u303f\u3130-\u318f\u1100-\u11ff\uac00-\ud7a3\uff00-\uffef\ufeff]")
 _SAMPLE = 200_000
 
 
@@ -66,7 +93,8 @@ def plausible_text(text: str) -> bool:
 def _decodings(data: bytes) -> list[tuple[str, str]]:
     """Views of ``data``: UTF-8 always (errors replaced: ASCII/UTF-8 text inside binary is found), and
     each of UTF-16LE (both byte alignments), UTF-16BE and CP949 where the bytes decode without error
-    and the result looks like text (see ``plausible_text``)."""
+    and the result looks like text (see ``plausible_text``). A UTF-16 byte-order mark selects that
+    decoding even when the rest is unusual."""
     views = [("utf-8", data.decode("utf-8", "replace"))]
     for name, enc, skip in (("utf-16le", "utf-16-le", 0), ("utf-16le+1", "utf-16-le", 1),
                             ("utf-16be", "utf-16-be", 0), ("cp949", "cp949", 0)):
@@ -75,107 +103,281 @@ def _decodings(data: bytes) -> list[tuple[str, str]]:
             chunk = chunk[:-1]
         if not chunk:
             continue
+        bom = (enc == "utf-16-le" and skip == 0 and chunk[:2] == b"\xff\xfe") or \
+              (enc == "utf-16-be" and chunk[:2] == b"\xfe\xff")
         try:
-            text = chunk.decode(enc)
+            text = chunk.decode(enc, "replace" if bom else "strict")
         except UnicodeDecodeError:
             continue
-        if plausible_text(text):
+        if bom or plausible_text(text):
             views.append((name, text))
     return views
 
 
-_ATTR = re.compile(r"""\s(?!xmlns[:=])[\w:.-]+\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+# -- text runs inside binary data -------------------------------------------------------------------
+_U16LE_RUN = re.compile(rb"(?:[\x09\x0a\x0d\x20-\x7e]\x00|[\x00-\xff][\xac-\xd7]|[\x31-\x8e]\x31){3,}")
+_U16BE_RUN = re.compile(rb"(?:\x00[\x09\x0a\x0d\x20-\x7e]|[\xac-\xd7][\x00-\xff]){3,}")
+_CP949_RUN = re.compile(rb"(?:[\xb0-\xc8][\xa1-\xfe]|[\x20-\x7e]){3,}")
+
+
+def binary_text_runs(data: bytes) -> list[tuple[str, str]]:
+    """UTF-16 and CP949 text runs inside binary data (what ``strings -el`` would show), as views."""
+    out = []
+    for skip in (0, 1):
+        runs = [m.group().decode("utf-16-le", "replace") for m in _U16LE_RUN.finditer(data, skip)
+                if (m.start() - skip) % 2 == 0]
+        if runs:
+            out.append((f"utf-16le runs+{skip}", "\n".join(runs)))
+    runs = [m.group().decode("utf-16-be", "replace") for m in _U16BE_RUN.finditer(data)
+            if m.start() % 2 == 0]
+    if runs:
+        out.append(("utf-16be runs", "\n".join(runs)))
+    runs = [r for r in (m.group().decode("cp949", "replace") for m in _CP949_RUN.finditer(data))
+            if not r.isascii()]
+    if runs:
+        out.append(("cp949 runs", "\n".join(runs)))
+    return out
+
+
+def _image_metadata(data: bytes) -> list[bytes]:
+    """Text-bearing metadata of a PNG (tEXt/zTXt/iTXt/eXIf) or JPEG (COM, APPn) picture."""
+    out: list[bytes] = []
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        pos = 8
+        while pos + 8 <= len(data):
+            n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+            body = data[pos + 8:pos + 8 + n]
+            if kind in (b"tEXt", b"iTXt", b"eXIf"):
+                out.append(body)
+            if kind in (b"zTXt", b"iTXt"):
+                z = body.find(b"\x78")
+                if z >= 0:
+                    try:
+                        out.append(zlib.decompressobj().decompress(body[z:], MAX_STREAM))
+                    except zlib.error:
+                        pass
+            pos += 12 + n
+    elif data[:2] == b"\xff\xd8":
+        pos = 2
+        while pos + 4 <= len(data) and data[pos] == 0xFF:
+            marker = data[pos + 1]
+            if marker in (0xD9, 0xDA):  # end of image / start of scan: no more metadata
+                break
+            n = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+            if marker == 0xFE or 0xE1 <= marker <= 0xEF:
+                out.append(data[pos + 4:pos + 2 + n])
+            pos += 2 + n
+    return out
+
+
+def _is_image(data: bytes) -> bool:
+    return data[:8] == b"\x89PNG\r\n\x1a\n" or data[:2] == b"\xff\xd8" or data[:6] in (b"GIF87a", b"GIF89a")
+
+
+# -- views of one decoded text ----------------------------------------------------------------------
+def _unescaped(text: str) -> list[tuple[str, str]]:
+    """Further readings of an (already entity-unescaped) text: entities again (double escaping), URL
+    escapes, RTF escapes."""
+    out = []
+    t = text
+    for i in range(1, MAX_UNESCAPE_ROUNDS):
+        if "&" not in t:
+            break
+        u = html.unescape(t)
+        if u == t:
+            break
+        out.append((f"entities x{i + 1}", u))
+        t = u
+    if "%" in text and _PCT.search(text):
+        base = out[-1][1] if out else text
+        out.append(("url", unquote(base, errors="replace")))
+        try:
+            out.append(("url-cp949", unquote_to_bytes(base).decode("cp949", "replace")))
+        except Exception:  # noqa: BLE001 - only a further view
+            pass
+    if "\\'" in text or "\\u" in text:
+        def hexrun(m: re.Match) -> str:
+            raw = bytes(int(m.group()[i + 2:i + 4], 16) for i in range(0, len(m.group()), 4))
+            return raw.decode("cp949", "replace")
+
+        r = _RTF_HEX.sub(hexrun, text)
+        r = _RTF_U.sub(lambda m: chr(int(m.group(1)) % 65536), r)
+        if r != text:
+            out.append(("rtf", r))
+    return out
+
+
+def _xml_views(text: str) -> list[tuple[str, str]]:
+    t = _BETWEEN_TAGS_WS.sub("><", text)
+    t = _SPECIAL.sub(lambda m: "\n" + (m.group(1) or m.group(2) or m.group(3) or "") + "\n", t)
+    t = _PARA_END.sub("\n", t)
+    views = [("text", _TAG.sub("", t)),
+             ("attributes", "\n".join(a or b for a, b in _ATTR.findall(text)))]
+    specials = [m.group(1) or m.group(2) or m.group(3) or "" for m in _SPECIAL.finditer(text)]
+    if any(s.strip() for s in specials):
+        views.append(("comments/PI/CDATA", "\n".join(specials)))
+    return views
+
+
+def _search(matcher: ValueMatcher, text: str) -> int | None:
+    """Offset of the first match in ``text``, searched in overlapping windows (bounded memory)."""
+    if len(text) <= WINDOW_CHARS:
+        hit = matcher.search(text)
+        return None if hit is None else hit[0]
+    step = WINDOW_CHARS - WINDOW_OVERLAP
+    for a in range(0, len(text), step):
+        hit = matcher.search(text[a:a + WINDOW_CHARS])
+        if hit is not None:
+            return a + hit[0]
+    return None
 
 
 def _scan_text(name: str, text: str, matcher: ValueMatcher, rep: LeakReport, xml: bool) -> None:
-    """Search ``text``; XML is searched as its character data (tags stripped, entities unescaped, so a
-    value split across runs is found) and as its attribute values (not the markup itself: tag names and
-    namespace URIs would only give false alarms)."""
+    """Search ``text``; XML is searched as its character data (tags stripped, comment/PI/CDATA content
+    kept), its attribute values and its comments/PIs/CDATA (not the markup itself: tag names and
+    namespace URIs would only give false alarms); every view also with its escapes undone."""
     if xml and text.lstrip("\ufeff \r\n\t").startswith("<"):
-        t = _BETWEEN_TAGS_WS.sub("><", text)
-        t = _PARA_END.sub("\n", t)
-        attrs = "\n".join(a or b for a, b in _ATTR.findall(text))
-        views = [("text", html.unescape(_TAG.sub("", t))), ("attributes", html.unescape(attrs))]
+        views = _xml_views(text)
     else:
         views = [("raw", text)]
     for vname, v in views:
-        rep.scanned.append(f"{name} {vname}")
-        hit = matcher.search(v)
-        if hit is not None:
-            rep.hits.append(f"{name} ({vname}, character {hit[0]})")
-            return
+        v = html.unescape(v) if "&" in v else v
+        for sub, s in [("", v)] + [(f" {k}", u) for k, u in _unescaped(v)]:
+            rep.scanned.append(f"{name} {vname}{sub}")
+            hit = _search(matcher, s)
+            if hit is not None:
+                rep.hits.append(f"{name} ({vname}{sub}, character {hit})")
+                return
 
 
 def scan_bytes(name: str, data: bytes, matcher: ValueMatcher, rep: LeakReport,
                xml: bool = False) -> None:
-    for enc, text in _decodings(data):
-        before = len(rep.hits)
+    before = len(rep.hits)
+    views = _decodings(data)
+    for enc, text in views:
         _scan_text(f"{name} [{enc}]", text, matcher, rep, xml)
         if len(rep.hits) > before:
             return
+    if len(views) == 1 and not plausible_text(views[0][1][:200_000]):
+        # binary: text runs inside it (UTF-16 strings in OLE objects, CP949 strings) — not for pictures,
+        # whose compressed pixels would give random syllables; their metadata is searched instead
+        if _is_image(data):
+            for i, meta in enumerate(_image_metadata(data)):
+                scan_bytes(f"{name} (picture metadata {i})", meta, matcher, rep)
+                if len(rep.hits) > before:
+                    return
+            return
+        for enc, text in binary_text_runs(data):
+            _scan_text(f"{name} [{enc}]", text, matcher, rep, False)
+            if len(rep.hits) > before:
+                return
 
 
 def check_text_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     rep = LeakReport()
+    if len(data) > MAX_SCAN_BYTES:
+        rep.hits.append("output: too large to verify")
+        return rep
     scan_bytes("text", data, matcher, rep)
+    if rep.clean and b"<" in data:  # markup in a text file: also read as HTML/XML (tags split values)
+        scan_bytes("text as markup", data, matcher, rep, xml=True)
     return rep
 
 
-def check_zip_bytes(data: bytes, matcher: ValueMatcher, _depth: int = 0,
-                    _prefix: str = "") -> LeakReport:
+def check_zip_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
+    """Every member (nested ZIPs too), its name, comment and extra field, and the archive comment."""
+    import io
+    import zipfile
+
+    from . import safezip
+
     rep = LeakReport()
+    if len(data) > MAX_SCAN_BYTES:
+        rep.hits.append("output: too large to verify")
+        return rep
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
-    except (zipfile.BadZipFile, OSError) as e:
-        rep.hits.append(f"{_prefix or 'output'}: cannot be re-read as ZIP ({e})")
-        return rep
-    if sum(i.file_size for i in infos) > MAX_SCAN_BYTES:
-        rep.hits.append(f"{_prefix or 'output'}: too large to verify")
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+        rep.hits.append(f"output: cannot be re-read as ZIP ({e})")
         return rep
     if zf.comment:
-        scan_bytes(_prefix + "(zip comment)", zf.comment, matcher, rep)
+        scan_bytes("(zip comment)", zf.comment, matcher, rep)
     for info in infos:
-        name = _prefix + info.filename
-        scan_bytes(name + " (name)", info.filename.encode("utf-8"), matcher, rep)
-        try:
-            member = zf.read(info)
-        except Exception as e:  # noqa: BLE001 - any failure to re-read is a failed check
-            rep.hits.append(f"{name}: cannot be re-read ({e})")
-            continue
-        if member[:4] == b"PK\x03\x04" and _depth < 2:
-            sub = check_zip_bytes(member, matcher, _depth + 1, name + "!/")
-            rep.scanned += sub.scanned
-            rep.hits += sub.hits
-        scan_bytes(name, member, matcher, rep, xml=True)
+        if info.comment:
+            scan_bytes(info.filename + " (member comment)", info.comment, matcher, rep)
+        if info.extra:
+            scan_bytes(info.filename + " (extra field)", info.extra, matcher, rep)
+    # the raw archive as UTF-8: names in local headers, stored members, anything outside the directory
+    _scan_text("(whole archive) [utf-8]", data.decode("utf-8", "replace"), matcher, rep, xml=False)
+    try:
+        for path, member in _members(data, safezip):
+            scan_bytes(path + " (name)", path.encode("utf-8"), matcher, rep)
+            scan_bytes(path, member, matcher, rep, xml=True)
+    except DocumentError as e:  # over a limit, damaged, encrypted: not verified = not clean
+        rep.hits.append(f"output: cannot be verified ({e})")
+    except MemoryError:
+        rep.hits.append("output: cannot be verified (out of memory)")
     return rep
+
+
+def _members(data: bytes, safezip):
+    """``safezip.iter_members`` (streamed, budgeted, nested); a plain bounded loop if it is missing."""
+    if hasattr(safezip, "iter_members"):
+        yield from safezip.iter_members(data, "output", nested=True)
+        return
+    import io
+    import zipfile
+
+    def walk(d: bytes, prefix: str, depth: int):
+        zf = zipfile.ZipFile(io.BytesIO(d))
+        if sum(i.file_size for i in zf.infolist()) > MAX_SCAN_BYTES:
+            raise DocumentError("too large to verify")
+        for i in zf.infolist():
+            m = zf.read(i)
+            yield prefix + i.filename, m
+            if m[:4] == b"PK\x03\x04" and depth < 2:
+                yield from walk(m, prefix + i.filename + "!/", depth + 1)
+
+    try:
+        yield from walk(data, "", 0)
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, EOFError, NotImplementedError) as e:
+        raise DocumentError(f"cannot be re-read ({e})") from None
 
 
 def _pdf_streams(data: bytes) -> list[bytes]:
     out = []
+    total = 0
     for m in _STREAM.finditer(data):
         if b"/DCTDecode" in data[max(0, m.start() - 512):m.start()]:
             continue  # JPEG image data
         d = zlib.decompressobj()
         try:
-            out.append(d.decompress(data[m.end():m.end() + 64 * 1024 * 1024], 256 * 1024 * 1024))
+            s = d.decompress(data[m.end():m.end() + MAX_STREAM], MAX_STREAM)
         except zlib.error:
             continue
+        total += len(s)
+        if total > MAX_PDF_INFLATED:
+            raise DocumentError("the PDF streams inflate to more than the verification limit")
+        out.append(s)
     return out
-
-
-_STREAM_BODY = re.compile(rb"stream\r?\n.*?endstream", re.S)
 
 
 def check_pdf_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     rep = LeakReport()
+    if len(data) > MAX_SCAN_BYTES:
+        rep.hits.append("output: too large to verify")
+        return rep
     # the PDF structure (objects, strings, metadata) without stream payloads (image data is binary)
     structure = _STREAM_BODY.sub(b"stream endstream", data)
     for enc in ("latin-1", "utf-8"):
         _scan_text(f"pdf objects [{enc}]", structure.decode(enc, "replace"), matcher, rep, xml=False)
     scan_bytes("pdf objects", structure, matcher, rep)
-    for i, s in enumerate(_pdf_streams(data)):
-        scan_bytes(f"pdf stream {i}", s, matcher, rep)
+    try:
+        for i, s in enumerate(_pdf_streams(data)):
+            scan_bytes(f"pdf stream {i}", s, matcher, rep)
+    except DocumentError as e:
+        rep.hits.append(f"output: cannot be verified ({e})")
     from .pdf import PDFIUM_LOCK
 
     with PDFIUM_LOCK:

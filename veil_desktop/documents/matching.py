@@ -22,6 +22,7 @@ The pattern is a trie of literal cores (compiles in milliseconds even for thousa
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -29,21 +30,100 @@ import numpy as np
 from ..detect.span import Span
 from ..masking import Replacement
 
-SEPARATOR_CHARS = " \t\r\n\u00a0\u3000-\u2010\u2011\u2012\u2013\u2014\u2015.·,/()[]_:~"
-_SEP_RUN = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
-_SEP_CODES = np.array(sorted({ord(c) for c in SEPARATOR_CHARS}), dtype=np.uint32)
+SEPARATOR_CHARS = " \t\r\n\u00a0\u3000-\u2010\u2011\u2012\u2013\u2014\u2015.·,/()[]_:~\"'`"
+#: characters a reader does not show (or shows as nothing): soft hyphen, zero-width space/joiners,
+#: directional marks, word joiner, invisible operators, BOM/ZWNBSP, variation selectors, Hangul fillers.
+#: They are removed like separators, so ``홍\u200b길동`` or ``010\u00ad1234-5678`` still match.
+INVISIBLE_CHARS = ("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e"
+                   "\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u202f\u2060\u2061\u2062"
+                   "\u2063\u2064\u2066\u2067\u2068\u2069\u206a\u206b\u206c\u206d\u206e\u206f"
+                   "\u3164\ufeff\uffa0" + "".join(chr(c) for c in range(0xFE00, 0xFE10)))
+_REMOVED = SEPARATOR_CHARS + INVISIBLE_CHARS
+_SEP_RUN = re.compile("[" + re.escape(_REMOVED) + "]+")
+_SEP_CODES = np.array(sorted({ord(c) for c in _REMOVED}), dtype=np.uint32)
+# characters that NFKC may change or combine with their neighbour: anything outside ASCII and the
+# precomposed Hangul syllables (one character before is included: a syllable + a final jamo composes)
+_SUSPECT = re.compile(r".?[^\x00-\x7f\uac00-\ud7a3]+", re.S)
 
 
 def _ascii_alnum(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
+def _cluster_start(ch: str) -> bool:
+    """True if ``ch`` starts a new normalisation cluster (not a combining mark / Hangul vowel or final)."""
+    o = ord(ch)
+    if 0x1160 <= o <= 0x11FF or 0xD7B0 <= o <= 0xD7FF:
+        return False
+    return unicodedata.combining(ch) == 0
+
+
+def _normalize(text: str) -> tuple[str, "np.ndarray | None", "np.ndarray | None"]:
+    """NFKC of ``text`` computed per cluster, with the original ``[start, end)`` of each output character.
+
+    Returns ``(normalized, starts, ends)``; ``starts``/``ends`` are ``None`` when nothing changed (the
+    map is the identity). A *cluster* is a starter and the marks/jamo after it, so decomposed Hangul
+    (NFD: ``ᄒ ᅩ ᆼ``) becomes one syllable mapped to the three original characters, and a full-width
+    ``９`` becomes ``9``.
+    """
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return text, None, None
+    out: list[str] = []
+    starts: list[np.ndarray] = []
+    ends: list[np.ndarray] = []
+    pos = 0
+    changed = False
+    for m in _SUSPECT.finditer(text):
+        a, b = m.start(), m.end()
+        region = text[a:b]
+        if unicodedata.is_normalized("NFKC", region):
+            continue
+        if a > pos:
+            out.append(text[pos:a])
+            r = np.arange(pos, a, dtype=np.int64)
+            starts.append(r)
+            ends.append(r + 1)
+        cs = a
+        for i in range(a + 1, b + 1):
+            if i == b or _cluster_start(text[i]):
+                n = unicodedata.normalize("NFKC", text[cs:i])
+                if n:
+                    out.append(n)
+                    starts.append(np.full(len(n), cs, dtype=np.int64))
+                    ends.append(np.full(len(n), i, dtype=np.int64))
+                cs = i
+        pos = b
+        changed = True
+    if not changed:
+        return text, None, None
+    if pos < len(text):
+        out.append(text[pos:])
+        r = np.arange(pos, len(text), dtype=np.int64)
+        starts.append(r)
+        ends.append(r + 1)
+    return "".join(out), np.concatenate(starts), np.concatenate(ends)
+
+
 def strip_separators(value: str) -> str:
-    return _SEP_RUN.sub("", value)
+    """The matching form of ``value``: NFKC (per cluster), separators and invisible characters removed."""
+    return _SEP_RUN.sub("", _normalize(value)[0])
+
+
+def matching_form(text: str) -> tuple[str, "np.ndarray | None", "np.ndarray | None"]:
+    """``(core, starts, ends)``: ``strip_separators(text)`` and, for each of its characters, the
+    ``[start, end)`` it came from in ``text`` (``None, None`` when ``core`` is ``text`` itself)."""
+    norm, st, en = _normalize(text)
+    core = _SEP_RUN.sub("", norm)
+    if len(core) == len(norm):
+        return core, st, en
+    kept = _kept_index(norm)
+    if st is None:
+        return core, kept, kept + 1
+    return core, st[kept], en[kept]
 
 
 def _kept_index(text: str) -> np.ndarray:
-    """Original offset of each character of ``strip_separators(text)``."""
+    """Original offset of each character of ``_SEP_RUN.sub("", text)``."""
     codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
     return np.flatnonzero(~np.isin(codes, _SEP_CODES))
 
@@ -95,7 +175,7 @@ class ValueMatcher:
         cores: set[str] = set()
         skipped: set[str] = set()
         for v in set(values):
-            core = strip_separators(v)
+            core = strip_separators(v).lower()   # Latin letters match in any case (Kim = KIM)
             if not core:
                 continue
             (cores if len(core) >= min_core_length(core) else skipped).add(core)
@@ -104,30 +184,34 @@ class ValueMatcher:
         self.unverifiable = len(skipped)
         # a lookahead finds the longest value at *every* position, so overlapping copies ("사무" and
         # "무관" in "사무관") are all reported
-        self._re = re.compile("(?=(" + _trie_pattern(self.cores) + "))") if self.cores else None
+        self._re = (re.compile("(?=(" + _trie_pattern(self.cores) + "))", re.IGNORECASE)
+                    if self.cores else None)
 
     def __bool__(self) -> bool:
         return self._re is not None
 
     def finditer(self, text: str) -> Iterator[tuple[int, int]]:
-        """``(start, end)`` in ``text`` of every match (longest per start position; may overlap)."""
+        """``(start, end)`` in ``text`` of every match (longest per start position; may overlap).
+
+        ``text`` is searched in its matching form (``matching_form``: NFKC per cluster, separators and
+        invisible characters removed); matches are mapped back to the original characters."""
         if self._re is None:
             return
-        stripped = strip_separators(text)
-        index = None
+        stripped, starts, ends = matching_form(text)
         for m in self._re.finditer(stripped):
             pos, core = m.start(), m.group(1)
             if not core:
                 continue
-            if index is None:
-                index = _kept_index(text) if len(stripped) != len(text) else range(len(text))
             # the longest value here may fail an ASCII boundary while a shorter one passes
             # ("무관0" in "무관02" vs "무관"): try the values that are prefixes of it, longest first
             for k in range(len(core), 0, -1):
                 c = core[:k]
-                if k < len(core) and c not in self._core_set:
+                if k < len(core) and c.lower() not in self._core_set:
                     continue
-                a, b = int(index[pos]), int(index[pos + k - 1]) + 1
+                if starts is None:
+                    a, b = pos, pos + k
+                else:
+                    a, b = int(starts[pos]), int(ends[pos + k - 1])
                 if _ascii_alnum(c[0]) and a > 0 and _ascii_alnum(text[a - 1]):
                     break  # the left boundary is the same for every prefix
                 if _ascii_alnum(c[-1]) and b < len(text) and _ascii_alnum(text[b]):
