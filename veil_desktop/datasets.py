@@ -24,7 +24,20 @@ KO_PII_LABELS = {
     "FRN": "FOREIGNER_RN", "ACCOUNT": "ACCOUNT", "CARD": "CARD", "BUSINESS_REG": "BUSINESS_REG",
     "CORP_REG": "CORP_REG", "PASSPORT": "PASSPORT", "DRIVER_LICENSE": "DRIVER_LICENSE",
     "VEHICLE": "VEHICLE", "IP": "IP", "POSTAL_CODE": "POSTAL_CODE",
+    # other identifiers (rules/identifiers.py)
+    "URL": "URL", "MEDICAL_INSURANCE": "HEALTH_INSURANCE", "PRESCRIPTION_ID": "MEDICAL_ID", "DT_BIRTH": "BIRTH_DATE",
 }
+
+#: ko-pii domains held out as a whole: the disjoint evaluation split (``--split heldout``). Chosen before
+#: looking at them (legal, medical, HR, local-government, civil-petition, chat and insurance documents, the
+#: kinds the audited sets contain); the rules of issue 17 were written and tuned on the other 21 domains
+#: only. The shipped compact model *did* train on the train-hash documents of these domains (it predates the
+#: split), so for the model only ``heldout-test`` (these domains AND the hash test split) is unseen.
+#: Training code must drop these domains (``is_heldout``) in any new build.
+HELDOUT_DOMAINS = frozenset({
+    "법원 판결문/소장", "처방전·약국 조제 기록", "인사 발령·인사평가서", "지자체 고시·공고문", "민원 처리결과 통보서",
+    "메신저(카톡류) 대화 로그", "보험 청구서·보험증권",
+})
 KLUE_LABELS = {"PS": "PERSON", "OG": "ORGANIZATION", "LC": "LOCATION"}  # LC: see docs (not ADDRESS)
 
 
@@ -105,7 +118,8 @@ def load_klue(path: Path | None = None, keep_location: bool = False) -> list[Doc
                     if mapped != "LOCATION" or keep_location:
                         spans.append(Span(start, i, mapped, 1.0, "model"))
                 start, lab = (i, t[2:]) if t != "O" else (None, None)
-        docs.append(Doc(cur_id, text, spans, "klue", "klue", set()))
+        source = cur_id.rsplit("-", 1)[-1] if "-" in cur_id else "klue"  # wikitree (news) / nsmc (reviews)
+        docs.append(Doc(cur_id, text, spans, source, "klue", set()))
 
     with open(path, encoding="utf-8") as fh:
         for raw in fh:
@@ -125,5 +139,33 @@ def load_klue(path: Path | None = None, keep_location: bool = False) -> list[Doc
     return docs
 
 
+def is_heldout(doc: Doc) -> bool:
+    """A document of a held-out ko-pii domain (never used for rule tuning or, from now on, training)."""
+    return doc.corpus == "ko-pii" and doc.domain in HELDOUT_DOMAINS
+
+
+#: splits beyond the hash split: ``heldout`` (whole held-out domains), ``heldout-test`` (those AND the hash
+#: test split: unseen by the shipped model too), ``tuning`` (every other domain, all hash splits)
+SPLITS = ("test", "dev", "train", "all", "heldout", "heldout-test", "tuning", "tuning-dev")
+
+
+def in_split(doc: Doc, split: str) -> bool:
+    if split == "all":
+        return True
+    if doc.corpus != "ko-pii" and split in ("heldout", "heldout-test", "tuning", "tuning-dev"):
+        # KLUE has two sources only (news, movie reviews) and the shipped model needed both: its
+        # held-out part is the hash test split, its tuning part the rest
+        return (doc.split == "test") == split.startswith("heldout")
+    if split == "heldout":
+        return is_heldout(doc)
+    if split == "heldout-test":
+        return is_heldout(doc) and doc.split == "test"
+    if split == "tuning":
+        return not is_heldout(doc)
+    if split == "tuning-dev":
+        return not is_heldout(doc) and doc.split in ("train", "dev")
+    return doc.split == split
+
+
 def iter_split(docs: list[Doc], split: str) -> Iterator[Doc]:
-    return (d for d in docs if d.split == split)
+    return (d for d in docs if in_split(d, split))

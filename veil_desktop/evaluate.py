@@ -16,7 +16,9 @@ Definitions (documented in docs/EVALUATION.md):
   are not scored: their predictions are neither TP nor FP (counted as "unscored").
 - **leak**: a gold span that, after masking *all* predictions (whatever their label), still exposes
     - numbers (PHONE, RRN, CARD, ACCOUNT, … POSTAL_CODE, IP): ≥4 digits in one uncovered run of the span;
-    - EMAIL / PASSPORT / VEHICLE: ≥4 letters or digits in one uncovered run;
+    - EMAIL / PASSPORT / VEHICLE and the other identifiers (URL, HEALTH_INSURANCE, MEDICAL_ID, EMPLOYEE_ID,
+      STUDENT_ID, CASE_NUMBER, DOC_NUMBER): ≥4 letters or digits in one uncovered run;
+    - BIRTH_DATE: as numbers (≥4 digits in one uncovered run);
     - PERSON / ORGANIZATION: ≥2 letters/syllables uncovered in total (not necessarily adjacent);
     - ADDRESS: ≥3 non-space characters in one uncovered run, not counting leading region words
       (시/도, 시/군/구 — the "partial" masking style keeps them by design); separately, an address whose
@@ -36,12 +38,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from .datasets import SPLITS
 from .detect.span import RULE_LABELS, Span
 
-NUMBER_LABELS = frozenset(RULE_LABELS) - {"EMAIL", "PASSPORT", "VEHICLE"}
-ALNUM_LABELS = frozenset({"EMAIL", "PASSPORT", "VEHICLE"})
+#: other identifiers (rules/identifiers.py): reported as their own group, "other identifiers"
+OTHER_IDS = frozenset({"URL", "HEALTH_INSURANCE", "MEDICAL_ID", "EMPLOYEE_ID", "STUDENT_ID", "CASE_NUMBER",
+                       "DOC_NUMBER", "BIRTH_DATE"})
+ALNUM_LABELS = frozenset({"EMAIL", "PASSPORT", "VEHICLE"}) | (OTHER_IDS - {"BIRTH_DATE"})
+NUMBER_LABELS = frozenset(RULE_LABELS) - ALNUM_LABELS
 NAME_LABELS = frozenset({"PERSON", "ORGANIZATION"})
-STRUCTURED = frozenset(RULE_LABELS)
+#: the 13 structured labels of the original rule stage (phones, RRNs, … postal codes)
+STRUCTURED = frozenset(RULE_LABELS) - OTHER_IDS
 
 _REGION_WORD = re.compile(r"[가-힣]+(?:특별시|광역시|특별자치시|특별자치도|도|시|군|구)")
 _UNIT = re.compile(r"(?:[0-9]+|[A-Za-z])동|[0-9]+(?:-[0-9]+)?호")
@@ -317,8 +324,16 @@ def markdown(rep: Report, title: str = "") -> str:
     structured = [lab for lab in labs if lab in STRUCTURED]
     if structured:
         lines.append(row("**structured (micro)**", *rep.group(structured)))
+    others = [lab for lab in labs if lab in OTHER_IDS]
+    if others:
+        lines.append(row("**other identifiers (micro)**", *rep.group(others)))
     lines.append(row("**all (micro)**", *rep.group(labs)))
     lines.append("")
+    if rep.chars:
+        fps = [(lab, rep.partial[lab].pred - rep.partial[lab].pred_ok) for lab in labs if lab in rep.partial]
+        lines.append("False positives per 1,000 characters (predictions overlapping no gold span of their label): "
+                     + ", ".join(f"{lab} {n * 1000 / rep.chars:.2f}" for lab, n in fps if n or lab in NAME_LABELS)
+                     + ".")
     if rep.units:
         lines.append(f"ADDRESS 동·호 units in gold: {rep.units}; left (partly) unmasked: {rep.unit_leaks}.")
     if rep.unscored:
@@ -336,6 +351,7 @@ def to_json(rep: Report) -> dict:
                  "unscored": dict(rep.unscored)}
     groups = {lab: [lab] for lab in rep.labels()}
     groups["_structured"] = [lab for lab in rep.labels() if lab in STRUCTURED]
+    groups["_other_ids"] = [lab for lab in rep.labels() if lab in OTHER_IDS]
     groups["_all"] = rep.labels()
     for name, labs in groups.items():
         e, p, leaks = rep.group(labs)
@@ -343,7 +359,8 @@ def to_json(rep: Report) -> dict:
         pp, pr, pf = p.prf()
         out["labels"][name] = {"gold": p.gold, "pred": p.pred, "exact": {"p": ep, "r": er, "f1": ef},
                                "partial": {"p": pp, "r": pr, "f1": pf}, "leaks": leaks,
-                               "leak_rate": leaks / p.gold if p.gold else 0.0}
+                               "leak_rate": leaks / p.gold if p.gold else 0.0,
+                               "fp_per_1000_chars": (p.pred - p.pred_ok) * 1000 / rep.chars if rep.chars else 0.0}
     if rep.errors:
         out["errors"] = rep.errors
     return out
@@ -356,7 +373,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--model", help="model folder for --detector default/model")
     ap.add_argument("--data", default="ko-pii", choices=["ko-pii", "klue"])
     ap.add_argument("--data-path", help="corpus file (default: ../shared/data/...)")
-    ap.add_argument("--split", default="test", choices=["test", "dev", "train", "all"])
+    ap.add_argument("--split", default="test", choices=list(SPLITS),
+                    help="hash split (test/dev/train/all) or the disjoint domain split: heldout (whole held-out "
+                         "ko-pii domains), heldout-test (those AND test: unseen by the shipped model), tuning, "
+                         "tuning-dev (docs/EVALUATION.md)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--o-bias", type=float, default=0.0,
                     help="subtracted from the O logit (reference sign): positive = more entities")

@@ -29,6 +29,14 @@ _INFOS = [
     LabelInfo("VEHICLE", "차량번호", "Vehicle plate", "차량"),
     LabelInfo("IP", "IP 주소", "IP address", "IP"),
     LabelInfo("POSTAL_CODE", "우편번호", "Postal code", "우편번호"),
+    LabelInfo("URL", "URL·도메인", "URL / domain", "URL"),
+    LabelInfo("HEALTH_INSURANCE", "건강보험증·보험번호", "Health insurance / policy no.", "보험번호"),
+    LabelInfo("MEDICAL_ID", "진료·처방·환자번호", "Medical record / prescription no.", "진료번호"),
+    LabelInfo("EMPLOYEE_ID", "사원번호", "Employee ID", "사번"),
+    LabelInfo("STUDENT_ID", "학번", "Student ID", "학번"),
+    LabelInfo("CASE_NUMBER", "사건번호", "Court case no.", "사건"),
+    LabelInfo("DOC_NUMBER", "접수·문서번호", "Receipt / document no.", "문서"),
+    LabelInfo("BIRTH_DATE", "생년월일", "Date of birth", "생년월일"),
     LabelInfo("OTHER", "기타", "Other", "기타"),
 ]
 LABELS: dict[str, LabelInfo] = {i.name: i for i in _INFOS}

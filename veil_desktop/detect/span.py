@@ -19,6 +19,9 @@ MODEL_LABELS: tuple[str, ...] = ("PERSON", "ADDRESS", "ORGANIZATION")
 RULE_LABELS: tuple[str, ...] = (
     "PHONE", "RRN", "FOREIGNER_RN", "EMAIL", "CARD", "ACCOUNT", "BUSINESS_REG", "CORP_REG",
     "PASSPORT", "DRIVER_LICENSE", "VEHICLE", "IP", "POSTAL_CODE",
+    # other identifiers (detect/rules/identifiers.py)
+    "URL", "HEALTH_INSURANCE", "MEDICAL_ID", "EMPLOYEE_ID", "STUDENT_ID", "CASE_NUMBER", "DOC_NUMBER",
+    "BIRTH_DATE",
 )
 
 ALL_LABELS: tuple[str, ...] = MODEL_LABELS + RULE_LABELS

@@ -5,7 +5,8 @@ model (``detect/default.py``). It is pure Python + ``re``; every pattern is comp
 
 Pipeline for one text:
 1. ``fold`` full-width digits/letters, odd spaces and dashes to ASCII (same length: offsets unchanged);
-2. structured finders (``numbers.py``) on the folded text;
+2. structured finders (``numbers.py``) and other identifiers (``identifiers.py``: URL, health-insurance,
+   medical, employee / student, court-case, document numbers, dates of birth) on the folded text;
 3. address grammar (``address.py``) on a copy whose split syllables are joined (``spacing.py``), spans
    mapped back to original offsets; postal codes next to addresses;
 4. overlaps among rule candidates resolved: higher score wins, then the longer span, then the earlier.
@@ -21,6 +22,7 @@ from ..events import Cancelled, Event, Progress, SpansFound, never_cancelled
 from ..span import Span, sort_spans
 from .address import find_addresses, find_postal_codes
 from .context import ContextIndex
+from .identifiers import IDENTIFIER_FINDERS, IDENTIFIER_LABELS
 from .normalize import fold
 from .numbers import NUMBER_FINDERS
 from .spacing import join_split_syllables
@@ -30,7 +32,7 @@ __all__ = ["RuleDetector", "RULE_DETECTOR_LABELS", "resolve_overlaps"]
 #: every label the rule stage can emit
 RULE_DETECTOR_LABELS: tuple[str, ...] = (
     "PHONE", "RRN", "FOREIGNER_RN", "EMAIL", "CARD", "ACCOUNT", "BUSINESS_REG", "CORP_REG",
-    "PASSPORT", "DRIVER_LICENSE", "VEHICLE", "IP", "POSTAL_CODE", "ADDRESS",
+    "PASSPORT", "DRIVER_LICENSE", "VEHICLE", "IP", "POSTAL_CODE", "ADDRESS", *IDENTIFIER_LABELS,
 )
 
 
@@ -78,7 +80,8 @@ class RuleDetector:
         self.labels = tuple(label for label in RULE_DETECTOR_LABELS if label in self.enabled)
         self.spacing = spacing
         self.min_score = min_score
-        self._finders = [f for labels, f in NUMBER_FINDERS.values() if self.enabled.intersection(labels)]
+        self._finders = [f for labels, f in (*NUMBER_FINDERS.values(), *IDENTIFIER_FINDERS.values())
+                         if self.enabled.intersection(labels)]
 
     # -- Detector protocol -----------------------------------------------------------------
     def detect(self, text: str) -> list[Span]:
