@@ -2,10 +2,12 @@
 
 Subcommands:
 
-- ``detect [--model DIR] [--onnx FILE] [--threads N] [--json] [--no-rules] FILE...`` — print the spans of
-  each file. With ``--json``: one JSON object per input file, one per line, in argument order:
-  ``{"file": ..., "detector": ..., "spans": [{"start", "end", "label", "score", "source", "text"}]}``,
-  offsets into the file's decoded text. Without ``--json``: a readable table.
+- ``detect [--model DIR] [--onnx FILE] [--threads N] [--json] [--no-rules] [--no-skip-ids] FILE...`` —
+  print the spans of each file. With ``--json``: one JSON object per input file, one per line, in argument
+  order: ``{"file": ..., "detector": ..., "spans": [{"start", "end", "label", "score", "source", "text"}]}``,
+  offsets into the file's decoded text, **streamed**: files are processed one at a time and each span is
+  written as soon as it is final (so the array is in finalisation order — structured rule spans first —
+  not sorted); a failure mid-file closes the line with ``"error"``. Without ``--json``: a readable table.
 - ``quantize IN_DIR OUT_DIR`` — write a copy of a model folder with a dynamic-INT8 ONNX file.
 - ``redact`` — batch redaction, registered by ``veil_desktop.documents.batch`` when present.
 
@@ -14,7 +16,6 @@ Exit codes: 0 success, 1 a file could not be read/processed, 2 usage or model pr
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import shutil
@@ -45,30 +46,17 @@ class CliError(Exception):
 
 
 # ---------------------------------------------------------------------------------------------- detector
-def make_detector(model: str | None, *, threads: int | None, rules: bool, onnx_file: str | None = None):
+def make_detector(model: str | None, *, threads: int | None, rules: bool, onnx_file: str | None = None,
+                  skip_ids: bool = True):
     """The detector the ``detect`` command uses (see the module docstring). Raises ``CliError``."""
     from .detect.model_folder import ModelFolderError
 
     try:
-        from .detect import default as _default  # written by the rules work; optional until then
-    except ImportError:
-        _default = None
-    build = getattr(_default, "build_default_detector", None) if _default else None
-    try:
-        if model is None:
-            if build is None:
-                raise CliError(MODEL_HELP)
-            return build(model_dir=None, threads=threads)
-        if rules and build is not None:
-            if onnx_file is None:
-                return build(model_dir=Path(model), threads=threads)
-            if "onnx_file" in inspect.signature(build).parameters:
-                return build(model_dir=Path(model), threads=threads, onnx_file=onnx_file)
-            print("veil-redact: note: rules are not applied with --onnx (the default detector cannot take "
-                  "an ONNX file name)", file=sys.stderr)
-        from .detect.engine import ModelDetector
+        from .detect.default import build_default_detector
 
-        return ModelDetector(model, onnx_file=onnx_file, threads=threads)
+        folder = Path(model) if model is not None else None
+        return build_default_detector(folder, threads=threads, rules=rules, onnx_file=onnx_file,
+                                      skip_ids=skip_ids)
     except ModelFolderError as e:
         if model is None:
             raise CliError(f"{e}\n\n{MODEL_HELP}") from None
@@ -122,25 +110,69 @@ def run_detection(detector, text: str, *, label: str, progress: bool) -> list:
     return sort_spans(spans)
 
 
+def stream_json(detector, text: str, *, file: str, out=None, label: str = "", progress: bool = False) -> int:
+    """Write one JSON line for ``text`` to ``out`` while detecting: the header first, then every span as
+    soon as the detector has finalised it (no list of all spans, no one big string). Spans appear in the
+    order they became final (structured rule spans first, then model spans in document order); sort by
+    ``start`` if you need document order. A failure mid-stream still closes the line, with ``"error"``.
+    Returns the number of spans written."""
+    from .detect.events import Progress, SpansFound
+
+    out = out or sys.stdout
+    w = out.write
+    w(json.dumps({"file": file, "detector": getattr(detector, "id", None)}, ensure_ascii=False)[:-1])
+    w(', "spans": [')
+    n = 0
+    show = progress and len(text) >= PROGRESS_MIN_CHARS
+    t0 = last = time.monotonic()
+    try:
+        events = detector.stream(text) if hasattr(detector, "stream") else [SpansFound(tuple(detector.detect(text)))]
+        for ev in events:
+            if isinstance(ev, SpansFound):
+                for s in sorted(ev.spans, key=lambda s: (s.start, s.end)):
+                    w((", " if n else "") + json.dumps(s.to_json(text), ensure_ascii=False))
+                    n += 1
+                out.flush()
+            elif isinstance(ev, Progress) and show:
+                now = time.monotonic()
+                if now - last >= 0.5 or ev.done == ev.total:
+                    last = now
+                    sys.stderr.write(f"\r{label}: {ev.done}/{ev.total} windows ({ev.fraction:.0%}, {now - t0:.1f} s)")
+                    sys.stderr.flush()
+    except Exception as e:  # noqa: BLE001 - keep the line valid JSON and say what happened
+        w("], " + json.dumps({"error": f"detection failed: {type(e).__name__}: {e}"}, ensure_ascii=False)[1:]
+          + "\n")
+        out.flush()
+        raise CliError(f"{file}: detection failed: {type(e).__name__}: {e}", code=1) from None
+    finally:
+        if show:
+            sys.stderr.write("\n")
+    w("]}\n")
+    out.flush()
+    return n
+
+
 def _cmd_detect(args: argparse.Namespace) -> int:
     files = [Path(f) for f in args.files]
-    detector = make_detector(args.model, threads=args.threads, rules=not args.no_rules, onnx_file=args.onnx)
+    detector = make_detector(args.model, threads=args.threads, rules=not args.no_rules, onnx_file=args.onnx,
+                             skip_ids=not args.no_skip_ids)
     status = 0
-    for path in files:
+    for path in files:  # one file at a time: its text is released before the next is read
         try:
             text = read_text(path)
+            if args.json:
+                stream_json(detector, text, file=str(path), label=path.name, progress=not args.quiet)
+            else:
+                spans = run_detection(detector, text, label=path.name, progress=not args.quiet)
+                _print_table(path, text, spans)
         except CliError as e:
             print(f"veil-redact: {e}", file=sys.stderr)
             status = 1
-            if args.json:  # keep "one line per input file, in argument order"
+            if args.json and e.code == 1 and "detection failed" not in str(e):
                 print(json.dumps({"file": str(path), "error": str(e)}, ensure_ascii=False), flush=True)
             continue
-        spans = run_detection(detector, text, label=path.name, progress=not args.quiet)
-        if args.json:
-            print(json.dumps({"file": str(path), "detector": getattr(detector, "id", None),
-                              "spans": [s.to_json(text) for s in spans]}, ensure_ascii=False), flush=True)
-        else:
-            _print_table(path, text, spans)
+        finally:
+            text = None  # noqa: F841
     return status
 
 
@@ -222,6 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--threads", type=int, metavar="N", help="inference threads (default: physical cores)")
     d.add_argument("--json", action="store_true", help="one JSON object per input file, one per line")
     d.add_argument("--no-rules", action="store_true", help="model spans only (no structured-PII rules)")
+    d.add_argument("--no-skip-ids", action="store_true", help="let the model read ASCII identifier-like tokens "
+                   "(by default they are hidden from it, as when the model card's accuracy was measured)")
     d.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     d.add_argument("files", nargs="+", metavar="FILE")
     d.set_defaults(func=_cmd_detect)

@@ -23,6 +23,7 @@ class AppSettings:
     styles: dict[str, str] = field(default_factory=dict)   # label -> MaskStyle value
     pending_policy: str = PendingPolicy.BLOCK.value
     threshold: float = 0.5
+    skip_ids: bool = True               # hide ASCII identifier-like tokens from the model (the card's setting)
     recent_files: tuple[str, ...] = ()
 
     def engine_threads(self) -> int | None:
@@ -48,6 +49,7 @@ class AppSettings:
             styles={str(k): style(v) for k, v in dict(self.styles).items()},
             pending_policy=policy,
             threshold=min(1.0, max(0.0, float(self.threshold))),
+            skip_ids=self.skip_ids if isinstance(self.skip_ids, bool) else True,
             recent_files=tuple(str(p) for p in self.recent_files)[:MAX_RECENT],
         )
 
