@@ -1,0 +1,141 @@
+"""Workspace core (review/workspace.py): a folder of three real documents (TXT, DOCX, PDF), background
+detection into sessions with the real default detector over a tiny real ONNX model, term lists applied,
+per-document states, and "export all reviewed" (reviewed exported with the per-file checks, pending listed)."""
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.tiny_model import build_tiny_model
+from tests.test_documents_pdf import REPO_FONT, make_pdf
+from veil_desktop.detect.default import build_default_detector
+from veil_desktop.documents import open_document
+from veil_desktop.review.session import load_session, session_path, document_hash, take_snapshot, write_atomic
+from veil_desktop.review.session import SessionInfo
+from veil_desktop.review.state import ReviewState, Status
+from veil_desktop.review.terms import Term, TermList
+from veil_desktop.review.workspace import (
+    SUMMARY_NAME, Cancelled, DocStatus, Workspace, detect_document, export_reviewed,
+)
+
+ENTITIES = {"홍길동": "PERSON", "이영희": "PERSON", "안중근": "PERSON"}
+
+
+@pytest.fixture(scope="module")
+def detector(tmp_path_factory):
+    folder = build_tiny_model(tmp_path_factory.mktemp("m") / "tiny", entities=ENTITIES, score=0.9)
+    return build_default_detector(model_dir=folder, threads=1)
+
+
+def build_docx_text(path: Path, lines: list[str]) -> Path:
+    import docx
+
+    d = docx.Document()
+    for line in lines:
+        d.add_paragraph(line)
+    d.save(str(path))
+    return path
+
+
+def build_folder(root: Path) -> Path:
+    folder = root / "inbox"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a_memo.txt").write_text("담당자 홍길동 과장, 박서연 주무관\n", encoding="utf-8")
+    build_docx_text(folder / "b_letter.docx", ["수신: 이영희 님", "발신: 서울시청 안중근"])
+    make_pdf(folder / "sub" / "c_scan.pdf", [["담당 홍길동 연락처 010-2222-3333"]], font=REPO_FONT, meta=False)
+    (folder / "notes.xyz").write_text("not a document")
+    (folder / ".hidden.txt").write_text("홍길동")
+    return folder
+
+
+def decide_all(path: Path, status: Status) -> None:
+    """What a reviewer does in the window: decide every pending item, autosave the session."""
+    doc = open_document(path)
+    st = ReviewState(doc.text)
+    info = load_session(st)
+    st.set_status([it.id for it in st if it.status is Status.PENDING], status)
+    snap = take_snapshot(st, info)
+    write_atomic(snap.path, snap.to_bytes())
+
+
+def test_folder_queue_detect_and_export_all(tmp_path, detector):
+    folder = build_folder(tmp_path)
+    ws = Workspace()
+    changed: list[int] = []
+    ws.add_listener(changed.append)
+    new, problems = ws.add([folder])
+    assert [str(ws[i].rel) for i in new] == ["a_memo.txt", "b_letter.docx", "sub/c_scan.pdf"]
+    assert problems == [] and changed == [-1]
+    assert ws.add([folder / "a_memo.txt"])[0] == []          # already listed
+    assert ws.add([tmp_path / "nope.txt"])[1] == [f"{tmp_path / 'nope.txt'}: no such file or folder"]
+
+    ws.set_current(1)                                       # the document on screen goes first
+    terms = TermList([Term("박서연", "mask", "PERSON"), Term("안중근", "keep")])
+    order = []
+    while (i := ws.next_to_detect()) is not None:
+        order.append(i)
+        ws.update(i, DocStatus.DETECTING)
+        out = detect_document(ws[i].path, detector, threshold=0.5, terms=terms)
+        ws.update(i, out.status, pending=out.pending, message=out.message)
+    assert order == [1, 0, 2]
+    assert [(e.status, e.pending) for e in ws.entries] == [
+        (DocStatus.PENDING, 1), (DocStatus.PENDING, 1), (DocStatus.PENDING, 2)]
+
+    memo = open_document(folder / "a_memo.txt")
+    st = ReviewState(memo.text)
+    info = load_session(st)
+    assert info.detection_complete
+    assert sorted((st.value(it), it.source, it.status) for it in st) == [
+        ("박서연", "list", Status.ACCEPTED), ("홍길동", "model", Status.PENDING)]
+    letter = ReviewState(open_document(folder / "b_letter.docx").text)
+    load_session(letter)
+    assert [letter.value(it) for it in letter] == ["이영희"]   # 안중근 kept by the allow list
+
+    # detecting again finds the finished session and does not run the detector
+    again = detect_document(folder / "a_memo.txt", None)
+    assert again.from_session and again.status is DocStatus.PENDING and again.pending == 1
+
+    # the reviewer finishes two documents; the PDF stays pending
+    decide_all(folder / "a_memo.txt", Status.ACCEPTED)
+    decide_all(folder / "b_letter.docx", Status.ACCEPTED)
+    for i in (0, 1):
+        out = detect_document(ws[i].path, None)
+        ws.update(i, out.status, pending=out.pending)
+    assert [e.status for e in ws.entries] == [DocStatus.REVIEWED, DocStatus.REVIEWED, DocStatus.PENDING]
+    assert ws.reviewed() == [0, 1] and ws.not_reviewed() == [2]
+
+    out_dir = tmp_path / "out"
+    summary = export_reviewed(ws.entries, out_dir)
+    assert [r.status for r in summary.rows] == ["exported", "exported", "not_reviewed"]
+    assert (out_dir / "a_memo.txt").read_text("utf-8") == "담당자 [인명] 과장, [인명] 주무관\n"
+    with zipfile.ZipFile(out_dir / "b_letter.docx") as z:
+        body = z.read("word/document.xml").decode("utf-8")
+    assert "이영희" not in body and "안중근" in body
+    assert not (out_dir / "sub" / "c_scan.pdf").exists()
+    data = json.loads((out_dir / SUMMARY_NAME).read_text("utf-8"))
+    assert (data["exported"], data["failed"], data["not_exported"]) == (2, 0, 1)
+    assert data["documents"][2] == {"source": "c_scan.pdf", "output": None, "status": "not_reviewed",
+                                    "message": "2 suggestion(s) pending", "counts": {}, "leak_check": ""}
+    assert data["documents"][0]["leak_check"] == "clean" and data["documents"][0]["counts"] == {"PERSON": 2}
+    text = (out_dir / SUMMARY_NAME).read_text("utf-8")
+    assert "홍길동" not in text and "박서연" not in text
+
+    # a second export does not replace existing outputs silently
+    again = export_reviewed(ws.entries, out_dir)
+    assert [r.status for r in again.rows] == ["failed", "failed", "not_reviewed"]
+    assert "already exists" in again.rows[0].message
+
+
+def test_unreadable_document_fails_with_message_and_cancel_saves_nothing(tmp_path, detector):
+    bad = tmp_path / "broken.docx"
+    bad.write_bytes(b"PK\x03\x04 not a zip")
+    out = detect_document(bad, detector)
+    assert out.status is DocStatus.FAILED and "damaged" in out.message
+    good = tmp_path / "memo.txt"
+    good.write_text("담당자 홍길동\n", encoding="utf-8")
+    with pytest.raises(Cancelled):
+        detect_document(good, detector, cancelled=lambda: True)
+    assert not session_path(document_hash(open_document(good).text)).exists()

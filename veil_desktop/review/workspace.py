@@ -1,0 +1,426 @@
+"""A workspace of documents under review: the queue, each document's state, background detection into
+sessions, and "export all reviewed". Pure Python, no Qt (``ui/workspace_panel.py`` is the adapter).
+
+States (``DocStatus``), in the order a document normally goes through them:
+``queued`` (not detected yet) → ``detecting`` → ``pending`` (``pending`` > 0 suggestions to decide) or
+``reviewed`` (detection finished and nothing pending) → ``exported``; ``failed`` when the file cannot be
+read or detection fails (``message`` says why).
+
+A document's review lives where it always lives: its session file (``review/session.py``, keyed by the
+hash of its text). Background detection (``detect_document``) opens the file, runs the detector, applies
+the term lists and writes the session with ``detection_complete``; when the reviewer opens that document
+the window restores the session and does not detect again.
+
+``export_reviewed`` writes every *reviewed* document (through ``documents.export_document``: the same
+per-file checks as a single export — atomic write, re-read leak check, report) into one folder and a
+summary ``veil-export-summary.json`` (file names, counts and check results; never document text).
+Documents still pending, queued or failed are listed in the summary as not exported.
+
+Threading: a ``Workspace`` is owned by one thread (the GUI thread); ``detect_document`` and
+``export_reviewed`` take no workspace and may run on a worker thread.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from .session import SessionInfo, document_hash, load_session, take_snapshot, write_atomic
+from .state import ReviewState, Status
+
+SUMMARY_NAME = "veil-export-summary.json"
+
+
+class DocStatus(str, Enum):
+    QUEUED = "queued"
+    DETECTING = "detecting"
+    PENDING = "pending"
+    REVIEWED = "reviewed"
+    EXPORTED = "exported"
+    FAILED = "failed"
+
+
+@dataclass
+class DocEntry:
+    path: Path
+    base: Path | None = None          # the folder it was found in (output names keep the relative path)
+    status: DocStatus = DocStatus.QUEUED
+    pending: int = 0
+    message: str = ""
+    output: Path | None = None
+
+    @property
+    def rel(self) -> Path:
+        if self.base is not None:
+            try:
+                return self.path.relative_to(self.base)
+            except ValueError:
+                pass
+        return Path(self.path.name)
+
+
+def _supported() -> tuple[str, ...]:
+    from ..documents import supported_suffixes
+
+    return supported_suffixes()
+
+
+def expand_paths(paths: Iterable["str | os.PathLike[str]"]) -> tuple[list[tuple[Path, Path | None]], list[str]]:
+    """Files (with the folder they came from) for ``paths``: folders are searched recursively for supported
+    files (hidden files, our temp files and reports skipped), in name order. Returns ``(found, problems)``."""
+    suffixes = set(_supported())
+    found: list[tuple[Path, Path | None]] = []
+    problems: list[str] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            n = 0
+            for f in sorted(p.rglob("*")):
+                rel = f.relative_to(p)
+                if any(part.startswith(".") for part in rel.parts):
+                    continue
+                if f.is_file() and f.suffix.lower() in suffixes:
+                    found.append((f, p))
+                    n += 1
+            if not n:
+                problems.append(f"{p.name}: no supported documents in this folder")
+        elif p.is_file():
+            if p.suffix.lower() in suffixes:
+                found.append((p, None))
+            else:
+                problems.append(f"{p.name}: unsupported file type {p.suffix or '(none)'}")
+        else:
+            problems.append(f"{p}: no such file or folder")
+    return found, problems
+
+
+class Workspace:
+    """The documents of one working session, in list order, and which one is on screen."""
+
+    def __init__(self) -> None:
+        self.entries: list[DocEntry] = []
+        self.current: int = -1
+        self._listeners: list[Callable[[int], None]] = []
+
+    # -- listeners: called with the index of a changed entry, or -1 when rows were added ---------------
+    def add_listener(self, fn: Callable[[int], None]) -> None:
+        self._listeners.append(fn)
+
+    def _emit(self, index: int) -> None:
+        for fn in list(self._listeners):
+            fn(index)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __getitem__(self, i: int) -> DocEntry:
+        return self.entries[i]
+
+    def index_of(self, path: "str | os.PathLike[str]") -> int:
+        key = _key(Path(path))
+        for i, e in enumerate(self.entries):
+            if _key(e.path) == key:
+                return i
+        return -1
+
+    def add(self, paths: Iterable["str | os.PathLike[str]"]) -> tuple[list[int], list[str]]:
+        """Add files and folders (duplicates of documents already listed are skipped).
+        Returns ``(indices of the new entries, problems)``."""
+        found, problems = expand_paths(paths)
+        new: list[int] = []
+        known = {_key(e.path) for e in self.entries}
+        for f, base in found:
+            k = _key(f)
+            if k in known:
+                continue
+            known.add(k)
+            self.entries.append(DocEntry(f, base))
+            new.append(len(self.entries) - 1)
+        if new:
+            self._emit(-1)
+        return new, problems
+
+    def set_current(self, index: int) -> None:
+        if not -1 <= index < len(self.entries):
+            raise IndexError(index)
+        self.current = index
+
+    def step(self, delta: int) -> int | None:
+        """The index ``delta`` entries away from the current one, or None past either end."""
+        if not self.entries:
+            return None
+        i = (self.current if self.current >= 0 else (-1 if delta > 0 else len(self.entries))) + delta
+        return i if 0 <= i < len(self.entries) else None
+
+    def next_to_detect(self) -> int | None:
+        """The document to detect next: the one on screen first, then the first queued in list order."""
+        if 0 <= self.current < len(self.entries) and self.entries[self.current].status is DocStatus.QUEUED:
+            return self.current
+        for i, e in enumerate(self.entries):
+            if e.status is DocStatus.QUEUED:
+                return i
+        return None
+
+    def update(self, index: int, status: DocStatus | None = None, *, pending: int | None = None,
+               message: str | None = None, output: Path | None = None) -> None:
+        e = self.entries[index]
+        before = (e.status, e.pending, e.message, e.output)
+        if status is not None:
+            e.status = status
+        if pending is not None:
+            e.pending = pending
+        if message is not None:
+            e.message = message
+        if output is not None:
+            e.output = output
+        if (e.status, e.pending, e.message, e.output) != before:
+            self._emit(index)
+
+    def update_from_state(self, index: int, state: ReviewState, detection_complete: bool) -> None:
+        """Set a document's state from its review (the document on screen)."""
+        status, pending = review_status(state, detection_complete)
+        e = self.entries[index]
+        if e.status is DocStatus.EXPORTED and status is DocStatus.REVIEWED:
+            status = DocStatus.EXPORTED           # still as exported
+        self.update(index, status, pending=pending, message="")
+
+    def reviewed(self) -> list[int]:
+        return [i for i, e in enumerate(self.entries) if e.status in (DocStatus.REVIEWED, DocStatus.EXPORTED)]
+
+    def not_reviewed(self) -> list[int]:
+        return [i for i, e in enumerate(self.entries)
+                if e.status not in (DocStatus.REVIEWED, DocStatus.EXPORTED)]
+
+
+def _key(p: Path) -> str:
+    try:
+        return str(p.resolve())
+    except OSError:
+        return str(p.absolute())
+
+
+def review_status(state: ReviewState, detection_complete: bool) -> tuple[DocStatus, int]:
+    """``(status, pending)`` of a review: visible pending suggestions are what the reviewer still decides."""
+    pending = state.pending_count()
+    if pending:
+        return DocStatus.PENDING, pending
+    if not detection_complete:
+        return DocStatus.QUEUED, 0
+    return DocStatus.REVIEWED, 0
+
+
+# ---------------------------------------------------------------------------------- background detection
+@dataclass
+class DetectOutcome:
+    status: DocStatus
+    pending: int = 0
+    message: str = ""
+    items: int = 0
+    from_session: bool = False
+
+
+class Cancelled(Exception):
+    pass
+
+
+def detect_document(path: Path, detector, *, threshold: float = 0.5, terms=None,
+                    cancelled: Callable[[], bool] = lambda: False) -> DetectOutcome:
+    """Open ``path``, detect (unless its session says detection finished), apply ``terms``
+    (``review.terms.TermList``: keep-term detections dropped, mask-term hits added as accepted items with
+    source ``list``) and save the session. Never raises for a bad document: returns ``FAILED``.
+    Raises ``Cancelled`` when ``cancelled()`` turns true (nothing is saved then)."""
+    from ..documents import open_document
+    from ..documents.errors import DocumentError
+
+    try:
+        doc = open_document(path)
+    except DocumentError as e:
+        return DetectOutcome(DocStatus.FAILED, message=str(e))
+    except OSError as e:
+        return DetectOutcome(DocStatus.FAILED, message=f"{path.name}: {e.strerror or e}")
+    state = ReviewState(doc.text, threshold=threshold)
+    try:
+        info = load_session(state)
+    except Exception as e:  # noqa: BLE001 - a corrupt session is kept aside by load_session
+        info = None
+        note = str(e)
+    else:
+        note = ""
+    if info is not None and info.detection_complete:
+        status, pending = review_status(state, True)
+        return DetectOutcome(status, pending, note, len(state), from_session=True)
+    spans = []
+    if doc.text.strip():
+        try:
+            from ..detect.events import SpansFound
+
+            if hasattr(detector, "stream"):
+                for ev in detector.stream(doc.text):
+                    if cancelled():
+                        raise Cancelled()
+                    if isinstance(ev, SpansFound):
+                        spans.extend(ev.spans)
+            else:
+                spans = list(detector.detect(doc.text))
+        except Cancelled:
+            raise
+        except Exception as e:  # noqa: BLE001 - a detector failure is a message for this document
+            return DetectOutcome(DocStatus.FAILED, message=f"detection failed: {e}")
+    if cancelled():
+        raise Cancelled()
+    list_spans = []
+    if terms:
+        applied = terms.apply(doc.text, spans)
+        spans, list_spans = applied.spans, applied.list_spans
+    state.add_detected(spans)
+    if list_spans:
+        state.add_detected(list_spans, Status.ACCEPTED)
+    info = SessionInfo(document_hash(doc.text), str(path), getattr(detector, "id", "") or "",
+                       state.threshold, True)
+    snap = take_snapshot(state, info)
+    write_atomic(snap.path, snap.to_bytes())
+    status, pending = review_status(state, True)
+    return DetectOutcome(status, pending, note, len(state))
+
+
+# ---------------------------------------------------------------------------------- export all reviewed
+@dataclass
+class ExportRow:
+    source: Path
+    output: Path | None
+    status: str                      # "exported", "failed", "not_reviewed"
+    message: str = ""
+    counts: dict = field(default_factory=dict)
+    leak_check: str = ""
+
+
+@dataclass
+class ExportSummary:
+    folder: Path
+    rows: list[ExportRow]
+    summary_path: Path | None = None
+
+    @property
+    def exported(self) -> list[ExportRow]:
+        return [r for r in self.rows if r.status == "exported"]
+
+    @property
+    def failed(self) -> list[ExportRow]:
+        return [r for r in self.rows if r.status == "failed"]
+
+    @property
+    def not_reviewed(self) -> list[ExportRow]:
+        return [r for r in self.rows if r.status == "not_reviewed"]
+
+
+def output_path_for(entry: DocEntry, folder: Path) -> Path:
+    """``folder/<relative name>``; HWP (read-only format) becomes ``<name>.hwp.txt``."""
+    from ..documents import EXPORTS, format_of
+
+    rel = entry.rel
+    fmt = format_of(entry.path)
+    out_fmt = EXPORTS.get(fmt, ("txt",))[0]
+    if out_fmt != fmt:
+        rel = rel.with_name(rel.name + "." + out_fmt)
+    return folder / rel
+
+
+def export_one(entry: DocEntry, out: Path, *, styles=None, default_style="tag", lang: str | None = None,
+               allow_below_threshold: bool = False, overwrite: bool = False) -> ExportRow:
+    """Export one reviewed document from its session. Failures become a row with a message."""
+    from ..documents import export_document, open_document
+    from ..documents.errors import DocumentError, LeakDetected
+    from ..masking import tag_language
+    from .export import PendingPolicy, PendingSpansError, build_plan
+
+    try:
+        if out.exists() and not overwrite:
+            return ExportRow(entry.path, None, "failed", f"{out.name} already exists (not replaced)")
+        doc = open_document(entry.path)
+        state = ReviewState(doc.text)
+        info = load_session(state)
+        if info is None or not info.detection_complete:
+            return ExportRow(entry.path, None, "not_reviewed", "detection has not finished")
+        plan = build_plan(state, styles, PendingPolicy.BLOCK, default_style,
+                          allow_below_threshold=allow_below_threshold,
+                          lang=lang or tag_language(doc.text))
+        decisions = [{"start": it.start, "end": it.end, "label": it.label, "score": it.score,
+                      "source": it.source, "decision": it.status.value} for it in state.in_text_order(visible_only=False)
+                     if it.status is not Status.PENDING]
+        out.parent.mkdir(parents=True, exist_ok=True)
+        res = export_document(doc, plan, out, detector_id=info.model_id, threshold=state.threshold,
+                              styles=styles, default_style=default_style, decisions=decisions)
+        return ExportRow(entry.path, out, "exported", "", dict(res.counts),
+                         str(res.leak_check.get("result", "")))
+    except PendingSpansError as e:
+        return ExportRow(entry.path, None, "not_reviewed", str(e))
+    except LeakDetected as e:
+        return ExportRow(entry.path, None, "failed", f"leak check: {e}")
+    except (DocumentError, OSError, ValueError) as e:
+        return ExportRow(entry.path, None, "failed", str(e))
+
+
+def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, default_style="tag",
+                    lang: str | None = None, allow_below_threshold: bool = False, overwrite: bool = False,
+                    cancelled: Callable[[], bool] = lambda: False,
+                    progress: Callable[[int, int], None] | None = None) -> ExportSummary:
+    """Export every reviewed entry into ``folder`` and write the summary; others are listed only."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    rows: list[ExportRow] = []
+    todo = [e for e in entries if e.status in (DocStatus.REVIEWED, DocStatus.EXPORTED)]
+    for e in entries:
+        if e.status not in (DocStatus.REVIEWED, DocStatus.EXPORTED):
+            why = {DocStatus.PENDING: f"{e.pending} suggestion(s) pending",
+                   DocStatus.QUEUED: "not detected yet", DocStatus.DETECTING: "detection running",
+                   DocStatus.FAILED: e.message or "could not be read"}[e.status]
+            rows.append(ExportRow(e.path, None, "not_reviewed", why))
+    outs: dict[str, Path] = {}
+    for n, e in enumerate(todo, 1):
+        if cancelled():
+            rows.append(ExportRow(e.path, None, "failed", "cancelled before export"))
+            continue
+        out = output_path_for(e, folder)
+        if _key(out) in outs:
+            rows.append(ExportRow(e.path, None, "failed", f"same output name as {outs[_key(out)].name}"))
+            continue
+        outs[_key(out)] = e.path
+        if _key(out) == _key(e.path):
+            rows.append(ExportRow(e.path, None, "failed", "the output would overwrite the original"))
+            continue
+        rows.append(export_one(e, out, styles=styles, default_style=default_style, lang=lang,
+                               allow_below_threshold=allow_below_threshold, overwrite=overwrite))
+        if progress is not None:
+            progress(n, len(todo))
+    order = {_key(e.path): i for i, e in enumerate(entries)}
+    rows.sort(key=lambda r: order.get(_key(r.source), 0))
+    summary = ExportSummary(folder, rows)
+    summary.summary_path = write_summary(summary)
+    return summary
+
+
+def write_summary(summary: ExportSummary) -> Path:
+    """``<folder>/veil-export-summary.json``: one entry per document; file names, counts, checks."""
+    def name(p: Path | None) -> str | None:
+        if p is None:
+            return None
+        try:
+            return str(p.relative_to(summary.folder))
+        except ValueError:
+            return p.name
+
+    data = {
+        "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "exported": len(summary.exported), "failed": len(summary.failed),
+        "not_exported": len(summary.not_reviewed),
+        "documents": [{"source": r.source.name, "output": name(r.output), "status": r.status,
+                       "message": r.message, "counts": r.counts, "leak_check": r.leak_check}
+                      for r in summary.rows],
+    }
+    path = summary.folder / SUMMARY_NAME
+    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
+    return path
