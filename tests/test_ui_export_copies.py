@@ -19,7 +19,7 @@ from veil_desktop.documents import EXPORTS, open_document
 from veil_desktop.review import ReviewState, Status
 from veil_desktop.review.export import PendingPolicy
 from veil_desktop.review.settings import AppSettings
-from veil_desktop.ui.backends import COPIES_SHOWN, CopiesFound, ExportRequest, export_review
+from veil_desktop.review.export_job import COPIES_SHOWN, CopiesFound, ExportRequest, export_review
 from veil_desktop.ui.dialogs import ExportDialog, export_formats, suggest_output
 from veil_desktop.ui.i18n import tr
 

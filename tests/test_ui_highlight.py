@@ -5,7 +5,7 @@ from PySide6.QtGui import QTextCursor
 
 from veil_desktop.detect.span import Span
 from veil_desktop.review import ReviewState, Status
-from veil_desktop.ui.backends import Loaded
+from veil_desktop.review.loading import Loaded
 from veil_desktop.ui.main_window import MainWindow
 from veil_desktop.ui.offsets import Utf16Map, display_text
 from veil_desktop.ui.settings_store import SettingsStore

@@ -308,7 +308,7 @@ def test_reopen_restores_decisions(qtbot, make_window, doc, model_dir):
     w2 = make_window()
     with qtbot.waitSignal(w2.documentLoaded, timeout=10000):
         w2.open_path(doc)
-    assert w2._detect_job is None  # detection had completed: nothing to redo
+    assert not w2.detection.running  # detection had completed: nothing to redo
     assert {(it.start, it.end, it.label): it.status for it in w2.state} == expected
     assert w2.state.item(manual.id).source == "manual"
 

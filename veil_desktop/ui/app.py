@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 # onnxruntime's telemetry client is switched off only by this variable, set before its first import (see
-# packaging/entry.py); an offline PII tool sends nothing. The detection child process inherits it.
+# packaging/entry.py); an offline PII tool sends nothing.
 os.environ["ORT_DISABLE_TELEMETRY"] = "1"
 
 try:  # Windows: onnxruntime's DLLs must initialise before Qt's (onnxruntime#26127)
@@ -23,31 +23,7 @@ try:  # Windows: onnxruntime's DLLs must initialise before Qt's (onnxruntime#261
 except ImportError:  # pragma: no cover - a broken install is reported when the detector loads
     pass
 
-_FAMILY: str | None = None
-_PREFERRED = ("Noto Sans KR", "Noto Sans CJK KR", "Malgun Gothic", "Apple SD Gothic Neo", "NanumGothic",
-              "NanumBarunGothic")
-
-
-def korean_font_family() -> str:
-    """A font family that has Hangul: a system one if present, else the bundled OFL font (registered once)."""
-    global _FAMILY
-    if _FAMILY is not None:
-        return _FAMILY
-    from PySide6.QtGui import QFont, QFontDatabase
-
-    from ..paths import resources_dir
-
-    bundled: list[str] = []
-    fonts = resources_dir() / "fonts"
-    if fonts.is_dir():
-        for f in sorted(fonts.iterdir()):
-            if f.suffix.lower() in (".ttf", ".otf", ".ttc"):
-                fid = QFontDatabase.addApplicationFont(str(f))
-                if fid >= 0:
-                    bundled += QFontDatabase.applicationFontFamilies(fid)
-    available = set(QFontDatabase.families())
-    _FAMILY = next((p for p in _PREFERRED if p in available), bundled[0] if bundled else QFont().defaultFamily())
-    return _FAMILY
+from .fonts import korean_font_family  # noqa: E402,F401  (re-exported: older callers import it here)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,9 +42,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import multiprocessing
-
-    multiprocessing.freeze_support()  # the detection child process of a frozen (PyInstaller) build
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--self-test" in argv:  # the self-test has its own options (--keep, --no-window, ...)
         from .. import selftest
@@ -147,7 +120,7 @@ def _screenshot(app, window, file: Path, out: Path, size: str, timeout: float) -
 
     def loaded(_path: str) -> None:
         # a fully restored session runs no detection: nothing more to wait for
-        if window._detect_job is None:
+        if not window.detection.running:
             done(False)
 
     window.detectionFinished.connect(done)

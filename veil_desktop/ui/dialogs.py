@@ -1,4 +1,6 @@
-"""Dialogs: export (styles, pending policy, preview, output path), settings, keyboard cheat sheet.
+"""Dialogs: export (styles per label with examples, tag language, pending policy, preview, output path),
+settings, keyboard cheat sheet. The export summary, the result dialog and the hit lists live in
+``export_summary.py`` and ``hit_list.py``.
 
 Threading: GUI thread; the only slow thing a dialog starts (model-folder validation) runs on the pool.
 """
@@ -7,31 +9,48 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QThreadPool, QTimer
+from PySide6.QtCore import Qt, QThreadPool, QTimer
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QPlainTextEdit, QPushButton, QRadioButton, QSpinBox, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from ..labels import display_name
-from ..masking import MaskStyle, apply_replacements
+from ..masking import MaskStyle, apply_replacements, style_example, styles_for_label, tag_language
 from ..review.export import PendingPolicy, build_plan
 from ..review.settings import AppSettings
 from ..review.state import ReviewState
 from .actions import ACTIONS
-from .backends import validate_model_folder
+from .detection import validate_model_folder
 from .i18n import LANGUAGES, tr
 from .worker import TaskSignals, TaskWorker
 
 PREVIEW_CHARS = 20_000
 
 
-def _style_combo(lang: str, value: str) -> QComboBox:
+def _style_combo(lang: str, value: str, label: str | None = None, tag_lang: str | None = None) -> QComboBox:
+    """Masking styles that make sense for ``label``, each with what it makes of an example ``label``
+    value (computed by the real ``Masker``: ``태그 → [주민등록번호]``, ``일부 유지 → 900101-*******``).
+    ``label=None``: the generic set (the "other labels" default) with a generic example."""
     box = QComboBox()
-    for s in MaskStyle:
-        box.addItem(tr(f"style.{s.value}", lang), s.value)
-    box.setCurrentIndex(max(0, box.findData(value)))
+    fill_style_combo(box, lang, value, label, tag_lang)
     return box
+
+
+def fill_style_combo(box: QComboBox, lang: str, value: str, label: str | None = None,
+                     tag_lang: str | None = None) -> None:
+    tag_lang = tag_lang or lang
+    box.blockSignals(True)
+    box.clear()
+    for s in styles_for_label(label or "OTHER"):
+        example = style_example(label or "OTHER", s, tag_lang)
+        box.addItem(tr("style.example", lang).format(name=tr(f"style.{s.value}.name", lang), example=example),
+                    s.value)
+        box.setItemData(box.count() - 1, example, Qt.ItemDataRole.ToolTipRole)
+    # a style that makes no sense for this label (e.g. an old setting "partial" for an organisation)
+    # falls back to the first offered one (the tag)
+    box.setCurrentIndex(max(0, box.findData(value)))
+    box.blockSignals(False)
 
 
 def export_formats(fmt: str | None) -> tuple[str, ...]:
@@ -61,6 +80,19 @@ def export_filters(fmt: str | None, lang: str = "ko") -> list[str]:
     return [f"{f.upper()} (*.{f})" for f in export_formats(fmt)]
 
 
+_STANDARD_TEXTS = {"Ok": "ok", "Cancel": "cancel", "Close": "close", "Yes": "ok", "No": "cancel"}
+
+
+def translate_buttons(box, lang: str) -> None:
+    """Give the standard buttons of a ``QDialogButtonBox`` (or ``QMessageBox``) texts from the catalogue:
+    Qt's own translations are not shipped, so "OK/Cancel/Close" would stay English in the Korean UI."""
+    for name, key in _STANDARD_TEXTS.items():
+        std = getattr(type(box).StandardButton, name)
+        button = box.button(std)
+        if button is not None:
+            button.setText(tr(key, lang))
+
+
 class ExportDialog(QDialog):
     def __init__(self, parent, state: ReviewState, settings: AppSettings, source: Path | None, document,
                  lang: str = "ko") -> None:
@@ -73,21 +105,33 @@ class ExportDialog(QDialog):
         self.setWindowTitle(tr("export.title", lang))
         self.resize(900, 640)
 
-        labels = sorted({it.label for it in state.visible_items()} | {"PERSON", "ADDRESS", "ORGANIZATION"})
+        labels = sorted({it.label for it in state} | {"PERSON", "ADDRESS", "ORGANIZATION"})
         styles_box = QGroupBox(tr("export.styles", lang))
         grid = QGridLayout(styles_box)
+        # tags in the document's language by default (Korean tags in a Korean document), English optional
+        self._tag_lang = QComboBox()
+        self._tag_lang.setObjectName("tagLanguage")
+        for code in ("ko", "en"):
+            self._tag_lang.addItem(tr(f"export.tag_lang_{code}", lang), code)
+        self._tag_lang.setCurrentIndex(max(0, self._tag_lang.findData(tag_language(state.text))))
+        self._tag_lang.currentIndexChanged.connect(self._on_tag_lang)
+        grid.addWidget(QLabel(tr("export.tag_lang", lang)), 0, 0)
+        grid.addWidget(self._tag_lang, 0, 1)
         self._style_boxes: dict[str, QComboBox] = {}
+        tl = self.tag_lang()
         for i, label in enumerate(labels):
-            box = _style_combo(lang, settings.styles.get(label, settings.default_style))
+            box = _style_combo(lang, settings.styles.get(label, settings.default_style), label, tl)
+            box.setObjectName(f"style_{label}")
             box.currentIndexChanged.connect(self._schedule_preview)
             self._style_boxes[label] = box
-            grid.addWidget(QLabel(display_name(label, lang)), i // 2, (i % 2) * 2)
-            grid.addWidget(box, i // 2, (i % 2) * 2 + 1)
-        self._default_box = _style_combo(lang, settings.default_style)
+            grid.addWidget(QLabel(display_name(label, lang)), i + 1, 0)
+            grid.addWidget(box, i + 1, 1)
+        self._default_box = _style_combo(lang, settings.default_style, None, tl)
         self._default_box.currentIndexChanged.connect(self._schedule_preview)
-        row = (len(labels) + 1) // 2
+        row = len(labels) + 1
         grid.addWidget(QLabel(tr("export.default_style", lang)), row, 0)
         grid.addWidget(self._default_box, row, 1)
+        grid.setColumnStretch(1, 1)
 
         self._pending = state.pending_count()
         pending_box = QGroupBox(f"{tr('export.pending', lang)} — "
@@ -101,7 +145,8 @@ class ExportDialog(QDialog):
             self._policy_buttons[p] = rb
             pl.addWidget(rb)
             rb.toggled.connect(self._schedule_preview)
-        self._policy_buttons[PendingPolicy(settings.pending_policy)].setChecked(True)
+        # every export starts from the safe default: nothing chosen for an earlier export carries over
+        self._policy_buttons[PendingPolicy.BLOCK].setChecked(True)
 
         self.preview = QPlainTextEdit()
         self.preview.setReadOnly(True)
@@ -120,7 +165,8 @@ class ExportDialog(QDialog):
         out_row.addWidget(browse)
 
         self.buttons = QDialogButtonBox()
-        self.ok_button = self.buttons.addButton(tr("export.export", lang), QDialogButtonBox.ButtonRole.AcceptRole)
+        # the next step is the summary (nothing is written from this dialog)
+        self.ok_button = self.buttons.addButton(tr("export.next", lang), QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(tr("export.cancel", lang), QDialogButtonBox.ButtonRole.RejectRole)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -152,6 +198,23 @@ class ExportDialog(QDialog):
     def default_style(self) -> str:
         return self._default_box.currentData()
 
+    def tag_lang(self) -> str:
+        return self._tag_lang.currentData()
+
+    def set_tag_lang(self, code: str) -> None:
+        self._tag_lang.setCurrentIndex(self._tag_lang.findData(code))
+
+    def style_texts(self, label: str) -> list[str]:
+        box = self._style_boxes[label]
+        return [box.itemText(i) for i in range(box.count())]
+
+    def _on_tag_lang(self, *_args) -> None:
+        tl = self.tag_lang()
+        for label, box in self._style_boxes.items():
+            fill_style_combo(box, self.lang, box.currentData(), label, tl)
+        fill_style_combo(self._default_box, self.lang, self._default_box.currentData(), None, tl)
+        self._schedule_preview()
+
     def policy(self) -> PendingPolicy:
         for p, rb in self._policy_buttons.items():
             if rb.isChecked():
@@ -163,7 +226,10 @@ class ExportDialog(QDialog):
 
     def set_style(self, label: str, style: str) -> None:
         box = self._style_boxes[label]
-        box.setCurrentIndex(box.findData(style))
+        i = box.findData(style)
+        if i < 0:
+            raise ValueError(f"style {style!r} is not offered for {label}")
+        box.setCurrentIndex(i)
 
     def out_path(self) -> Path:
         return Path(self._out.text()).expanduser()
@@ -179,8 +245,10 @@ class ExportDialog(QDialog):
         policy = self.policy()
         blocked = policy is PendingPolicy.BLOCK and self._pending > 0
         # a blocked export still previews what is decided so far (pending shown unmasked)
+        # the preview shows what would be written; suggestions below the threshold are shown in clear
+        # (the summary asks about them before anything is written)
         plan = build_plan(self._state, self.styles(), PendingPolicy.REJECT if blocked else policy,
-                          self.default_style())
+                          self.default_style(), allow_below_threshold=True, lang=self.tag_lang())
         text = apply_replacements(self._state.text, plan)
         if len(text) > PREVIEW_CHARS:
             text = text[:PREVIEW_CHARS] + "\n" + tr("export.preview_truncated", self.lang)
@@ -240,7 +308,7 @@ class SettingsDialog(QDialog):
         for code, name in LANGUAGES.items():
             self.language.addItem(name, code)
         self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
-        self.default_style = _style_combo(lang, settings.default_style)
+        self.default_style = _style_combo(lang, settings.default_style, None)
 
         row = QHBoxLayout()
         row.addWidget(self.model_dir, 1)
@@ -253,6 +321,7 @@ class SettingsDialog(QDialog):
         form.addRow(tr("settings.language", lang), self.language)
         form.addRow(tr("settings.default_style", lang), self.default_style)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        translate_buttons(buttons, lang)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -315,6 +384,7 @@ class ShortcutsDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        translate_buttons(buttons, lang)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)

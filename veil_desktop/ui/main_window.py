@@ -1,16 +1,19 @@
-"""The reviewer's main window.
+"""The reviewer's main window: a thin shell that wires the pieces together.
 
-Layout: document view (left) | span panel (filters, table, threshold, bulk buttons) (right); status bar
-with model id, counts per label, reviewed %, a progress bar and Cancel.
+Layout: document view (left) | span panel (``ui/span_panel.py``: filters, table, threshold, bulk buttons)
+(right); status bar with model id, counts per label, reviewed %, a progress bar and Cancel.
 
-Threading contract:
-- the window, the ``ReviewState`` and every widget live on the GUI thread;
-- opening, detection, export and autosave run on ``QThreadPool.globalInstance()`` via ``TaskWorker`` /
-  ``DetectWorker``; they receive immutable inputs (paths, text, snapshots) and report through signals;
-- every job gets a fresh id; a result whose id is not the current job's is dropped, so a cancelled or
-  superseded job can never leak spans into the document now on screen;
-- spans from the detector are queued and fed to the state in chunks from a zero-delay timer, so a burst of
-  thousands of spans never blocks the event loop for long.
+Pieces:
+- ``ui/detection.py``  ``DetectionController``: detection jobs on ``QThreadPool`` (default detector from
+  ``build_default_detector``), cancel, stale-job dropping, feeding spans into the state;
+- ``ui/export_flow.py`` ``ExportFlow``: export on the pool, the unmasked-copies question;
+- ``ui/menus.py``      ``WindowActions``: actions/menus from ``ui/actions.py``; handler of ``x`` is ``_on_x``;
+- ``review/loading.py`` (open + restore, on the pool), ``review/session.py`` (autosave).
+
+Threading contract: the window, the ``ReviewState`` and every widget live on the GUI thread; opening,
+detection, export and autosave run on ``QThreadPool.globalInstance()``; they receive immutable inputs
+(paths, text, snapshots) and report through signals tagged with a job id; results of a job that is no
+longer current are dropped.
 
 Autosave: any change to the state starts a 1 s single-shot timer (not restarted by later changes, so the
 delay is bounded); the snapshot is taken on the GUI thread and written atomically on the pool.
@@ -18,43 +21,32 @@ delay is bounded); the snapshot is taken on the GUI thread and written atomicall
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QPoint, QSize, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel,
-                               QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QSlider,
-                               QSplitter, QTableView, QVBoxLayout, QWidget, QFileDialog)
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter
 
-from ..detect.events import Detector
-from ..detect.span import ALL_LABELS, Span
 from ..labels import display_name
-from ..review.export import PendingPolicy, accept_copies
+from ..review.export import PendingPolicy
+from ..review.loading import Loaded, load_for_review
 from ..review.session import Autosaver, SessionInfo, document_hash
 from ..review.settings import AppSettings
 from ..review.state import ReviewItem, ReviewState, StateListener, Status
-from .actions import ACTIONS, MENUS
-from .backends import (CopiesFound, DetectorCache, ExportRequest, Loaded, export_review, load_for_review,
-                       snapshot_state)
+from .detection import DetectionController, DetectorFactory
 from .document_view import DocumentView
+from .export_flow import ExportFlow
+from .fonts import document_font
 from .highlighter import SpanHighlighter
 from .i18n import tr
+from .menus import WindowActions
 from .settings_store import SettingsStore
-from .table_model import SpanDelegate, SpanFilterProxy, SpanTableModel
-from .worker import DetectProcess, DetectSignals, DetectWorker, TaskSignals, TaskWorker
+from .span_panel import LABEL_CHOICES, SpanPanel
+from .table_model import SpanTableModel
+from .worker import TaskSignals, TaskWorker
 
-#: GUI time spent feeding detector spans to the state per event-loop turn (the rest of the turn is left
-#: for input and painting); the chunk size adapts to the measured cost per span
-DRAIN_BUDGET_S = 0.008
-DRAIN_FIRST_CHUNK = 50
 AUTOSAVE_DELAY_MS = 1000
-LABEL_CHOICES = ("PERSON", "ADDRESS", "ORGANIZATION") + tuple(l for l in ALL_LABELS
-                                                              if l not in ("PERSON", "ADDRESS", "ORGANIZATION")) + ("OTHER",)
-
-DetectorFactory = Callable[[Path | None, int | None], Detector]
 
 
 class _StateWatcher(StateListener):
@@ -87,37 +79,27 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings_store: SettingsStore | None = None,
                  detector_factory: DetectorFactory | None = None) -> None:
+        """``detector_factory(model_dir, threads)`` replaces ``build_default_detector`` (embedding only;
+        the app, the self-test and the tests use the default)."""
         super().__init__()
         self._store = settings_store or SettingsStore()
         self.settings: AppSettings = self._store.load()
         self.lang = self.settings.language
-        # The default detector runs in a child process (its long C calls hold the GIL, which would stall
-        # this thread); an injected factory (tests, embedding) runs in a pool thread instead.
-        self._detectors = DetectorCache(detector_factory)
-        self._process: DetectProcess | None = None
-        if detector_factory is None:
-            self._process = self._new_process()
         self._pool = QThreadPool.globalInstance()
-        # detection holds one pool thread for a long time; opening, export and autosave must not queue
-        # behind it, even on a one-core machine (idealThreadCount() == 1)
-        if self._pool.maxThreadCount() < 4:
-            self._pool.setMaxThreadCount(4)
-        self._job_seq = 0
+        self.detection = DetectionController(self, detector_factory, self._pool)
+        self.detection.started.connect(self._on_detect_started)
+        self.detection.progress.connect(self._on_detect_progress)
+        self.detection.firstSpans.connect(self._on_first_spans)
+        self.detection.ended.connect(self._on_detection_ended)
+        self.exporter = ExportFlow(self)
+        self.exporter.finished.connect(self.exportFinished)
+        self.exporter.copiesFound.connect(self.copiesFound)
+        self._task_seq = 0
         self._open_job: int | None = None
-        self._detect_job: int | None = None
-        self._detect_worker: DetectWorker | None = None
-        self._detect_done_pending = False     # finished/failed arrived, waiting for the queue to drain
-        self._detect_error: str | None = None  # failure message to show once the queue is drained
-        self._detect_cancelled = False
-        self._live_signals: dict[int, object] = {}  # keeps signal objects alive until their job ends
-        self._incoming: deque[Span] = deque()
-        self._drain_chunk = DRAIN_FIRST_CHUNK
-        self._progress_shown_at = 0.0
-        self._drain_timer = QTimer(self, singleShot=True, interval=0, timeout=self._drain)
+        self._live_signals: dict[int, TaskSignals] = {}  # keeps signal objects alive until their job ends
         self._status_timer = QTimer(self, singleShot=True, interval=150, timeout=self._refresh_status)
         self._autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS, timeout=self._autosave)
         self._autosaver = Autosaver()
-        self.dropped_batches = 0              # late batches from superseded jobs (for tests/diagnostics)
         self.last_error = ""
         self.detector_id = ""
         self.first_highlight_s: float | None = None  # open -> first highlighted span (benchmark)
@@ -133,88 +115,43 @@ class MainWindow(QMainWindow):
         self._current_id: int | None = None
 
         self._build_ui()
-        self._build_actions()
+        self.menu = WindowActions(self, self.open_path)
+        self.actions_by_id, self.menus, self.recent_menu = self.menu.actions_by_id, self.menu.menus, self.menu.recent_menu
         self.setAcceptDrops(True)
         self.retranslate()
         self.update_actions()
         self.resize(1280, 800)
 
+    @property
+    def dropped_batches(self) -> int:
+        return self.detection.dropped_batches
+
     # ================================================================================================
     # construction
     # ================================================================================================
-    def _new_process(self) -> "DetectProcess":
-        proc = DetectProcess(self.settings.model_dir or None, self.settings.engine_threads(), self)
-        proc.started.connect(self._on_detect_started)
-        proc.progress.connect(self._on_detect_progress)
-        proc.spans.connect(self._on_detect_spans)
-        proc.finished.connect(self._on_detect_finished)
-        proc.failed.connect(self._on_detect_failed)
-        return proc
-
     def _build_ui(self) -> None:
         self.view = DocumentView()
         self.view.itemClicked.connect(self.select_item)
         self.view.contextRequested.connect(self._on_view_context)
         self.view.selectionChanged.connect(self.update_actions)
-        self.view.setFont(self._document_font())
+        self.view.setFont(document_font())
         # blocks whose highlight changed while off screen are re-highlighted as they scroll into view
         self.view.updateRequest.connect(self._on_view_update)
 
-        self.proxy = SpanFilterProxy(self)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setItemDelegate(SpanDelegate(self.table))
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.selectionModel().currentRowChanged.connect(self._on_table_current)
-
-        self.label_filter = QComboBox()
-        self.label_filter.currentIndexChanged.connect(self._on_label_filter)
-        self.status_filter = QComboBox()
-        self.status_filter.currentIndexChanged.connect(self._on_status_filter)
-        self.threshold_slider = QSlider(Qt.Orientation.Horizontal)
-        self.threshold_slider.setRange(0, 100)
-        self.threshold_slider.setValue(round(self.settings.threshold * 100))
-        self.threshold_slider.valueChanged.connect(self._on_threshold)
-        self.threshold_value = QLabel()
-        self.threshold_caption = QLabel()
-        self.filter_caption = QLabel()
-
-        self.btn_accept = QPushButton()
-        self.btn_reject = QPushButton()
-        self.btn_accept_above = QPushButton()
-        self.btn_accept.clicked.connect(self._on_accept)
-        self.btn_reject.clicked.connect(self._on_reject)
-        self.btn_accept_above.clicked.connect(self._on_accept_above)
-
-        filters = QHBoxLayout()
-        filters.addWidget(self.filter_caption)
-        filters.addWidget(self.label_filter, 1)
-        filters.addWidget(self.status_filter, 1)
-        thresh = QHBoxLayout()
-        thresh.addWidget(self.threshold_caption)
-        thresh.addWidget(self.threshold_slider, 1)
-        thresh.addWidget(self.threshold_value)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.btn_accept)
-        buttons.addWidget(self.btn_reject)
-        buttons.addWidget(self.btn_accept_above)
-        panel = QWidget()
-        pl = QVBoxLayout(panel)
-        pl.setContentsMargins(4, 0, 0, 0)
-        pl.addLayout(filters)
-        pl.addWidget(self.table, 1)
-        pl.addLayout(thresh)
-        pl.addLayout(buttons)
+        self.panel = SpanPanel(self.settings.threshold)
+        self.panel.thresholdChanged.connect(self._on_threshold)
+        self.panel.currentItemChanged.connect(self._on_table_current)
+        self.panel.btn_accept.clicked.connect(self._on_accept)
+        self.panel.btn_reject.clicked.connect(self._on_reject)
+        self.panel.btn_accept_above.clicked.connect(self._on_accept_above)
+        p = self.panel  # the panel's widgets under their old names (tests, other modules)
+        self.proxy, self.table, self.label_filter, self.status_filter = p.proxy, p.table, p.label_filter, p.status_filter
+        self.threshold_slider, self.threshold_value = p.threshold_slider, p.threshold_value
+        self.btn_accept, self.btn_reject, self.btn_accept_above = p.btn_accept, p.btn_reject, p.btn_accept_above
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.view)
-        splitter.addWidget(panel)
+        splitter.addWidget(self.panel)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([720, 520])
@@ -231,81 +168,21 @@ class MainWindow(QMainWindow):
         self.cancel_button.setVisible(False)
         self.cancel_button.clicked.connect(self._on_cancel_detection)
         # permanent widgets stay visible while showMessage() shows transient messages on the left
-        sb.addPermanentWidget(self.model_label)
-        sb.addPermanentWidget(self.counts_label)
-        sb.addPermanentWidget(self.reviewed_label)
-        sb.addPermanentWidget(self.progress)
-        sb.addPermanentWidget(self.cancel_button)
-
-    def _build_actions(self) -> None:
-        self.actions_by_id: dict[str, QAction] = {}
-        self.menus: dict[str, QMenu] = {}
-        for name in MENUS:
-            self.menus[name] = self.menuBar().addMenu("")
-        self.recent_menu = QMenu(self)
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        for spec in ACTIONS:
-            act = QAction(self)
-            act.setShortcuts([QKeySequence(s) for s in spec.shortcuts])
-            act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            act.triggered.connect(getattr(self, f"_on_{spec.id}"))
-            menu = self.menus[spec.menu]
-            if spec.separator_before:
-                menu.addSeparator()
-            menu.addAction(act)
-            if spec.id == "open":
-                self.recent_action = menu.addMenu(self.recent_menu)
-            self.addAction(act)  # shortcuts work even when the menu bar is hidden
-            self.actions_by_id[spec.id] = act
+        for w in (self.model_label, self.counts_label, self.reviewed_label, self.progress, self.cancel_button):
+            sb.addPermanentWidget(w)
 
     def retranslate(self) -> None:
         """(Re)apply every user-visible string in the current language."""
         lang = self.lang
-        for name, menu in self.menus.items():
-            menu.setTitle(tr(f"menu.{name}", lang))
-        self.recent_menu.setTitle(tr("menu.recent", lang))
-        for spec in ACTIONS:
-            act = self.actions_by_id[spec.id]
-            act.setText(tr(f"action.{spec.id}", lang))
-            if spec.shortcuts:
-                act.setToolTip(f"{tr(f'action.{spec.id}', lang)} ({spec.shortcuts[0]})")
-        self.filter_caption.setText(tr("panel.filter", lang))
-        self.threshold_caption.setText(tr("panel.threshold", lang))
-        self.btn_accept.setText(tr("action.accept", lang) + " (A)")
-        self.btn_reject.setText(tr("action.reject", lang) + " (R)")
-        self.btn_accept_above.setText(tr("panel.accept_above", lang))
+        self.menu.retranslate(lang)
+        self.panel.retranslate(lang)
         self.cancel_button.setText(tr("detect.cancel", lang))
         self.view.lang = lang
-        with _blocked(self.label_filter):
-            keep = self.label_filter.currentData()
-            self.label_filter.clear()
-            self.label_filter.addItem(tr("filter.all_labels", lang), None)
-            for label in LABEL_CHOICES:
-                self.label_filter.addItem(display_name(label, lang), label)
-            self.label_filter.setCurrentIndex(max(0, self.label_filter.findData(keep)))
-        with _blocked(self.status_filter):
-            keep = self.status_filter.currentData()
-            self.status_filter.clear()
-            self.status_filter.addItem(tr("filter.all_status", lang), None)
-            for st in Status:
-                self.status_filter.addItem(tr(f"status.{st.value}", lang), st.value)
-            self.status_filter.setCurrentIndex(max(0, self.status_filter.findData(keep)))
         if self._model is not None:
             self._model.set_language(lang)
         self._update_title()
-        self._on_threshold(self.threshold_slider.value(), apply=False)
         self._refresh_status()
 
-    def _document_font(self) -> QFont:
-        from .app import korean_font_family
-
-        font = QFont(korean_font_family())
-        font.setPointSize(11)
-        return font
-
-    # ================================================================================================
-    # actions: enabled state
-    # ================================================================================================
     def update_actions(self) -> None:
         st = self.state
         has_doc = st is not None
@@ -316,15 +193,9 @@ class MainWindow(QMainWindow):
             "selection": has_doc and self.view.selection_range() is not None,
             "undo": has_doc and st.can_undo,
             "redo": has_doc and st.can_redo,
-            "detecting": self._detect_job is not None,
+            "detecting": self.detection.running,
         }
-        for spec in ACTIONS:
-            self.actions_by_id[spec.id].setEnabled(conditions[spec.enabled_when])
-        if has_doc:
-            self.actions_by_id["undo"].setText(tr("action.undo", self.lang)
-                                               + (f": {st.undo_text()}" if st.can_undo else ""))
-            self.actions_by_id["redo"].setText(tr("action.redo", self.lang)
-                                               + (f": {st.redo_text()}" if st.can_redo else ""))
+        self.menu.update(conditions, st, self.lang)
         self.btn_accept.setEnabled(conditions["item"])
         self.btn_reject.setEnabled(conditions["item"])
         self.btn_accept_above.setEnabled(has_doc)
@@ -337,14 +208,13 @@ class MainWindow(QMainWindow):
         path = Path(path)
         self._cancel_detection(silent=True)
         self._flush_autosave()
-        job = self._next_job()
-        self._open_job = job
         self._open_started = time.perf_counter()
         self.first_highlight_s = None
         self.statusBar().showMessage(tr("status.opening", self.lang).format(name=path.name))
         threshold = self.settings.threshold
-        self._start_task(job, lambda: load_for_review(path, threshold), self._on_loaded, self._on_open_failed)
-        return job
+        self._open_job = self.start_task(lambda: load_for_review(path, threshold), self._on_loaded,
+                                         self._on_open_failed)
+        return self._open_job
 
     def _on_loaded(self, job: int, loaded: Loaded) -> None:
         if job != self._open_job:
@@ -354,7 +224,7 @@ class MainWindow(QMainWindow):
         self.settings = self.settings.with_recent(str(loaded.path))
         self._store.save(self.settings)
         if loaded.note:
-            self._error(loaded.note)
+            self.show_error(loaded.note)
         restored = loaded.session is not None
         if restored:
             n = sum(1 for it in loaded.state if it.status is not Status.PENDING)
@@ -371,7 +241,7 @@ class MainWindow(QMainWindow):
             return
         self._open_job = None
         self.statusBar().clearMessage()
-        self._error(tr("error.open", self.lang).format(message=message))
+        self.show_error(tr("error.open", self.lang).format(message=message))
 
     def _install(self, loaded: Loaded) -> None:
         """Show a freshly loaded document (GUI thread). Old adapters are detached first."""
@@ -382,25 +252,16 @@ class MainWindow(QMainWindow):
             self._model.detach()
         if self.state is not None:
             self.state.remove_listener(self._watcher)
-        self._incoming.clear()
         self._current_id = None
         self.document, self.path, self.state = loaded.document, loaded.path, loaded.state
         self.session = loaded.session or SessionInfo(document_hash(loaded.state.text), str(loaded.path))
         state = self.state
         if loaded.session is not None:
-            with _blocked(self.threshold_slider):
-                self.threshold_slider.setValue(round(state.threshold * 100))
-            self._on_threshold(self.threshold_slider.value(), apply=False)
+            self.panel.show_threshold(state.threshold)
         else:
-            state.set_threshold(self.threshold_slider.value() / 100)
+            state.set_threshold(self.panel.threshold())
         self._model = SpanTableModel(state, self.lang, self)
-        self.proxy.setSourceModel(self._model)
-        header = self.table.horizontalHeader()  # per-section modes need the columns to exist
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the text column takes the rest
-        for col, width in enumerate((52, 0, 92, 48, 58, 48)):
-            if width:
-                self.table.setColumnWidth(col, width)
+        self.panel.set_model(self._model)
         self.view.set_text(state.text, state)
         # attach after the text is in, so Qt highlights the (already restored) items in one pass
         self._highlighter = SpanHighlighter(self.view.document(), state, self.view.offsets,
@@ -411,44 +272,19 @@ class MainWindow(QMainWindow):
         self._refresh_status()
 
     # ================================================================================================
-    # detection
+    # detection (the controller runs it; the window shows it)
     # ================================================================================================
     def run_detection(self) -> int | None:
         """(Re)run detection on the open document; results merge into the state (decisions are kept)."""
         if self.state is None:
             return None
         self._cancel_detection(silent=True)
-        job = self._next_job()
-        self._detect_job = job
-        self._detect_done_pending = False
-        self._detect_error = None
-        self._incoming.clear()
         self.session.detection_complete = False
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
         self.cancel_button.setVisible(True)
         self.statusBar().showMessage(tr("status.detecting", self.lang))
-        if self._process is not None:
-            try:
-                self._process.start_job(job, self.state.text, self.view.visible_range())
-            except (OSError, RuntimeError) as exc:  # the child could not be started
-                self._detect_error = str(exc)
-                self._finish_detection(cancelled=True)
-                return None
-            self.update_actions()
-            return job
-        signals = DetectSignals()  # created here, on the GUI thread
-        signals.started.connect(self._on_detect_started)
-        signals.progress.connect(self._on_detect_progress)
-        signals.spans.connect(self._on_detect_spans)
-        signals.finished.connect(self._on_detect_finished)
-        signals.failed.connect(self._on_detect_failed)
-        settings = self.settings
-        worker = DetectWorker(job, lambda: self._detectors.get(settings), self.state.text,
-                              self.view.visible_range(), signals)
-        self._detect_worker = worker
-        self._live_signals[job] = signals
-        self._pool.start(worker)
+        job = self.detection.start(self.state, self.settings, self.view.visible_range())
         self.update_actions()
         return job
 
@@ -456,14 +292,7 @@ class MainWindow(QMainWindow):
         self._cancel_detection(silent=False)
 
     def _cancel_detection(self, *, silent: bool) -> None:
-        if self._detect_worker is not None:
-            self._detect_worker.cancel()
-        if self._process is not None and self._detect_job is not None:
-            self._process.cancel(self._detect_job)
-        was_running = self._detect_job is not None
-        self._detect_job = None  # from now on every late result of that job is dropped
-        self._detect_worker = None
-        self._incoming.clear()
+        was_running = self.detection.cancel()  # from now on every late result of that job is dropped
         self.progress.setVisible(False)
         self.cancel_button.setVisible(False)
         if was_running and not silent:
@@ -472,81 +301,22 @@ class MainWindow(QMainWindow):
             self.detectionFinished.emit(True)
         self.update_actions()
 
-    def _on_detect_started(self, job: int, detector_id: str) -> None:
-        if job == self._detect_job:
-            self.detector_id = detector_id
-            self.session.model_id = detector_id
-            self._refresh_status()
+    def _on_detect_started(self, detector_id: str) -> None:
+        self.detector_id = detector_id
+        self.session.model_id = detector_id
+        self._refresh_status()
 
-    def _on_detect_progress(self, job: int, done: int, total: int) -> None:
-        if job != self._detect_job:
-            return
-        # QProgressBar.setValue repaints synchronously: at most a few updates per second
-        now = time.perf_counter()
-        if done < total and now - self._progress_shown_at < 0.25:
-            return
-        self._progress_shown_at = now
+    def _on_detect_progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, max(1, total))
         self.progress.setValue(done)
 
-    def _on_detect_spans(self, job: int, spans: list) -> None:
-        if job != self._detect_job:
-            self.dropped_batches += 1
-            return
-        self._incoming.extend(spans)
-        if not self._drain_timer.isActive():
-            self._drain_timer.start()
+    def _on_first_spans(self) -> None:
+        if self.first_highlight_s is None:
+            self.first_highlight_s = time.perf_counter() - self._open_started
 
-    def _drain(self) -> None:
-        """Feed queued spans to the state, ``DRAIN_CHUNK`` per event-loop turn."""
-        state = self.state
-        if state is None or self._detect_job is None and not self._detect_done_pending:
-            self._incoming.clear()
-            return
-        t0 = time.perf_counter()
-        deadline = t0 + DRAIN_BUDGET_S
-        while self._incoming:
-            n = min(self._drain_chunk, len(self._incoming))
-            chunk = [self._incoming.popleft() for _ in range(n)]
-            t = time.perf_counter()
-            try:
-                added = state.add_detected(chunk)
-            except ValueError as exc:  # a span outside the text: a detector bug; report, do not crash
-                self._incoming.clear()
-                self._detect_error = str(exc)
-                self._finish_detection(cancelled=True)
-                return
-            now = time.perf_counter()
-            if added and self.first_highlight_s is None:
-                self.first_highlight_s = now - self._open_started
-            # size the next chunk to what fits in the budget at the cost just measured
-            per_span = max((now - t) / n, 1e-6)
-            self._drain_chunk = max(10, min(1000, int(DRAIN_BUDGET_S / 2 / per_span)))
-            if now >= deadline:
-                break
-        if self._incoming:
-            self._drain_timer.start()
-        elif self._detect_done_pending:
-            self._finish_detection(cancelled=self._detect_error is not None)
-
-    def _on_detect_finished(self, job: int, cancelled: bool) -> None:
-        self._live_signals.pop(job, None)
-        if job != self._detect_job:
-            return
-        if cancelled:
-            self._finish_detection(cancelled=True)
-            return
-        self._detect_done_pending = True
-        if not self._incoming and not self._drain_timer.isActive():
-            self._finish_detection(cancelled=False)
-
-    def _finish_detection(self, *, cancelled: bool) -> None:
-        error, self._detect_error = self._detect_error, None
+    def _on_detection_ended(self, cancelled: bool, error: str) -> None:
         if self._model is not None:
             self._model.catch_up(self._model.CATCH_UP_ROWS)  # the rest follows in batches
-        self._detect_job = None
-        self._detect_worker = None
-        self._detect_done_pending = False
         self.progress.setVisible(False)
         self.cancel_button.setVisible(False)
         if self.session is not None:
@@ -557,18 +327,8 @@ class MainWindow(QMainWindow):
         self.update_actions()
         self._refresh_status()
         self.detectionFinished.emit(cancelled)
-        if error is not None:
-            self._error(tr("error.detect", self.lang).format(message=error))
-
-    def _on_detect_failed(self, job: int, message: str) -> None:
-        self._live_signals.pop(job, None)
-        if job != self._detect_job:
-            return
-        # spans that arrived before the failure are valid: let the queue drain, then report
-        self._detect_error = message
-        self._detect_done_pending = True
-        if not self._incoming and not self._drain_timer.isActive():
-            self._finish_detection(cancelled=True)
+        if error:
+            self.show_error(tr("error.detect", self.lang).format(message=error))
 
     # ================================================================================================
     # current item, navigation
@@ -583,34 +343,21 @@ class MainWindow(QMainWindow):
         self._current_id = item_id
         item = self.current_item()
         if item is not None:
-            row = self.proxy.proxy_row_of(item.id)
-            sm = self.table.selectionModel()
-            if row >= 0:
-                idx = self.proxy.index(row, 0)
-                # _current_id is already set, so _on_table_current ignores this echo
-                sm.setCurrentIndex(idx, sm.SelectionFlag.ClearAndSelect | sm.SelectionFlag.Rows)
-                self.table.scrollTo(idx)
-            else:
-                sm.clearSelection()
+            self.panel.select_item(item.id)
         self.view.show_current(item, scroll=scroll_view)
         self.update_actions()
 
-    def _on_table_current(self, current, previous) -> None:
-        if not current.isValid():
-            return
-        item_id = self.proxy.item_id(current.row())
-        if item_id is not None and item_id != self._current_id:
+    def _on_table_current(self, item_id: int) -> None:
+        if item_id != self._current_id:
             self._current_id = item_id
             self.view.show_current(self.current_item())
             self.update_actions()
 
     def selected_ids(self) -> list[int]:
         """Items selected in the table, or the current item."""
-        rows = {i.row() for i in self.table.selectionModel().selectedRows()}
-        ids = [self.proxy.item_id(r) for r in sorted(rows)]
-        ids = [i for i in ids if i is not None]
-        if self._current_id is not None and self._current_id not in ids and self.current_item() is not None:
-            ids = [self._current_id] if not ids else ids
+        ids = self.panel.selected_ids()
+        if not ids and self._current_id is not None and self.current_item() is not None:
+            ids = [self._current_id]
         return ids
 
     def _go_pending(self, forward: bool) -> None:
@@ -650,15 +397,13 @@ class MainWindow(QMainWindow):
         return len(cmd.changes) if cmd else 0
 
     def mark_selection(self, label: str) -> ReviewItem | None:
-        if self.state is None:
-            return None
-        rng = self.view.selection_range()
+        rng = self.view.selection_range() if self.state is not None else None
         if rng is None:
             return None
         try:
             item = self.state.add_manual(rng[0], rng[1], label)
         except ValueError as exc:
-            self._error(str(exc))
+            self.show_error(str(exc))
             return None
         self.select_item(item.id, scroll_view=False)
         return item
@@ -680,92 +425,19 @@ class MainWindow(QMainWindow):
             self.adjust_current(item.start + d_start, item.end + d_end)
 
     # ================================================================================================
-    # export
+    # export (ui/export_flow.py)
     # ================================================================================================
     def export_to(self, out_path: str | Path, *, styles: dict[str, str] | None = None,
                   default_style: str | None = None, policy: PendingPolicy | str | None = None) -> int | None:
         """Export the masked document to ``out_path`` in the background (``exportFinished`` reports)."""
-        if self.state is None or self.document is None:
-            return None
-        out = Path(out_path)
-        if self.path is not None and _same_path(out, self.path):
-            self._error(tr("error.overwrite", self.lang))
-            self.exportFinished.emit("")
-            return None
-        req = ExportRequest(out, dict(self.settings.styles if styles is None else styles),
-                            default_style or self.settings.default_style,
-                            PendingPolicy(policy or self.settings.pending_policy), self.detector_id)
-        return self._start_export(req)
-
-    def _start_export(self, req: ExportRequest) -> int:
-        """Plan, copy check and writing all run on the pool, over a snapshot of the state."""
-        snap = snapshot_state(self.state)
-        document = self.document
-        job = self._next_job()
-        self.statusBar().showMessage(tr("status.exporting", self.lang))
-        self._start_task(job, lambda: export_review(document, snap, req),
-                         lambda j, result: self._on_exported(j, result, document), self._on_export_failed)
-        return job
-
-    def _on_exported(self, job: int, result, document=None) -> None:
-        if isinstance(result, CopiesFound):
-            self._ask_copies(result, document)
-            return
-        out = str(getattr(result, "output", result))
-        self.statusBar().showMessage(tr("status.exported", self.lang).format(path=out), 8000)
-        self.exportFinished.emit(out)
-
-    def _on_export_failed(self, job: int, message: str) -> None:
-        self.statusBar().clearMessage()
-        self._error(tr("error.export", self.lang).format(message=message))
-        self.exportFinished.emit("")
-
-    def _ask_copies(self, found: CopiesFound, document) -> None:
-        """Values the export masks also occur unmasked elsewhere: mask those copies too, or go back.
-
-        Window-modal and opened asynchronously (like ``_error``); nothing has been written yet, and
-        nothing is unless the reviewer chooses to mask the copies.
-        """
-        lang = self.lang
-        self.statusBar().clearMessage()
-        lines = [f"{part}: {ctx}" if part else ctx for part, ctx in found.examples]
-        if found.count > len(found.examples):
-            lines.append(tr("copies.more", lang).format(n=found.count - len(found.examples)))
-        box = QMessageBox(QMessageBox.Icon.Question, tr("copies.title", lang),
-                          tr("copies.found", lang).format(n=found.count), QMessageBox.StandardButton.NoButton,
-                          self)
-        box.setObjectName("copiesBox")
-        box.setInformativeText("\n".join(lines) + "\n\n" + tr("copies.question", lang))
-        mask = box.addButton(tr("copies.mask", lang), QMessageBox.ButtonRole.AcceptRole)
-        mask.setObjectName("maskCopies")
-        cancel = box.addButton(tr("copies.cancel", lang), QMessageBox.ButtonRole.RejectRole)
-        cancel.setObjectName("cancelCopies")
-        box.setDefaultButton(cancel)   # Enter must not write anything by accident
-        box.setEscapeButton(cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        # ``finished`` also covers closing the box without a button: that counts as Cancel
-        box.finished.connect(lambda _r: self._on_copies_answer(box.clickedButton() is mask, found, document))
-        box.open()
-        self.copiesFound.emit(found.count)
-
-    def _on_copies_answer(self, mask: bool, found: CopiesFound, document) -> None:
-        if document is not self.document or self.state is None:
-            mask = False  # another document was opened meanwhile: its review must not get these spans
-        if not mask:
-            self.last_error = tr("copies.cancelled", self.lang)
-            self.statusBar().showMessage(self.last_error, 8000)
-            self.exportFinished.emit("")
-            return
-        # one undo step; the table, highlights and session follow through the state's listeners
-        accept_copies(self.state, found.spans, description=tr("copies.mask", "en"))
-        self._start_export(replace(found.request, mask_copies=True))
+        return self.exporter.export_to(out_path, styles=styles, default_style=default_style, policy=policy)
 
     # ================================================================================================
     # autosave
     # ================================================================================================
     def _on_state_changed(self, decision: bool) -> None:
         # detector output alone is saved when the job ends (it can be recomputed); decisions at once
-        if decision or self._detect_job is None:
+        if decision or not self.detection.running:
             self._schedule_autosave()
         if not self._status_timer.isActive():
             self._status_timer.start()
@@ -780,12 +452,10 @@ class MainWindow(QMainWindow):
             return
         self.session.threshold = self.state.threshold
         snap = self._autosaver.snapshot(self.state, self.session)  # cheap; serialised on the pool
-        job = self._next_job()
         saver = self._autosaver
-        self._start_task(job, lambda: (saver.write(snap), str(snap.path))[1],
-                         lambda j, p: self.autosaved.emit(p),
-                         lambda j, m: self.statusBar().showMessage(tr("error.autosave", self.lang)
-                                                                   .format(message=m), 8000))
+        self.start_task(lambda: (saver.write(snap), str(snap.path))[1], lambda j, p: self.autosaved.emit(p),
+                        lambda j, m: self.statusBar().showMessage(tr("error.autosave", self.lang)
+                                                                  .format(message=m), 8000))
 
     def _flush_autosave(self) -> None:
         """Write the session now, on this thread (closing, switching documents)."""
@@ -797,10 +467,10 @@ class MainWindow(QMainWindow):
         try:
             self._autosaver.write(self._autosaver.snapshot(self.state, self.session))
         except OSError as exc:
-            self._error(tr("error.autosave", self.lang).format(message=str(exc)))
+            self.show_error(tr("error.autosave", self.lang).format(message=str(exc)))
 
     # ================================================================================================
-    # settings
+    # settings, status bar, title
     # ================================================================================================
     def apply_settings(self, new: AppSettings) -> None:
         new = new.normalised()
@@ -808,19 +478,12 @@ class MainWindow(QMainWindow):
         lang_changed = new.language != self.settings.language
         self.settings = new
         self._store.save(new)
-        if model_changed and self._process is not None:
-            self._cancel_detection(silent=True)
-            self._process.close()
-            self._process = self._new_process()
         if lang_changed:
             self.lang = new.language
             self.retranslate()
         if model_changed and self.state is not None:
-            self.run_detection()
+            self.run_detection()  # the detector cache rebuilds for the new settings on the pool
 
-    # ================================================================================================
-    # status bar, title
-    # ================================================================================================
     def _refresh_status(self) -> None:
         lang = self.lang
         self.model_label.setText(tr("status.model", lang).format(model=self.detector_id or "—"))
@@ -833,8 +496,7 @@ class MainWindow(QMainWindow):
         parts = []
         for label in sorted(counts, key=lambda l: (LABEL_CHOICES.index(l) if l in LABEL_CHOICES else 99, l)):
             c = counts[label]
-            total = sum(c.values())
-            parts.append(f"{display_name(label, lang)} {c[Status.ACCEPTED]}/{total}")
+            parts.append(f"{display_name(label, lang)} {c[Status.ACCEPTED]}/{sum(c.values())}")
         self.counts_label.setText("  ·  ".join(parts))
         self.reviewed_label.setText(tr("status.reviewed", lang).format(
             pct=round(100 * st.reviewed_fraction(counts)), pending=st.pending_count(counts)))
@@ -844,7 +506,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{name} — veil-desktop")
 
     # ================================================================================================
-    # slots for actions (names: _on_<action id>)
+    # slots for actions (names: _on_<action id>, see ui/actions.py)
     # ================================================================================================
     def _on_open(self) -> None:
         from ..documents.formats import supported_suffixes
@@ -875,50 +537,39 @@ class MainWindow(QMainWindow):
         if dlg.exec():
             self.apply_settings(dlg.result_settings())
 
-    def _on_quit(self) -> None:
-        self.close()
+    def _on_shortcuts(self) -> None:
+        from .dialogs import ShortcutsDialog
 
-    def _on_undo(self) -> None:
-        if self.state is not None:
-            cmd = self.state.undo()
-            if cmd:
-                self._select_after_history(cmd, undo=True)
+        ShortcutsDialog(self, self.lang).exec()
 
-    def _on_redo(self) -> None:
-        if self.state is not None:
-            cmd = self.state.redo()
-            if cmd:
-                self._select_after_history(cmd, undo=False)
+    def _on_quit(self) -> None: self.close()
+    def _on_undo(self) -> None: self._history(undo=True)
+    def _on_redo(self) -> None: self._history(undo=False)
+    def _on_next_pending(self) -> None: self._go_pending(True)
+    def _on_prev_pending(self) -> None: self._go_pending(False)
+    def _on_accept(self) -> None: self.decide(Status.ACCEPTED)
+    def _on_reject(self) -> None: self.decide(Status.REJECTED)
+    def _on_reset_pending(self) -> None: self.decide(Status.PENDING, advance=False)
+    def _on_accept_all_same(self) -> None: self.decide(Status.ACCEPTED, propagate=True)
+    def _on_reject_all_same(self) -> None: self.decide(Status.REJECTED, propagate=True)
+    def _on_mark_person(self) -> None: self.mark_selection("PERSON")
+    def _on_mark_address(self) -> None: self.mark_selection("ADDRESS")
+    def _on_mark_organization(self) -> None: self.mark_selection("ORGANIZATION")
+    def _on_grow_end(self) -> None: self._nudge(0, +1)
+    def _on_shrink_end(self) -> None: self._nudge(0, -1)
+    def _on_grow_start(self) -> None: self._nudge(-1, 0)
+    def _on_shrink_start(self) -> None: self._nudge(+1, 0)
+    def _on_run_detection(self) -> None: self.run_detection()
+    def _on_cancel_detection(self) -> None: self.cancel_detection()
 
-    def _select_after_history(self, cmd, *, undo: bool) -> None:
+    def _history(self, *, undo: bool) -> None:
+        cmd = (self.state.undo() if undo else self.state.redo()) if self.state is not None else None
+        if not cmd:
+            return
         target = next((b if undo else a) for b, a in cmd.changes) if cmd.changes else None
         if target is None:
             target = next((a if undo else b) for b, a in cmd.changes)
-        if target is not None and target.id in self.state:
-            self.select_item(target.id)
-        else:
-            self.select_item(None)
-
-    def _on_next_pending(self) -> None:
-        self._go_pending(True)
-
-    def _on_prev_pending(self) -> None:
-        self._go_pending(False)
-
-    def _on_accept(self) -> None:
-        self.decide(Status.ACCEPTED)
-
-    def _on_reject(self) -> None:
-        self.decide(Status.REJECTED)
-
-    def _on_reset_pending(self) -> None:
-        self.decide(Status.PENDING, advance=False)
-
-    def _on_accept_all_same(self) -> None:
-        self.decide(Status.ACCEPTED, propagate=True)
-
-    def _on_reject_all_same(self) -> None:
-        self.decide(Status.REJECTED, propagate=True)
+        self.select_item(target.id if target is not None and target.id in self.state else None)
 
     def _on_accept_above(self) -> None:
         score, ok = QInputDialog.getDouble(self, tr("action.accept_above", self.lang),
@@ -929,104 +580,43 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(tr("status.accepted_n", self.lang).format(n=n), 5000)
 
     def _on_mark(self) -> None:
-        rect = self.view.cursorRect()
-        self._label_menu(self.view.viewport().mapToGlobal(rect.bottomLeft())).popup(
-            self.view.viewport().mapToGlobal(rect.bottomLeft()))
-
-    def _on_mark_person(self) -> None:
-        self.mark_selection("PERSON")
-
-    def _on_mark_address(self) -> None:
-        self.mark_selection("ADDRESS")
-
-    def _on_mark_organization(self) -> None:
-        self.mark_selection("ORGANIZATION")
+        at = self.view.viewport().mapToGlobal(self.view.cursorRect().bottomLeft())
+        self._label_menu(at).popup(at)
 
     def _on_adjust_to_selection(self) -> None:
         rng = self.view.selection_range()
         if rng is not None:
             self.adjust_current(*rng)
 
-    def _on_grow_end(self) -> None:
-        self._nudge(0, +1)
-
-    def _on_shrink_end(self) -> None:
-        self._nudge(0, -1)
-
-    def _on_grow_start(self) -> None:
-        self._nudge(-1, 0)
-
-    def _on_shrink_start(self) -> None:
-        self._nudge(+1, 0)
-
-    def _on_run_detection(self) -> None:
-        self.run_detection()
-
-    def _on_cancel_detection(self) -> None:
-        self.cancel_detection()
-
-    def _on_shortcuts(self) -> None:
-        from .dialogs import ShortcutsDialog
-
-        ShortcutsDialog(self, self.lang).exec()
-
+    # -- other slots -----------------------------------------------------------------------------------
     def _on_view_update(self, _rect, _dy) -> None:
         if self._highlighter is not None and self._highlighter.dirty_blocks:
             self._highlighter.flush_visible()
 
-    # -- other slots -----------------------------------------------------------------------------------
-    def _on_label_filter(self, _index: int) -> None:
-        self.proxy.set_label_filter(self.label_filter.currentData())
+    def _on_threshold(self, value: float) -> None:
+        if self.state is not None:
+            self.state.set_threshold(value)
+            self.settings = replace(self.settings, threshold=value)
 
-    def _on_status_filter(self, _index: int) -> None:
-        value = self.status_filter.currentData()
-        self.proxy.set_status_filter(Status(value) if value else None)
-
-    def _on_threshold(self, value: int, apply: bool = True) -> None:
-        self.threshold_value.setText(f"{value / 100:.2f}")
-        if apply and self.state is not None:
-            self.state.set_threshold(value / 100)
-            self.settings = replace(self.settings, threshold=value / 100)
-
-    def _label_menu(self, _pos: QPoint) -> QMenu:
-        menu = QMenu(self)
-        menu.setTitle(tr("menu.mark_as", self.lang))
-        for label in LABEL_CHOICES:
-            act = menu.addAction(f"{display_name(label, self.lang)} ({label})")
-            act.triggered.connect(lambda _=False, l=label: self.mark_selection(l))
-        return menu
+    def _label_menu(self, _pos: QPoint):
+        return self.menu.label_menu(self.lang, self.mark_selection)
 
     def _on_view_context(self, global_pos: QPoint, item_id: int | None) -> None:
-        menu = QMenu(self)
         if item_id is not None:
             self.select_item(item_id, scroll_view=False)
-            for aid in ("accept", "reject", "reset_pending", "accept_all_same", "reject_all_same",
-                        "adjust_to_selection"):
-                menu.addAction(self.actions_by_id[aid])
-            menu.addSeparator()
-        if self.view.selection_range() is not None:
-            menu.addMenu(self._label_menu(global_pos))
-        copy = menu.addAction(tr("action.copy", self.lang))
-        copy.triggered.connect(self.view.copy)
-        copy.setEnabled(self.view.selection_range() is not None)
-        menu.popup(global_pos)
+        self.menu.view_context_menu(self.lang, item_id is not None, self.view.selection_range() is not None,
+                                    self.mark_selection, self.view.copy).popup(global_pos)
 
     def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        for p in self.settings.recent_files:
-            act = self.recent_menu.addAction(p)
-            act.triggered.connect(lambda _=False, path=p: self.open_path(path))
-        if not self.settings.recent_files:
-            self.recent_menu.addAction(tr("menu.recent_empty", self.lang)).setEnabled(False)
+        self.menu.fill_recent(self.settings.recent_files, self.lang)
 
     # ================================================================================================
     # plumbing
     # ================================================================================================
-    def _next_job(self) -> int:
-        self._job_seq += 1
-        return self._job_seq
-
-    def _start_task(self, job: int, fn, on_done, on_failed) -> None:
+    def start_task(self, fn, on_done, on_failed) -> int:
+        """Run ``fn()`` on the pool; ``on_done(job, result)`` / ``on_failed(job, message)`` on this thread."""
+        self._task_seq += 1
+        job = self._task_seq
         signals = TaskSignals()
         signals.done.connect(on_done)
         signals.failed.connect(on_failed)
@@ -1034,14 +624,17 @@ class MainWindow(QMainWindow):
         signals.failed.connect(lambda j, _m: self._live_signals.pop(j, None))
         self._live_signals[job] = signals
         self._pool.start(TaskWorker(job, fn, signals))
+        return job
 
-    def _error(self, message: str) -> None:
+    def show_error(self, message: str) -> None:
         """Show an error without blocking the event loop (window-modal, opened asynchronously)."""
         self.last_error = message
         box = QMessageBox(QMessageBox.Icon.Warning, "veil-desktop", message, QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         self.errorShown.emit(message)
+
+    _error = show_error
 
     # -- Qt events -----------------------------------------------------------------------------------------
     def dragEnterEvent(self, event) -> None:  # noqa: N802
@@ -1059,31 +652,8 @@ class MainWindow(QMainWindow):
         self._cancel_detection(silent=True)
         self._flush_autosave()
         self._store.save(self.settings)
-        if self._process is not None:
-            self._process.close()
         self._pool.waitForDone(3000)
         super().closeEvent(event)
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(1280, 800)
-
-
-class _blocked:
-    """``with _blocked(obj):`` — block a QObject's signals for the duration."""
-
-    def __init__(self, obj) -> None:
-        self._obj = obj
-
-    def __enter__(self):
-        self._old = self._obj.blockSignals(True)
-        return self._obj
-
-    def __exit__(self, *exc) -> None:
-        self._obj.blockSignals(self._old)
-
-
-def _same_path(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
-    except OSError:
-        return False

@@ -27,7 +27,7 @@ def check_main_window(document: Path, settings_path: Path, detector=None, *, tim
     from PySide6.QtGui import QFont, QFontMetrics
     from PySide6.QtWidgets import QApplication
 
-    from .app import korean_font_family
+    from .fonts import korean_font_family
     from .main_window import MainWindow
     from .settings_store import SettingsStore
 

@@ -4,22 +4,57 @@ Threading contract:
 - a ``QRunnable`` is not a ``QObject``; each job's signals live on a separate ``*Signals`` object created
   in the GUI thread, so emissions from the pool thread are queued into the GUI thread;
 - ``run()`` never touches a widget and catches every exception, which it emits as ``failed`` (an
-  exception escaping a pool thread would otherwise vanish);
+  exception escaping a pool thread would otherwise vanish, and the window would wait forever);
 - every emission carries the job id; the receiver drops results whose id is not the current job (a
   cancelled job may still deliver a batch that was in flight);
 - cancelling sets a ``threading.Event`` that the detector polls between batches.
+
+Why hand-written and not superqt's ``thread_worker``: see docs/UI.md ("Worker plumbing").
 """
 from __future__ import annotations
 
-import queue
-import threading
+import time
 import traceback
-from typing import Any, Callable
+from threading import Event
+from typing import Any, Callable, Iterable
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from ..detect.events import Detector
-from .detect_process import forward_stream
+from ..detect.events import Detector, Progress, SpansFound
+
+
+def forward_stream(events: Iterable, on_spans: Callable[[list], None],
+                   on_progress: Callable[[int, int], None], throttle_s: float = 0.05,
+                   is_cancelled: Callable[[], bool] = lambda: False) -> None:
+    """Consume a detector stream, forwarding spans and progress at most once per ``throttle_s``
+    (the first spans at once: they decide the time to first highlight). Spans found before an exception
+    are forwarded before it propagates. A batch already computed when a cancel comes may still be forwarded:
+    the receiver drops results of jobs that are no longer current (that is the guarantee, not this)."""
+    buffer: list = []
+    last_emit = 0.0
+    sent_spans = False
+    progress: Progress | None = None
+    try:
+        for event in events:
+            if isinstance(event, SpansFound):
+                buffer.extend(event.spans)
+            elif isinstance(event, Progress):
+                progress = event
+            now = time.monotonic()
+            if now - last_emit >= throttle_s or (buffer and not sent_spans):
+                if buffer:
+                    on_spans(buffer)
+                    buffer = []
+                    sent_spans = True
+                if progress is not None:
+                    on_progress(progress.done, progress.total)
+                    progress = None
+                last_emit = now
+    finally:
+        if buffer and not is_cancelled():
+            on_spans(buffer)
+        if progress is not None and not is_cancelled():
+            on_progress(progress.done, progress.total)
 
 
 class DetectSignals(QObject):
@@ -33,7 +68,7 @@ class DetectSignals(QObject):
 class DetectWorker(QRunnable):
     """Runs ``detector_provider().stream(text, ...)`` and forwards batches, at most one per ``throttle_s``.
 
-    ``detector_provider`` is called on the pool thread (loading an ONNX session can take a while).
+    ``detector_provider`` is called on the pool thread (loading an ONNX session takes a while).
     """
 
     def __init__(self, job_id: int, detector_provider: Callable[[], Detector], text: str,
@@ -45,7 +80,8 @@ class DetectWorker(QRunnable):
         self._first = first
         self.signals = signals
         self._throttle = throttle_s
-        self._cancel = threading.Event()
+        self._cancel = Event()
+        self.ended = Event()  # set when run() has returned (tests, benchmarks: how fast a cancel stops it)
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -68,135 +104,9 @@ class DetectWorker(QRunnable):
                            self._throttle, is_cancelled=self._cancel.is_set)
             sig.finished.emit(job, self._cancel.is_set())
         except Exception as exc:  # noqa: BLE001 - every failure must reach the GUI as a message
-            sig.failed.emit(job, _describe(exc))
-
-
-class DetectProcess(QObject):
-    """Runs detection jobs in a child process (``detect_process.child_main``) and re-emits its events as
-    job-tagged Qt signals, like ``DetectWorker`` does for a thread.
-
-    Threading: created and driven on the GUI thread, which never touches the pipes itself: a sender thread
-    writes the commands (a 1M-character text does not fit a pipe buffer, and the child reads commands only
-    between batches, so a direct ``send`` could block the GUI for a whole batch), and a reader thread
-    receives the child's events and emits the signals (queued into the GUI thread). The child is started on
-    the first job and keeps its detector loaded; ``close()`` stops it. If the child dies, the running job
-    fails with a message and the next job starts a new child.
-    """
-
-    started = Signal(int, str)
-    progress = Signal(int, int, int)
-    spans = Signal(int, object)
-    finished = Signal(int, bool)
-    failed = Signal(int, str)
-
-    def __init__(self, model_dir: str | None, threads: int | None, parent=None) -> None:
-        super().__init__(parent)
-        self.model_dir = model_dir
-        self.threads = threads
-        self._proc = None
-        self._cmd = None
-        self._outbox: queue.SimpleQueue | None = None
-        self._sender: threading.Thread | None = None
-        self._reader: threading.Thread | None = None
-        self._current_job: int | None = None
-        self._closing = False
-        self._lock = threading.Lock()
-
-    def _ensure(self) -> None:
-        if self._proc is not None and self._proc.is_alive() and self._cmd is not None:
-            return
-        import multiprocessing as mp
-
-        from .detect_process import child_main
-
-        if self._outbox is not None:  # a previous child died: let its sender thread end
-            self._outbox.put(None)
-
-        ctx = mp.get_context("spawn")  # never fork a process that runs Qt and onnxruntime threads
-        cmd_recv, cmd_send = ctx.Pipe(duplex=False)
-        evt_recv, evt_send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=child_main, args=(cmd_recv, evt_send, self.model_dir, self.threads),
-                           name="veil-detect", daemon=True)
-        try:
-            proc.start()
+            sig.failed.emit(job, describe(exc))
         finally:
-            cmd_recv.close()
-            evt_send.close()
-        self._proc, self._cmd = proc, cmd_send
-        self._closing = False
-        self._outbox = queue.SimpleQueue()
-        self._sender = threading.Thread(target=_send_loop, args=(cmd_send, self._outbox), name="veil-detect-sender",
-                                        daemon=True)
-        self._sender.start()
-        self._reader = threading.Thread(target=self._read, args=(evt_recv, self._proc), name="veil-detect-reader",
-                                        daemon=True)
-        self._reader.start()
-
-    def start_job(self, job: int, text: str, first: tuple[int, int] | None) -> None:
-        with self._lock:
-            self._ensure()
-            self._current_job = job
-            self._outbox.put(("detect", job, text, first))
-
-    def cancel(self, job: int) -> None:
-        with self._lock:
-            if self._outbox is not None and self._proc is not None and self._proc.is_alive():
-                self._outbox.put(("cancel", job))
-
-    def close(self, timeout: float = 3.0) -> None:
-        with self._lock:
-            proc, outbox, sender = self._proc, self._outbox, self._sender
-            self._closing = True
-            self._proc = self._cmd = self._outbox = self._sender = None
-        if proc is None or outbox is None:
-            return
-        outbox.put(("quit",))
-        outbox.put(None)  # ends the sender, which closes the pipe
-        proc.join(timeout)
-        if proc.is_alive():
-            proc.terminate()
-            proc.join(1.0)
-        if sender is not None:
-            sender.join(timeout)
-        if self._reader is not None:
-            self._reader.join(timeout)
-
-    def _read(self, conn, proc) -> None:  # reader thread
-        while True:
-            try:
-                msg = conn.recv()
-            except (EOFError, OSError):
-                break
-            kind, job = msg[0], msg[1]
-            if kind == "spans":
-                self.spans.emit(job, msg[2])
-            elif kind == "progress":
-                self.progress.emit(job, msg[2], msg[3])
-            elif kind == "started":
-                self.started.emit(job, msg[2])
-            elif kind == "finished":
-                self.finished.emit(job, msg[2])
-            elif kind == "failed":
-                self.failed.emit(job, msg[2])
-        conn.close()
-        if not self._closing and self._current_job is not None and proc is self._proc:
-            code = proc.exitcode
-            self.failed.emit(self._current_job, f"the detection process stopped unexpectedly (exit code {code})")
-
-
-def _send_loop(conn, outbox: "queue.SimpleQueue") -> None:
-    """Sender thread of ``DetectProcess``: writes queued commands in order; ``None`` ends it."""
-    try:
-        while True:
-            msg = outbox.get()
-            if msg is None:
-                break
-            try:
-                conn.send(msg)
-            except (OSError, ValueError):  # the child is gone; the reader reports it
-                break
-    finally:
-        conn.close()
+            self.ended.set()
 
 
 class TaskSignals(QObject):
@@ -217,14 +127,17 @@ class TaskWorker(QRunnable):
         try:
             result = self._fn()
         except Exception as exc:  # noqa: BLE001
-            self.signals.failed.emit(self.job_id, _describe(exc))
+            self.signals.failed.emit(self.job_id, describe(exc))
             return
         self.signals.done.emit(self.job_id, result)
 
 
-def _describe(exc: BaseException) -> str:
+def describe(exc: BaseException) -> str:
     msg = str(exc) or type(exc).__name__
     # our own errors carry a user-facing message; anything else is a bug: keep its traceback in the log
     if not type(exc).__module__.startswith("veil_desktop."):
         traceback.print_exception(exc)
     return msg
+
+
+_describe = describe  # older name

@@ -1,0 +1,234 @@
+"""The window's detection controller: one path for the app, the self-test and the tests.
+
+``DetectionController`` runs the detector — built by ``detect.default.build_default_detector`` for the
+current settings and cached — in a ``DetectWorker`` (``QRunnable``) on ``QThreadPool.globalInstance()``.
+It owns the job ids, cancelling, and feeding the detector's spans into the ``ReviewState``; it reports
+through one set of signals:
+
+- ``started(detector_id)``  the detector is loaded and the job runs;
+- ``progress(done, total)`` work units done (throttled to a few per second);
+- ``firstSpans()``          the job's first spans are in the state (first highlight);
+- ``ended(cancelled, error)`` the job is over *and* every span it delivered is in the state; ``error`` is
+  a user-facing message ("" when none). A cancel through ``cancel()`` does not emit ``ended``: the caller
+  knows.
+
+Threading contract: create and call on the GUI thread. The worker gets immutable inputs (the text, the
+visible range) and reports through queued signals tagged with the job id; results of a job that is not the
+current one are dropped (``dropped_batches`` counts them), so a cancelled or superseded job never leaks
+spans into the document now on screen. Spans are queued and fed to the state from a zero-delay timer in
+time-boxed chunks, so a burst of thousands of spans never blocks the event loop for long.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
+
+from ..detect.events import Detector
+from ..detect.span import Span
+from ..review.settings import AppSettings
+from ..review.state import ReviewState
+from .worker import DetectSignals, DetectWorker
+
+#: GUI time spent feeding detector spans to the state per event-loop turn (the rest of the turn is left
+#: for input and painting); the chunk size adapts to the measured cost per span
+DRAIN_BUDGET_S = 0.008
+DRAIN_FIRST_CHUNK = 50
+#: detection holds one pool thread for a long time; opening, export and autosave must not queue behind it
+MIN_POOL_THREADS = 4
+
+DetectorFactory = Callable[[Path | None, int | None], Detector]
+
+
+def default_factory(model_dir: Path | None, threads: int | None) -> Detector:
+    """The production detector for the window: ``build_default_detector`` (model + rule stage)."""
+    from ..detect.default import build_default_detector
+
+    return build_default_detector(model_dir, threads)
+
+
+class DetectorCache:
+    """Builds the detector for the current settings once and reuses it (sessions are expensive).
+
+    ``get()`` is called on pool threads; a lock makes concurrent first calls build only one detector.
+    ``factory(model_dir or None, threads or None)`` defaults to ``default_factory``.
+    """
+
+    def __init__(self, factory: DetectorFactory | None = None) -> None:
+        self.factory: DetectorFactory = factory or default_factory
+        self._lock = threading.Lock()
+        self._key: tuple | None = None
+        self._detector: Detector | None = None
+
+    def get(self, settings: AppSettings) -> Detector:
+        key = (settings.model_dir, settings.engine_threads())
+        with self._lock:
+            if self._detector is None or key != self._key:
+                self._detector = None  # release the old session before building the new one
+                model_dir = Path(settings.model_dir) if settings.model_dir else None
+                self._detector = self.factory(model_dir, settings.engine_threads())
+                self._key = key
+            return self._detector
+
+    def current(self) -> Detector | None:
+        return self._detector
+
+
+def validate_model_folder(folder: Path) -> str:
+    """Load ``folder`` as a model folder; returns a one-line description, raises ``ModelFolderError``."""
+    from ..detect.model_folder import load_model_folder
+
+    mf = load_model_folder(folder, threads=1)
+    return f"{Path(folder).name}: {', '.join(mf.labels)}"
+
+
+class DetectionController(QObject):
+    """Detection jobs on the pool for one window (see the module docstring)."""
+
+    started = Signal(str)
+    progress = Signal(int, int)
+    firstSpans = Signal()
+    ended = Signal(bool, str)
+
+    def __init__(self, parent: QObject | None = None, factory: DetectorFactory | None = None,
+                 pool: QThreadPool | None = None) -> None:
+        super().__init__(parent)
+        self.detectors = DetectorCache(factory)
+        self.pool = pool or QThreadPool.globalInstance()
+        if self.pool.maxThreadCount() < MIN_POOL_THREADS:  # even on a one-core machine
+            self.pool.setMaxThreadCount(MIN_POOL_THREADS)
+        self._seq = 0
+        self.job: int | None = None
+        self.worker: DetectWorker | None = None  # the current job's runnable (tests/benchmarks look at it)
+        self._state: ReviewState | None = None
+        self._incoming: deque[Span] = deque()
+        self._done_pending = False        # finished/failed arrived, waiting for the queue to drain
+        self._error: str | None = None    # failure message to report once the queue is drained
+        self._first_sent = False
+        self._drain_chunk = DRAIN_FIRST_CHUNK
+        self._progress_at = 0.0
+        self._live: dict[int, DetectSignals] = {}  # keeps signal objects alive until their job ends
+        self._drain_timer = QTimer(self, singleShot=True, interval=0, timeout=self._drain)
+        self.dropped_batches = 0          # late batches from superseded jobs (tests, diagnostics)
+
+    @property
+    def running(self) -> bool:
+        return self.job is not None
+
+    def start(self, state: ReviewState, settings: AppSettings, first: tuple[int, int] | None = None) -> int:
+        """Cancel any running job and detect over ``state.text``; spans merge into ``state``."""
+        self.cancel()
+        self._seq += 1
+        job = self._seq
+        self.job, self._state = job, state
+        self._done_pending, self._error, self._first_sent = False, None, False
+        self._incoming.clear()
+        signals = DetectSignals()  # created here, on the GUI thread
+        signals.started.connect(self._on_started)
+        signals.progress.connect(self._on_progress)
+        signals.spans.connect(self._on_spans)
+        signals.finished.connect(self._on_finished)
+        signals.failed.connect(self._on_failed)
+        cache = self.detectors
+        self.worker = DetectWorker(job, lambda: cache.get(settings), state.text, first, signals)
+        self._live[job] = signals
+        self.pool.start(self.worker)
+        return job
+
+    def cancel(self) -> bool:
+        """Stop the current job (the worker stops at its next cancel check); drops its pending and late
+        spans. Returns whether a job was running. Emits nothing."""
+        was_running = self.job is not None
+        if self.worker is not None:
+            self.worker.cancel()
+        self.job = None
+        self.worker = None
+        self._incoming.clear()
+        self._done_pending = False
+        return was_running
+
+    # -- worker signals (GUI thread) -------------------------------------------------------------------
+    def _on_started(self, job: int, detector_id: str) -> None:
+        if job == self.job:
+            self.started.emit(detector_id)
+
+    def _on_progress(self, job: int, done: int, total: int) -> None:
+        if job != self.job:
+            return
+        now = time.perf_counter()  # a progress bar repaints synchronously: a few updates per second
+        if done < total and now - self._progress_at < 0.25:
+            return
+        self._progress_at = now
+        self.progress.emit(done, total)
+
+    def _on_spans(self, job: int, spans: list) -> None:
+        if job != self.job:
+            self.dropped_batches += 1
+            return
+        self._incoming.extend(spans)
+        if not self._drain_timer.isActive():
+            self._drain_timer.start()
+
+    def _on_finished(self, job: int, cancelled: bool) -> None:
+        self._live.pop(job, None)
+        if job != self.job:
+            return
+        if cancelled:
+            self._end(cancelled=True)
+            return
+        self._done_pending = True
+        if not self._incoming and not self._drain_timer.isActive():
+            self._end(cancelled=False)
+
+    def _on_failed(self, job: int, message: str) -> None:
+        self._live.pop(job, None)
+        if job != self.job:
+            return
+        # spans that arrived before the failure are valid: let the queue drain, then report
+        self._error = message
+        self._done_pending = True
+        if not self._incoming and not self._drain_timer.isActive():
+            self._end(cancelled=True)
+
+    def _drain(self) -> None:
+        """Feed queued spans to the state for at most ``DRAIN_BUDGET_S`` per event-loop turn."""
+        state = self._state
+        if state is None or self.job is None:
+            self._incoming.clear()
+            return
+        deadline = time.perf_counter() + DRAIN_BUDGET_S
+        while self._incoming:
+            n = min(self._drain_chunk, len(self._incoming))
+            chunk = [self._incoming.popleft() for _ in range(n)]
+            t = time.perf_counter()
+            try:
+                added = state.add_detected(chunk)
+            except ValueError as exc:  # a span outside the text: a detector bug; report, do not crash
+                self._incoming.clear()
+                self._error = str(exc)
+                self._end(cancelled=True)
+                return
+            now = time.perf_counter()
+            if added and not self._first_sent:
+                self._first_sent = True
+                self.firstSpans.emit()
+            # size the next chunk to what fits in the budget at the cost just measured
+            per_span = max((now - t) / n, 1e-6)
+            self._drain_chunk = max(10, min(1000, int(DRAIN_BUDGET_S / 2 / per_span)))
+            if now >= deadline:
+                break
+        if self._incoming:
+            self._drain_timer.start()
+        elif self._done_pending:
+            self._end(cancelled=self._error is not None)
+
+    def _end(self, *, cancelled: bool) -> None:
+        error, self._error = self._error, None
+        self.job = None
+        self.worker = None
+        self._done_pending = False
+        self.ended.emit(cancelled, error or "")
