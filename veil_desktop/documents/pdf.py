@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import io
 import threading
+from dataclasses import dataclass
 from array import array
 from pathlib import Path
 
@@ -197,3 +198,76 @@ def image_pdf(pages: list[tuple[bytes, int, int, float, float]]) -> bytes:
         out.write(b"%010d 00000 n \n" % off)
     out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (count, xref))
     return out.getvalue()
+
+
+# ------------------------------------------------------------------------------------------ page view
+# Character boxes for showing review items on rendered pages (the window's page view, ui/pdf_view.py).
+
+@dataclass(frozen=True)
+class PageBoxes:
+    """One page's geometry: ``width``/``height`` in points; ``start`` the offset in ``Document.text`` of the
+    page's first text character; ``boxes[k]`` the box of text character ``start + k`` as
+    ``(x0, y0, x1, y1)`` in points from the page's top-left corner, or None (a generated character: a
+    line break or space pdfium made up, or a zero-size box). Page rotation is not applied."""
+
+    page: int
+    width: float
+    height: float
+    start: int
+    boxes: tuple[tuple[float, float, float, float] | None, ...]
+
+
+def char_boxes(doc: Document, source: bytes) -> list[PageBoxes]:
+    """The box of every text character of a PDF ``doc`` (as read by ``read_pdf`` from ``source``)."""
+    with PDFIUM_LOCK:
+        pages: list[array] = doc.extra.get("pdf_pages") or []
+        starts = {s.slot: s.start for s in doc.segments if s.member == "page"}
+        pdf = _open(source)
+        out: list[PageBoxes] = []
+        try:
+            if len(pdf) != len(pages):
+                raise DocumentError("The PDF does not match what was reviewed; open it again.")
+            for i in range(len(pdf)):
+                page = pdf[i]
+                try:
+                    w, h = page.get_size()
+                    tp = page.get_textpage()
+                    try:
+                        boxes = []
+                        for k in pages[i]:
+                            left, bottom, right, top = tp.get_charbox(k, loose=False)
+                            if right <= left or top <= bottom:
+                                boxes.append(None)
+                            else:
+                                boxes.append((left, h - top, right, h - bottom))
+                    finally:
+                        tp.close()
+                finally:
+                    page.close()
+                out.append(PageBoxes(i, w, h, starts.get(i, -1), tuple(boxes)))
+        finally:
+            pdf.close()
+        return out
+
+
+def span_rects(pages: list[PageBoxes], start: int, end: int) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """Rectangles covering text ``start..end``: ``(page, (x0, y0, x1, y1))``, one per line of characters
+    (boxes of neighbouring characters whose vertical extents overlap are merged)."""
+    out: list[tuple[int, tuple[float, float, float, float]]] = []
+    for pb in pages:
+        if pb.start < 0 or pb.start >= end or pb.start + len(pb.boxes) <= start:
+            continue
+        cur: list[float] | None = None
+        for k in range(max(0, start - pb.start), min(len(pb.boxes), end - pb.start)):
+            b = pb.boxes[k]
+            if b is None:
+                continue
+            if cur is not None and b[1] < cur[3] and cur[1] < b[3] and b[0] >= cur[0] - 1:
+                cur = [min(cur[0], b[0]), min(cur[1], b[1]), max(cur[2], b[2]), max(cur[3], b[3])]
+                continue
+            if cur is not None:
+                out.append((pb.page, tuple(cur)))  # type: ignore[arg-type]
+            cur = list(b)
+        if cur is not None:
+            out.append((pb.page, tuple(cur)))  # type: ignore[arg-type]
+    return out
