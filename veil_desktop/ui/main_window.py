@@ -7,7 +7,9 @@ Pieces:
 - ``ui/detection.py``  ``DetectionController``: detection jobs on ``QThreadPool`` (default detector from
   ``build_default_detector``), cancel, stale-job dropping, feeding spans into the state;
 - ``ui/export_flow.py`` ``ExportFlow``: export on the pool, the unmasked-copies question;
-- ``ui/menus.py``      ``WindowActions``: actions/menus from ``ui/actions.py``; handler of ``x`` is ``_on_x``;
+- ``ui/menus.py``      ``WindowActions``: actions/menus from ``ui/actions.py``;
+- ``ui/commands.py``   ``WindowCommands`` (mixin): navigation, decisions, marking; the handler of action ``x``
+  is ``_on_x`` there;
 - ``review/loading.py`` (open + restore, on the pool), ``review/session.py`` (autosave).
 
 Threading contract: the window, the ``ReviewState`` and every widget live on the GUI thread; opening,
@@ -21,12 +23,11 @@ delay is bounded); the snapshot is taken on the GUI thread and written atomicall
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QPoint, QSize, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter
+from PySide6.QtCore import QSize, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter
 
 from ..labels import display_name
 from ..review.export import PendingPolicy
@@ -40,6 +41,7 @@ from .export_flow import ExportFlow
 from .fonts import document_font
 from .highlighter import SpanHighlighter
 from .i18n import tr
+from .commands import WindowCommands
 from .menus import WindowActions
 from .settings_store import SettingsStore
 from .span_panel import LABEL_CHOICES, SpanPanel
@@ -63,7 +65,7 @@ class _StateWatcher(StateListener):
     def history_changed(self): self._on_change(True)  # every decision ends with this
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowCommands, QMainWindow):
     #: emitted (GUI thread) when the current document is shown and its review restored
     documentLoaded = Signal(str)
     #: emitted when the current detection job has ended and all its spans are in the state (bool: cancelled)
@@ -360,70 +362,6 @@ class MainWindow(QMainWindow):
             ids = [self._current_id]
         return ids
 
-    def _go_pending(self, forward: bool) -> None:
-        if self.state is None:
-            return
-        cur = self.current_item()
-        pos = cur.start if cur else (self.view.cursor_offset() if forward else self.view.cursor_offset() + 1)
-        if cur is None and forward:
-            pos -= 1
-        nxt = self.state.next_pending(pos, forward=forward, exclude=cur.id if cur else None)
-        if nxt is not None:
-            self.select_item(nxt.id)
-        elif cur is not None:
-            self.statusBar().showMessage(tr("status.all_reviewed", self.lang), 4000)
-
-    # ================================================================================================
-    # decisions
-    # ================================================================================================
-    def decide(self, status: Status, *, propagate: bool = False, advance: bool = True) -> None:
-        if self.state is None:
-            return
-        ids = self.selected_ids()
-        if not ids:
-            return
-        anchor = self.current_item()
-        self.state.set_status(ids, status, propagate=propagate)
-        if advance and anchor is not None:
-            nxt = self.state.next_pending(anchor.start, exclude=anchor.id)
-            self.select_item(nxt.id if nxt else anchor.id)
-        else:
-            self.select_item(self._current_id, scroll_view=False)
-
-    def accept_above(self, score: float) -> int:
-        if self.state is None:
-            return 0
-        cmd = self.state.accept_above(score)
-        return len(cmd.changes) if cmd else 0
-
-    def mark_selection(self, label: str) -> ReviewItem | None:
-        rng = self.view.selection_range() if self.state is not None else None
-        if rng is None:
-            return None
-        try:
-            item = self.state.add_manual(rng[0], rng[1], label)
-        except ValueError as exc:
-            self.show_error(str(exc))
-            return None
-        self.select_item(item.id, scroll_view=False)
-        return item
-
-    def adjust_current(self, start: int, end: int) -> None:
-        item = self.current_item()
-        if item is None or self.state is None:
-            return
-        try:
-            self.state.adjust(item.id, start, end)
-        except ValueError as exc:
-            self.statusBar().showMessage(str(exc), 5000)
-            return
-        self.select_item(item.id, scroll_view=False)
-
-    def _nudge(self, d_start: int, d_end: int) -> None:
-        item = self.current_item()
-        if item is not None:
-            self.adjust_current(item.start + d_start, item.end + d_end)
-
     # ================================================================================================
     # export (ui/export_flow.py)
     # ================================================================================================
@@ -504,111 +442,6 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         name = self.path.name if self.path else tr("title.no_document", self.lang)
         self.setWindowTitle(f"{name} — veil-desktop")
-
-    # ================================================================================================
-    # slots for actions (names: _on_<action id>, see ui/actions.py)
-    # ================================================================================================
-    def _on_open(self) -> None:
-        from ..documents.formats import supported_suffixes
-
-        pattern = " ".join("*" + s for s in supported_suffixes())
-        path, _ = QFileDialog.getOpenFileName(self, tr("action.open", self.lang), str(self.path.parent if self.path else ""),
-                                              f"{tr('dialog.documents', self.lang)} ({pattern})")
-        if path:
-            self.open_path(path)
-
-    def _on_export(self) -> None:
-        from .dialogs import ExportDialog
-
-        if self.state is None:
-            return
-        dlg = ExportDialog(self, self.state, self.settings, self.path, self.document, self.lang)
-        if dlg.exec():
-            self.settings = replace(self.settings, styles=dlg.styles(), default_style=dlg.default_style(),
-                                    pending_policy=dlg.policy().value)
-            self._store.save(self.settings)
-            self.export_to(dlg.out_path(), styles=dlg.styles(), default_style=dlg.default_style(),
-                           policy=dlg.policy())
-
-    def _on_settings(self) -> None:
-        from .dialogs import SettingsDialog
-
-        dlg = SettingsDialog(self, self.settings, self.lang)
-        if dlg.exec():
-            self.apply_settings(dlg.result_settings())
-
-    def _on_shortcuts(self) -> None:
-        from .dialogs import ShortcutsDialog
-
-        ShortcutsDialog(self, self.lang).exec()
-
-    def _on_quit(self) -> None: self.close()
-    def _on_undo(self) -> None: self._history(undo=True)
-    def _on_redo(self) -> None: self._history(undo=False)
-    def _on_next_pending(self) -> None: self._go_pending(True)
-    def _on_prev_pending(self) -> None: self._go_pending(False)
-    def _on_accept(self) -> None: self.decide(Status.ACCEPTED)
-    def _on_reject(self) -> None: self.decide(Status.REJECTED)
-    def _on_reset_pending(self) -> None: self.decide(Status.PENDING, advance=False)
-    def _on_accept_all_same(self) -> None: self.decide(Status.ACCEPTED, propagate=True)
-    def _on_reject_all_same(self) -> None: self.decide(Status.REJECTED, propagate=True)
-    def _on_mark_person(self) -> None: self.mark_selection("PERSON")
-    def _on_mark_address(self) -> None: self.mark_selection("ADDRESS")
-    def _on_mark_organization(self) -> None: self.mark_selection("ORGANIZATION")
-    def _on_grow_end(self) -> None: self._nudge(0, +1)
-    def _on_shrink_end(self) -> None: self._nudge(0, -1)
-    def _on_grow_start(self) -> None: self._nudge(-1, 0)
-    def _on_shrink_start(self) -> None: self._nudge(+1, 0)
-    def _on_run_detection(self) -> None: self.run_detection()
-    def _on_cancel_detection(self) -> None: self.cancel_detection()
-
-    def _history(self, *, undo: bool) -> None:
-        cmd = (self.state.undo() if undo else self.state.redo()) if self.state is not None else None
-        if not cmd:
-            return
-        target = next((b if undo else a) for b, a in cmd.changes) if cmd.changes else None
-        if target is None:
-            target = next((a if undo else b) for b, a in cmd.changes)
-        self.select_item(target.id if target is not None and target.id in self.state else None)
-
-    def _on_accept_above(self) -> None:
-        score, ok = QInputDialog.getDouble(self, tr("action.accept_above", self.lang),
-                                           tr("dialog.accept_above", self.lang),
-                                           max(0.5, self.state.threshold if self.state else 0.5), 0.0, 1.0, 2)
-        if ok:
-            n = self.accept_above(score)
-            self.statusBar().showMessage(tr("status.accepted_n", self.lang).format(n=n), 5000)
-
-    def _on_mark(self) -> None:
-        at = self.view.viewport().mapToGlobal(self.view.cursorRect().bottomLeft())
-        self._label_menu(at).popup(at)
-
-    def _on_adjust_to_selection(self) -> None:
-        rng = self.view.selection_range()
-        if rng is not None:
-            self.adjust_current(*rng)
-
-    # -- other slots -----------------------------------------------------------------------------------
-    def _on_view_update(self, _rect, _dy) -> None:
-        if self._highlighter is not None and self._highlighter.dirty_blocks:
-            self._highlighter.flush_visible()
-
-    def _on_threshold(self, value: float) -> None:
-        if self.state is not None:
-            self.state.set_threshold(value)
-            self.settings = replace(self.settings, threshold=value)
-
-    def _label_menu(self, _pos: QPoint):
-        return self.menu.label_menu(self.lang, self.mark_selection)
-
-    def _on_view_context(self, global_pos: QPoint, item_id: int | None) -> None:
-        if item_id is not None:
-            self.select_item(item_id, scroll_view=False)
-        self.menu.view_context_menu(self.lang, item_id is not None, self.view.selection_range() is not None,
-                                    self.mark_selection, self.view.copy).popup(global_pos)
-
-    def _fill_recent_menu(self) -> None:
-        self.menu.fill_recent(self.settings.recent_files, self.lang)
 
     # ================================================================================================
     # plumbing
