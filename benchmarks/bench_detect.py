@@ -58,8 +58,11 @@ def build_twin(dest: Path = TWIN) -> Path:
     onnx_path = dest / "model.fp32.onnx"
     if onnx_path.is_file() and (dest / "config.json").is_file() and (dest / "tokenizer.json").is_file():
         return dest
-    import torch
-    from transformers import ElectraConfig, ElectraForTokenClassification
+    try:
+        import torch
+        from transformers import ElectraConfig, ElectraForTokenClassification
+    except ImportError:  # no torch: write the same architecture directly as ONNX (benchmarks/twin_onnx.py)
+        return _build_twin_without_torch(dest)
 
     torch.manual_seed(0)
     cfg = ElectraConfig(vocab_size=35000, embedding_size=128, hidden_size=256, num_hidden_layers=8,
@@ -101,6 +104,32 @@ def build_twin(dest: Path = TWIN) -> Path:
          "mask_token": "[MASK]"}), encoding="utf-8")
     (tmp / "TWIN.json").write_text(json.dumps({"parameters": n_params, "torch": torch.__version__,
                                                        "o_logit_bias": O_BIAS}), encoding="utf-8")
+    shutil.rmtree(dest, ignore_errors=True)
+    tmp.rename(dest)
+    return dest
+
+
+def _build_twin_without_torch(dest: Path) -> Path:
+    from twin_onnx import write_twin_onnx
+
+    tmp = dest.with_name(dest.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    n_params = write_twin_onnx(tmp / "model.fp32.onnx", o_bias=O_BIAS)
+    cfg = {"architectures": ["ElectraForTokenClassification"], "model_type": "electra", "vocab_size": 35000,
+           "embedding_size": 128, "hidden_size": 256, "num_hidden_layers": 8, "num_attention_heads": 4,
+           "intermediate_size": 256, "max_position_embeddings": 512,
+           "id2label": {str(i): lab for i, lab in enumerate(LABELS)},
+           "label2id": {lab: i for i, lab in enumerate(LABELS)}}
+    (tmp / "config.json").write_text(json.dumps(cfg, indent=2), encoding="utf-8")
+    shutil.copy(TOKENIZER, tmp / "tokenizer.json")
+    (tmp / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "ElectraTokenizer",
+                                                           "do_lower_case": False}), encoding="utf-8")
+    (tmp / "special_tokens_map.json").write_text(json.dumps(
+        {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
+         "mask_token": "[MASK]"}), encoding="utf-8")
+    (tmp / "TWIN.json").write_text(json.dumps({"parameters": n_params, "builder": "benchmarks/twin_onnx.py",
+                                               "o_logit_bias": O_BIAS}), encoding="utf-8")
     shutil.rmtree(dest, ignore_errors=True)
     tmp.rename(dest)
     return dest
