@@ -1,5 +1,7 @@
-"""The main window end to end, offscreen, with a real tiny ONNX model (ModelDetector over a folder built
-in tmp): open -> detect -> keyboard review -> export; cancel; stale jobs; errors; undo/redo; reopen."""
+"""The main window end to end, offscreen, detecting the way the app does: the settings point at a real tiny
+ONNX model folder built in tmp, the window builds ``build_default_detector`` over it (model + rule stage)
+and runs it on QThreadPool. open -> detect -> keyboard review -> export; cancel; stale jobs; errors;
+undo/redo; reopen."""
 from __future__ import annotations
 
 import json
@@ -12,7 +14,8 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from tests.fixtures.tiny_model import build_tiny_model
-from tests.ui_helpers import ENTITIES, HoldingDetector, open_and_detect, sample_text, show_window, tiny_detector
+from tests.ui_helpers import ENTITIES, HoldingDetector, open_and_detect, production_detector, sample_text, show_window
+from veil_desktop.masking import tag_language, tag_text
 from veil_desktop.review import Status, document_hash, session_path
 from veil_desktop.ui.settings_store import SettingsStore
 
@@ -36,7 +39,7 @@ def make_window(qtbot, model_dir):
     windows = []
 
     def make(detector=None):
-        w = show_window(qtbot, detector or tiny_detector(model_dir))
+        w = show_window(qtbot, detector or model_dir)
         w.activateWindow()
         windows.append(w)
         return w
@@ -69,17 +72,22 @@ def test_open_detect_keyboard_review_export(qtbot, make_window, doc, tmp_path):
     found = values(w)
     assert found.count(("김민준", "PERSON")) == 2 and found.count(("강남구청", "ORGANIZATION")) == 3
     assert found.count(("이서연", "PERSON")) == 2
+    # the rule stage ran too (production detector): structured values from rules, names from the model
+    assert ("010-2345-6789", "PHONE") in found and ("880412-1234567", "RRN") in found
+    assert {it.source for it in w.state if it.label == "PERSON"} == {"model"}
     assert all(it.status is Status.PENDING for it in w.state)
-    assert w.detector_id == "model" and "model" in w.model_label.text()
+    assert w.detector_id == "model+veil-rules-1" and "model+veil-rules-1" in w.model_label.text()
 
     # keyboard only: J to the first pending, then A/R; each decision moves to the next pending
     key(qtbot, w, Qt.Key.Key_J)
     first = w.current_item()
-    assert (w.state.value(first), first.start) == ("김민준", SAMPLE.index("김민준"))
     order = w.state.in_text_order()
+    assert first.id == order[0].id and first.start == min(it.start for it in w.state)
+    assert first.start < SAMPLE.index("김민준") + 3  # the first suggestion of the document, not a later one
+    rejected_value = "010-2345-6789"  # the reviewer keeps the phone number (e.g. an office line)
     plan = {}
     for it in order:
-        plan[it.id] = Status.REJECTED if w.state.value(it) == "강남구" else Status.ACCEPTED
+        plan[it.id] = Status.REJECTED if w.state.value(it) == rejected_value else Status.ACCEPTED
     for _ in order:
         cur = w.current_item()
         key(qtbot, w, Qt.Key.Key_R if plan[cur.id] is Status.REJECTED else Qt.Key.Key_A)
@@ -92,7 +100,14 @@ def test_open_detect_keyboard_review_export(qtbot, make_window, doc, tmp_path):
     with qtbot.waitSignal(w.exportFinished, timeout=20000) as blocker:
         w.export_to(out, styles={"PERSON": "partial", "ORGANIZATION": "tag"}, policy="block")
     assert blocker.args == [str(out)]
-    expected = SAMPLE.replace("김민준", "김**").replace("이서연", "이**").replace("강남구청", "[ORGANIZATION]")
+    tag_lang = tag_language(SAMPLE)  # tags read in the document's language ([인명] / [PERSON])
+    expected = SAMPLE
+    for it in sorted(w.state, key=lambda it: -it.start):  # by hand: PERSON partial, the rest as tags
+        if it.status is Status.ACCEPTED:
+            value = w.state.value(it)
+            repl = value[0] + "*" * (len(value) - 1) if it.label == "PERSON" else tag_text(it.label, tag_lang)
+            expected = expected[:it.start] + repl + expected[it.end:]
+    assert "김**" in expected and tag_text("RRN", tag_lang) in expected and rejected_value in expected
     assert out.read_text(encoding="utf-8") == expected
     assert doc.read_text(encoding="utf-8") == SAMPLE  # source untouched
     report = json.loads(Path(str(out) + ".report.json").read_text(encoding="utf-8"))
@@ -104,19 +119,20 @@ def test_pending_policy_block_refuses_and_accept_masks(qtbot, make_window, doc, 
     open_and_detect(qtbot, w, doc)
     with qtbot.waitSignal(w.exportFinished, timeout=20000) as blocker:
         w.export_to(tmp_path / "a.txt", policy="block")
-    assert blocker.args == [""] and "pending" in w.last_error
+    assert blocker.args == [""] and f"{w.state.pending_count()}" in w.last_error  # "N pending" message
     assert not (tmp_path / "a.txt").exists()
     close_message_boxes(qtbot, w)  # the window-modal message blocks the window's shortcuts until dismissed
-    # rejecting the partial '강남구' keeps every masked value consistent; the rest is treated as accepted
-    weak = next(it for it in w.state if w.state.value(it) == "강남구")
-    w.select_item(weak.id)
+    # rejecting one suggestion with the keyboard; the rest is treated as accepted
+    account = next(it for it in w.state if it.label == "ACCOUNT")
+    w.select_item(account.id)
     key(qtbot, w, Qt.Key.Key_Delete)
-    assert w.state.item(weak.id).status is Status.REJECTED
+    assert w.state.item(account.id).status is Status.REJECTED
     with qtbot.waitSignal(w.exportFinished, timeout=20000) as blocker:
         w.export_to(tmp_path / "b.txt", styles={"PERSON": "pseudonym"}, default_style="stars", policy="accept")
     text = (tmp_path / "b.txt").read_text(encoding="utf-8")
     assert text.count("인물1") == 2 and text.count("인물2") == 2 and "****장" in text
     assert "김민준" not in text and "이서연" not in text
+    assert "123456-01-234567" in text and "880412-1234567" not in text  # rejected stays, the rest masked
 
 
 def test_export_never_overwrites_source(qtbot, make_window, doc):
@@ -148,6 +164,10 @@ def test_undo_redo_with_keyboard(qtbot, make_window, doc):
     org = next(it for it in w.state if w.state.value(it) == "강남구청")
     w.select_item(org.id)
     key(qtbot, w, Qt.Key.Key_A, Qt.KeyboardModifier.ShiftModifier)
+    # the hit list comes first (issue 16): nothing changed yet; applying it is one step
+    assert [it.status for it in w.state if w.state.value(it) == "강남구청"] == [Status.PENDING] * 3
+    assert len(w.bulk.dialog.checked_hits()) == 3
+    w.bulk.dialog.accept()
     assert [it.status for it in w.state if w.state.value(it) == "강남구청"] == [Status.ACCEPTED] * 3
     key(qtbot, w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert [it.status for it in w.state if w.state.value(it) == "강남구청"] == [Status.PENDING] * 3
@@ -161,8 +181,8 @@ def test_cancel_mid_run(qtbot, make_window, model_dir, tmp_path):
     text = long_text()
     path = tmp_path / "long.txt"
     path.write_text(text, encoding="utf-8")
-    full = len(tiny_detector(model_dir).detect(text))
-    det = HoldingDetector(tiny_detector(model_dir), hold_from_batch=1)
+    full = len(production_detector(model_dir).detect(text))
+    det = HoldingDetector(production_detector(model_dir), hold_from_batch=1)
     w = make_window(det)
     with qtbot.waitSignal(w.documentLoaded, timeout=10000):
         w.open_path(path)
@@ -194,7 +214,7 @@ def test_stale_job_results_are_dropped(qtbot, make_window, model_dir, tmp_path):
     b = tmp_path / "b.txt"
     b.write_text(b_text, encoding="utf-8")
     # A's first batch is computed, then held "in flight" and delivered even after A is cancelled
-    det = HoldingDetector(tiny_detector(model_dir), hold_text=a_text, deliver_late=True)
+    det = HoldingDetector(production_detector(model_dir), hold_text=a_text, deliver_late=True)
     w = make_window(det)
     w.open_path(a)
     qtbot.waitUntil(det.holding.is_set, timeout=20000)
@@ -214,7 +234,7 @@ def test_stale_job_results_are_dropped(qtbot, make_window, model_dir, tmp_path):
 def test_engine_error_becomes_message_and_keeps_results(qtbot, make_window, model_dir, tmp_path):
     path = tmp_path / "long.txt"
     path.write_text(long_text(20), encoding="utf-8")
-    w = make_window(HoldingDetector(tiny_detector(model_dir), hold_from_batch=10**9, fail_after=1))
+    w = make_window(HoldingDetector(production_detector(model_dir), hold_from_batch=10**9, fail_after=1))
     with qtbot.waitSignal(w.errorShown, timeout=30000) as blocker:
         w.open_path(path)
     assert "session lost" in blocker.args[0]
@@ -245,12 +265,15 @@ def test_click_highlight_selects_row_and_row_selects_highlight(qtbot, make_windo
 def test_threshold_slider_hides_low_scores_live(qtbot, make_window, doc):
     w = make_window()
     open_and_detect(qtbot, w, doc)
-    weak = next(it for it in w.state if w.state.value(it) == "강남구")
-    assert weak.score < 0.7 and w.proxy.proxy_row_of(weak.id) >= 0
+    weak = min(w.state, key=lambda it: it.score)
+    assert w.proxy.proxy_row_of(weak.id) >= 0
     rows = w.proxy.rowCount()
-    w.threshold_slider.setValue(80)
-    assert w.state.threshold == pytest.approx(0.8)
-    assert w.proxy.proxy_row_of(weak.id) == -1 and w.proxy.rowCount() == rows - 1
+    cut = int(weak.score * 100) + 1  # the next slider step above the weakest score
+    below = sum(1 for it in w.state if it.score < cut / 100)
+    assert 0 < below < rows
+    w.threshold_slider.setValue(cut)
+    assert w.state.threshold == pytest.approx(cut / 100)
+    assert w.proxy.proxy_row_of(weak.id) == -1 and w.proxy.rowCount() == rows - below
     assert w.state.items_at(weak.start) == []  # not highlighted either
     w.threshold_slider.setValue(10)
     assert w.proxy.rowCount() == rows

@@ -1,5 +1,11 @@
-"""Shared helpers for the UI tests: a tiny real model folder and wrappers around the *real* detector that
-let a test pause a stream between batches (to cancel mid-run or deliver a stale batch deterministically)."""
+"""Shared helpers for the UI tests.
+
+The window under test detects the way the app does: ``show_window(qtbot, model_dir)`` saves settings that
+point at a tiny real model folder, and the window builds its detector with the production factory
+(``ui.detection.default_factory`` = ``build_default_detector``: ONNX model + rule stage) and runs it on
+``QThreadPool``. Tests that need to pause a stream between batches (cancel mid-run, a stale batch in
+flight, an engine error after N batches) wrap a detector built by that same factory
+(``production_detector``) in ``HoldingDetector``; nothing else is injected."""
 from __future__ import annotations
 
 import threading
@@ -58,15 +64,33 @@ class HoldingDetector:
 
 
 def tiny_detector(folder: Path) -> ModelDetector:
+    """The bare model (no rule stage): only for tests about the model alone."""
     return ModelDetector(folder, threads=1)
 
 
-def show_window(qtbot, detector):
-    """A main window (fresh settings) that detects with ``detector``, shown and exposed; qtbot closes it."""
+def production_detector(folder: Path):
+    """What the window builds for ``model_dir=folder, threads=1``: the production factory's detector."""
+    from veil_desktop.ui.detection import default_factory
+
+    return default_factory(Path(folder), 1)
+
+
+def show_window(qtbot, model_or_detector):
+    """A main window with fresh settings, shown and exposed; qtbot closes it.
+
+    ``model_or_detector``: a model folder (path) -> the settings point at it and the window detects
+    through the production factory, exactly as the app does; a detector object (e.g. a
+    ``HoldingDetector`` around ``production_detector(folder)``) -> the window uses that object."""
+    from veil_desktop.review.settings import AppSettings
     from veil_desktop.ui.main_window import MainWindow
     from veil_desktop.ui.settings_store import SettingsStore
 
-    w = MainWindow(SettingsStore(), detector_factory=lambda _dir, _threads: detector)
+    if isinstance(model_or_detector, (str, Path)):
+        SettingsStore().save(AppSettings(model_dir=str(model_or_detector), threads=1))
+        factory = None
+    else:
+        factory = lambda _dir, _threads: model_or_detector  # noqa: E731
+    w = MainWindow(SettingsStore(), detector_factory=factory)
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)

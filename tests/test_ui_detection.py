@@ -1,0 +1,132 @@
+"""The one detection path: the window builds the production detector (``build_default_detector`` over a
+tiny real model folder, plus the real rule stage) and runs it in a ``QRunnable`` on ``QThreadPool`` —
+no child process, no injected detector. Cancel, stale jobs and failures on that path."""
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+
+import numpy as np
+import psutil
+import pytest
+from PySide6.QtCore import QThreadPool
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from tests.fixtures.tiny_model import BIOES_LABELS, build_tiny_model
+from tests.ui_helpers import ENTITIES, open_and_detect, production_detector, sample_text, show_window
+from veil_desktop.detect.default import CombinedDetector
+from veil_desktop.review.settings import AppSettings
+from veil_desktop.ui.main_window import MainWindow
+from veil_desktop.ui.settings_store import SettingsStore
+
+SAMPLE = sample_text()
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", entities=ENTITIES)
+
+
+@pytest.fixture
+def window(qtbot, model_dir):
+    w = show_window(qtbot, model_dir)
+    yield w
+    w._cancel_detection(silent=True)
+    QThreadPool.globalInstance().waitForDone(10000)
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def long_text(copies):
+    return "\n".join(f"[{i}]\n{SAMPLE}" for i in range(copies))
+
+
+def test_default_detector_runs_on_a_pool_thread_not_a_child_process(qtbot, window, tmp_path):
+    pool = QThreadPool.globalInstance()
+    gui = threading.get_ident()
+    seen: dict[str, object] = {}
+    window.detection.started.connect(lambda _id: seen.setdefault("busy", pool.activeThreadCount()))
+    path = write(tmp_path, "long.txt", long_text(40))
+    assert open_and_detect(qtbot, window, path, timeout=60000) is False
+    # the production detector (model + rule stage), built by the window's own factory
+    detector = window.detection.detectors.current()
+    assert isinstance(detector, CombinedDetector) and window.detector_id == "model+veil-rules-1"
+    assert seen["busy"] >= 1  # the job was running on the pool when it reported its start
+    assert psutil.Process().children(recursive=True) == []  # no detection process
+    found = {(window.state.value(it), it.label, it.source) for it in window.state}
+    assert ("김민준", "PERSON", "model") in found and ("010-2345-6789", "PHONE", "rule") in found
+    # the window shows exactly what the detector finds for the same text
+    assert len(window.state) == len(detector.detect(window.state.text))
+    assert threading.get_ident() == gui
+
+
+def test_cancel_stops_the_pool_worker_and_keeps_what_was_found(qtbot, window, model_dir, tmp_path):
+    big = write(tmp_path, "big.txt", long_text(400))
+    window.open_path(big)
+    qtbot.waitUntil(lambda: window.state is not None and len(window.state) > 0, timeout=60000)
+    worker = window.detection.worker
+    assert worker is not None and not worker.ended.is_set()
+    with qtbot.waitSignal(window.detectionFinished, timeout=5000) as blocker:
+        window.cancel_detection()
+    assert blocker.args == [True]
+    n = len(window.state)
+    assert worker.ended.wait(10)  # the pool thread really stops (the figure is in benchmarks/bench_ui.py)
+    QThreadPool.globalInstance().waitForDone(10000)
+    QApplication.processEvents()
+    assert len(window.state) == n  # nothing arrives after the cancel
+    assert 0 < n < len(production_detector(model_dir).detect(window.state.text))
+    assert not window.session.detection_complete and not window.progress.isVisible()
+
+
+def test_switching_documents_mid_run_shows_only_the_new_one(qtbot, window, tmp_path):
+    window.open_path(write(tmp_path, "big.txt", long_text(300)))
+    qtbot.waitUntil(lambda: window.detection.running, timeout=30000)
+    small = write(tmp_path, "small.txt", "담당: 이서연 주무관\n")
+    assert open_and_detect(qtbot, window, small) is False
+    QThreadPool.globalInstance().waitForDone(20000)
+    QApplication.processEvents()
+    assert [(window.state.value(it), it.label) for it in window.state] == [("이서연", "PERSON")]
+
+
+def test_bad_model_folder_is_a_message(qtbot, tmp_path):
+    empty = tmp_path / "empty-model"
+    empty.mkdir()
+    SettingsStore().save(AppSettings(model_dir=str(empty)))
+    w = MainWindow(SettingsStore())
+    qtbot.addWidget(w)
+    with qtbot.waitSignal(w.errorShown, timeout=60000) as blocker:
+        w.open_path(write(tmp_path, "s.txt", SAMPLE))
+    assert str(empty) in blocker.args[0] and "config.json" in blocker.args[0]
+    assert not w.progress.isVisible() and not w.detection.running
+    w.close()
+    QThreadPool.globalInstance().waitForDone(10000)
+
+
+def test_engine_failure_inside_the_worker_is_a_message_and_the_window_recovers(qtbot, model_dir, tmp_path):
+    # a real model folder that loads (its probe input passes) but whose ONNX graph fails on most Hangul
+    # tokens: the Gather table has only 200 rows; onnxruntime raises inside session.run on the pool thread
+    broken = build_tiny_model(tmp_path / "broken", table=np.zeros((200, len(BIOES_LABELS)), dtype=np.float32))
+    w = show_window(qtbot, broken)
+    doc = write(tmp_path, "s.txt", SAMPLE)
+    with qtbot.waitSignal(w.errorShown, timeout=60000) as blocker:
+        w.open_path(doc)
+    assert "out of data bounds" in blocker.args[0]
+    assert isinstance(w.findChild(QMessageBox), QMessageBox)
+    qtbot.waitUntil(lambda: not w.progress.isVisible(), timeout=5000)
+    assert not w.detection.running and w.actions_by_id["run_detection"].isEnabled()
+    assert not w.session.detection_complete
+    # the rule stage's spans, delivered before the model failed, are kept
+    assert {it.label for it in w.state} >= {"PHONE", "RRN"}
+    for box in w.findChildren(QMessageBox):
+        box.done(0)
+    # pointing the settings at a good model folder re-runs detection, which now completes
+    with qtbot.waitSignal(w.detectionFinished, timeout=60000) as done:
+        w.apply_settings(replace(w.settings, model_dir=str(model_dir)))
+    assert done.args == [False] and w.session.detection_complete
+    assert ("김민준", "PERSON") in {(w.state.value(it), it.label) for it in w.state}
+    w._cancel_detection(silent=True)
+    QThreadPool.globalInstance().waitForDone(10000)
