@@ -57,8 +57,7 @@ _COMBINING = ("\u0300-\u036f\u1161-\u11ff\ud7b0-\ud7ff\u3099\u309a\u1ab0-\u1aff\
 _INVIS_RE = re.compile(f"[{INVISIBLES}]")
 # one unit to rewrite: a run of invisibles, or a base character followed by combining marks (invisibles
 # interleaved: ``ᄒ\u200bᅡᆫ`` composes to ``한`` too)
-_UNIT = re.compile(f"[{INVISIBLES}]+|[^{INVISIBLES}][{INVISIBLES}{_COMBINING}]*[{_COMBINING}][{INVISIBLES}{_COMBINING}]*",
-                   re.S)
+_UNIT = re.compile(f"[{INVISIBLES}]+|[^{INVISIBLES}][{INVISIBLES}{_COMBINING}]*[{_COMBINING}]", re.S)
 _NEEDS_VIEW = re.compile(f"[{INVISIBLES}{_COMBINING}]")
 #: letter-spaced digits: at least 6 one-character items (digits, ``-``, ``.``), each followed by one space
 #: or tab, ending in a digit, standing alone (``9 0 0 1 0 1 - 1 2 3 4 5 6 7``, ``0 1 0 - 1 2 3 4 - 5 6 7 8``)
