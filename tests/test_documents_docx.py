@@ -26,9 +26,12 @@ PII = {  # value -> label; every one of these must be gone from the output
     "010-1234-5678": "PHONE", "김민수": "PERSON", "hong@example.com": "EMAIL", "이영희": "PERSON",
     "윤봉길": "PERSON", "010-5555-6666": "PHONE", "900101-1234567": "RRN", "장보고": "PERSON",
     "안중근": "PERSON", "서울특별시 종로구 세종대로 175": "ADDRESS",
+    # metadata is reviewed like the body: title, keywords, description, custom properties
+    "홍길동": "PERSON", "최고객": "PERSON", "정수정": "PERSON", "강감찬": "PERSON",
 }
-META_PII = ["최고객", "정수정", "홍길동 이력서", "비밀 프로젝트", "박지성", "강감찬", "PJ", "이순신",
-            "hong@corp.example", "choigogaek"]
+# always removed, whatever the review: authors, last modified by, comment authors/initials, user ids,
+# tracked-change authors, the template path's account name
+META_PII = ["박지성", "PJ", "이순신", "hong@corp.example", "choigogaek"]
 
 
 def _png(path: Path) -> Path:
@@ -168,24 +171,32 @@ def test_reader_surfaces_every_part(sample):
     doc = open_document(sample)
     assert doc.format == "docx"
     names = [p.name for p in doc.parts]
-    for expected in ("본문", "머리글", "바닥글", "각주", "메모", "링크 대상"):
+    for expected in ("Body", "Header 1", "Footer 1", "Footnotes", "Comments", "Link targets",
+                     "Document properties"):
         assert expected in names, names
-    assert names[0] == "본문" and names[-1].startswith("변경 추적")
+    assert names[0] == "Body" and names[-1] == "Removed from the export" and doc.parts[-1].removed
     assert "담당자 연락처: 010-1234-5678 입니다." in doc.text       # three runs, one value
-    assert "── 머리글 (word/header1.xml) ──\n작성자 김민수" in doc.text
+    assert "── Header 1 ──\n작성자 김민수" in doc.text and "word/" not in doc.text.split("── Link")[0]
     assert "출처: 윤봉길 010-5555-6666" in doc.text                  # footnote
     assert "이영희 님 주소" in doc.text                              # comment
-    assert "[대체 텍스트] 사진: 안중근" in doc.text                  # alt text
-    assert "[도형 텍스트] 서명 안중근" in doc.text and "[도형 텍스트] 장보고 귀하" in doc.text  # VML
+    assert "[Alt text] 사진: 안중근" in doc.text                      # alt text
+    assert "[Shape text] 서명 안중근" in doc.text and "[Shape text] 장보고 귀하" in doc.text  # VML
+    assert "[Text box] 상자 안 장보고 님\n" in doc.text                # after its paragraph, not glued
+    assert "주소 | 서울특별시 종로구 세종대로 175\n" in doc.text       # a table row on one line
+    assert "[Comment 박지성] \n이영희 님 주소" in doc.text              # comment with its author
+    assert "[Title] 홍길동 이력서\n" in doc.text and "[Custom property] 담당: 강감찬" in doc.text
+    assert "[Author] 최고객" in doc.text[doc.parts[-1].start:]          # shown, always removed
     assert doc.text.count("상자 안 장보고 님") == 1                  # text box once (no fallback copy)
     assert "새 문장" in doc.text                                     # tracked insertion
     assert "주민번호 900101-1234567" in doc.text[doc.parts[-1].start:]  # deletion, shown in last part
     assert 'HYPERLINK "mailto:hong@example.com"' in doc.text         # field code
     assert "mailto:hong@example.com\n" in doc.text                    # rels target
     loc = doc.locate(doc.text.index("5678"))
-    assert loc.member == "word/document.xml" and loc.part == "본문" and loc.slot is not None
-    assert doc.locate(0).part == "본문"
-    hdr = doc.text.index("── 머리글")
+    assert loc.member == "word/document.xml" and loc.part == "Body" and loc.slot is not None
+    assert doc.locate(0).part == "Body"
+    hdr = doc.text.index("── Header")
+    cap = next(c for c in doc.captions if c.key == "header")
+    assert doc.text[cap.start:cap.end] == "Header 1" and cap.detail == "1"
     assert doc.locate(hdr).slot is None  # boilerplate
 
 
@@ -219,8 +230,8 @@ def test_export_masks_every_part_and_scrubs_metadata(sample, tmp_path):
     assert para.runs[2].font.size == Pt(14)
     assert any(p.text.endswith("새 문장") for p in d.paragraphs)  # insertion accepted
     assert d.sections[0].header.paragraphs[0].text == "작성자 [PERSON]"
-    assert d.core_properties.author == "" and d.core_properties.title == ""
-    assert d.core_properties.last_modified_by == "" and d.core_properties.keywords == ""
+    assert d.core_properties.author == "" and d.core_properties.title == "[PERSON] 이력서"
+    assert d.core_properties.last_modified_by == "" and d.core_properties.keywords == "[PERSON]"
     assert d.tables[0].cell(0, 1).text == "[ADDRESS]"
     c = d.comments
     assert [x.text for x in c] == ["[PERSON] 님 주소 [ADDRESS] 확인"] and c.get(0).author == ""
@@ -228,8 +239,8 @@ def test_export_masks_every_part_and_scrubs_metadata(sample, tmp_path):
     assert 'Target="Normal.dotm"' in members["word/_rels/settings.xml.rels"]
 
 
-def test_docx_leak_in_unreviewed_place_is_caught(tmp_path):
-    """A value in a place the reader does not show (a document variable) fails the export."""
+def test_docx_document_variable_is_reviewed_and_masked(tmp_path):
+    """A document variable (settings.xml) is shown for review and masked in the attribute."""
     src = build_docx(tmp_path / "a.docx")
     z = zipfile.ZipFile(src)
     parts = {n: z.read(n) for n in z.namelist()}
@@ -243,10 +254,11 @@ def test_docx_leak_in_unreviewed_place_is_caught(tmp_path):
             z2.writestr(n, b)
     before = src.read_bytes()
     doc = open_document(src)
-    with pytest.raises(LeakDetected) as ei:
-        export_document(doc, Masker().plan(doc.text, spans_for(doc.text, PII)), tmp_path / "o.docx")
-    assert any("word/settings.xml" in loc for loc in ei.value.locations)
-    assert not (tmp_path / "o.docx").exists() and not (tmp_path / "o.docx.report.json").exists()
+    assert "[Document variable] 김민수\n" in doc.text
+    res = export_document(doc, Masker().plan(doc.text, spans_for(doc.text, PII)), tmp_path / "o.docx")
+    assert res.leak_check["result"] == "clean"
+    settings = all_member_text(tmp_path / "o.docx")["word/settings.xml"]
+    assert "김민수" not in settings and 'w:val="[PERSON]"' in settings
     assert src.read_bytes() == before
 
 
@@ -310,7 +322,7 @@ def test_copy_only_in_deleted_text_is_not_a_leak(sample, tmp_path):
 
 def test_attribute_slots_and_space_preserve(sample, tmp_path):
     doc = open_document(sample)
-    assert "[필드]  MERGEFIELD 안중근 " in doc.text and "[링크 설명] hong@example.com 에게" in doc.text
+    assert "[Field]  MERGEFIELD 안중근 " in doc.text and "[Link tooltip] hong@example.com 에게" in doc.text
     export_document(doc, Masker().plan(doc.text, spans_for(doc.text, PII)), tmp_path / "o.docx")
     with zipfile.ZipFile(tmp_path / "o.docx") as z:
         body = z.read("word/document.xml").decode()

@@ -1,26 +1,34 @@
-"""DOCX (WordprocessingML): every XML part read into reviewable text, masked in place across runs.
+"""DOCX (WordprocessingML): every part a recipient can read is reviewed, masked in place, or removed.
 
-Reading order: body, headers, footers, footnotes, endnotes, comments, then other text parts (charts,
-SmartArt, glossary, custom XML), external link targets, and finally the text of tracked deletions.
+Parts are chosen by *relationship type*, not by file name (``_rels/*.rels``, followed from the package
+root): the main document wherever it lives, headers/footers with any name, footnotes, endnotes,
+comments, charts (``chart``, ``chartEx``), SmartArt, the glossary (building blocks), settings (document
+variables, mail-merge data), styles and numbering, custom XML of any name, the metadata parts. Every
+other XML part — unreferenced or of an unknown type — is reviewed too ("other document data"). Parts
+that cannot be reviewed (macros ``vbaProject``, embedded objects, ``altChunk`` HTML/RTF, ActiveX,
+embedded fonts, printer settings, unknown binary parts) are **removed** from the output together with
+their relationships and the elements that point at them; ``Document.extra["removed_members"]`` and a
+note (copied into the report's warnings) say what was removed. Pictures are kept (no OCR).
 
-Leak vectors handled (see ``../shared/docs/PITFALLS.md``):
-- text split across runs: slots are ``w:t`` nodes; a replacement goes into the first run it touches and
-  the rest of the value is removed from the following runs, so each run keeps its formatting;
-- tracked changes are resolved: ``w:del``/``w:moveFrom`` subtrees (with their ``w:delText``) are removed
-  from the XML, ``w:ins``/``w:moveTo`` are unwrapped (insertions accepted), property-change records
-  (``w:rPrChange`` ...) removed. Deleted text is still shown to the reviewer (last part) so it can be seen;
-- comments are kept and masked like any other part; author/initials/user ids are blanked everywhere;
-- text boxes: ``mc:Fallback`` copies (VML duplicates of ``mc:Choice``) are removed from the output and not
-  shown twice; ``w:txbxContent`` text is read in place;
-- field codes (``w:instrText``, ``w:fldSimple/@w:instr``), hyperlink tooltips, object names, legacy VML
-  WordArt text / alt text / picture titles, hidden text (``w:vanish`` is just formatting on a ``w:t``), alt text
-  (``descr``/``title`` on ``wp:docPr``/``pic:cNvPr``), hyperlink targets in ``.rels``, ``customXml/``;
-- the attached template's path (``file:///C:/Users/<account>/…/Normal.dotm``) cut to its file name;
-- ``docProps/core.xml`` / ``app.xml`` personal fields blanked, ``custom.xml`` properties removed,
-  ``docProps/thumbnail.*`` (a picture of the first page) dropped.
+What is reviewed in a part (``wml_walker``): text runs (``w:t``, ``a:t``, ``m:t``, field codes, deleted
+text) including text after an XML comment/PI inside a run; any other element text and stray tails; text
+attributes (alt text, object names, form-field defaults/help/status text and list entries, content-control
+alias/tag/list items/dates, bookmark names, smart-tag and custom-XML attributes, hyperlink tooltips and
+anchors, ``fldSimple`` codes, document variables, mail-merge data, VML text) and any other attribute
+value that may be personal text (``xmlwalk.textual_attribute``). Tables are shown one row per line with
+cells separated by `` | ``; text boxes follow the paragraph they are anchored in (captioned), so their
+words are not glued to the anchor's.
+
+Output cleaning: tracked changes resolved (``w:del``/``w:moveFrom`` removed, ``w:ins``/``w:moveTo``
+accepted, property-change records dropped; deleted text is shown in the removed part), ``mc:Fallback``
+duplicates removed, XML comments and processing instructions removed, author/initials/user-id attributes
+blanked (comment authors are shown in the comment captions), ``docProps``: author and last-modified-by
+(shown in the removed part) and ``Manager`` blanked, other properties reviewed and written back masked,
+the thumbnail dropped, the attached template's path cut to its file name.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 
@@ -30,16 +38,15 @@ from ..masking import Replacement
 from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
-from .xmlwalk import Emitter, Slot, TextPart, ZipProfile, generic_walker, localname, rels_walker
-from .xmlwalk import read_zip_document, without_refs, write_zip_document
+from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, generic_walker, localname,
+                      read_zip_document, rels_walker, textual_attribute, write_zip_document)
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _w = "{%s}" % W
 
-_TEXT_TAGS = {"t", "instrText", "delText"}         # w:t, w:instrText, and a:t (DrawingML) via "t"
-_CHART_TEXT = {"v"}                                 # c:v chart cache values
-_PARA = {"p", "pt"}                                 # w:p, a:p, c:pt end a line
+_TEXT_TAGS = {"t", "instrText", "delText", "delInstrText"}   # w:t, a:t (DrawingML), m:t (math), codes
 _DELETED = {_w + "del", _w + "moveFrom"}
 _UNWRAP = {_w + "ins", _w + "moveTo"}
 _DROP = {_w + t for t in ("rPrChange", "pPrChange", "sectPrChange", "tblPrChange", "trPrChange",
@@ -52,54 +59,432 @@ _DROP = {_w + t for t in ("rPrChange", "pPrChange", "sectPrChange", "tblPrChange
 _PERSON_ATTRS = {"author", "initials", "userId", "providerId"}
 _V = "{urn:schemas-microsoft-com:vml}"
 _O = "{urn:schemas-microsoft-com:office:office}"
-# legacy VML shapes outside mc:Fallback: WordArt text, alt text, picture titles
-_VML_TEXT_ATTRS = {"textpath": ("string",), "shape": ("alt",), "imagedata": (_O + "title",)}
 _FALLBACK = "{%s}Fallback" % MC
+
+# element local name -> (caption key, attributes that are text whatever they hold)
+_CURATED: dict[str, tuple[str, tuple[str, ...]]] = {
+    "docPr": ("alt", ("descr", "title")), "cNvPr": ("alt", ("descr", "title")),
+    "textpath": ("shape_text", ("string",)), "shape": ("shape_text", ("alt",)),
+    "imagedata": ("shape_text", (_O + "title",)),
+    "fldSimple": ("field", (_w + "instr",)),
+    "hyperlink": ("link_tip", (_w + "tooltip", _w + "anchor", _w + "docLocation")),
+    "bookmarkStart": ("bookmark", (_w + "name",)),
+    "smartTag": ("attribute", (_w + "element",)), "customXml": ("attribute", (_w + "element",)),
+    "attr": ("attribute", (_w + "name", _w + "val")),
+    "alias": ("control", (_w + "val",)), "tag": ("control", (_w + "val",)),
+    "listItem": ("control", (_w + "displayText", _w + "value")),
+    "docPart": ("control", (_w + "val",)), "date": ("control", (_w + "fullDate",)),
+    "default": ("form", (_w + "val",)), "helpText": ("form", (_w + "val",)),
+    "statusText": ("form", (_w + "val",)), "listEntry": ("form", (_w + "val",)),
+    "docVar": ("variable", (_w + "name", _w + "val")),
+    "tblCaption": ("attribute", (_w + "val",)), "tblDescription": ("attribute", (_w + "val",)),
+}
+_CURATED_IN = {"ffData": ("form", (_w + "name",)), "mailMerge": ("mail_merge", None),
+               "odso": ("mail_merge", None)}
+_NUMERIC = re.compile(r"^-?\d+$")
+# names Word gives objects itself ("Picture 3", "Text Box 9", "그림 2", "image1.png")
+_DEFAULT_NAME = re.compile(r"^(?:[A-Za-z ]+|그림|글상자|도형|개체|사진)\s*\d+$|^[A-Za-z0-9_.-]+\.(?:png|jpe?g|gif|emf|wmf|bmp|tiff?)$",
+                           re.I)
+
+
+def _attrs(el, em: Emitter, context: str | None) -> None:
+    name = localname(el)
+    cur = _CURATED.get(name)
+    done: set[str] = set()
+    if cur is not None and el.tag.startswith(("{" + W, "{http://schemas.openxmlformats.org/drawingml",
+                                               _V, "{http://schemas.microsoft.com/office/word")):
+        key, attrs = cur
+        if name in ("docPr", "cNvPr") and el.get("name") and not _DEFAULT_NAME.match(el.get("name")):
+            em.slot(Slot(el, "attr", "name"), prefix="\n", suffix="\n", caption="object_name")
+        if name in ("docPr", "cNvPr"):
+            done.add("name")
+        if name == "bookmarkStart" and (el.get(_w + "name") or "").startswith("_"):
+            attrs = ()  # Word's own hidden bookmarks (_GoBack, _Toc...)
+        if name in ("alias", "tag", "docPart", "date") and context != "control":
+            attrs = ()
+        if name in ("default", "helpText", "statusText", "listEntry") and context != "form":
+            attrs = ()
+        for a in attrs:
+            v = el.get(a)
+            if v and v.strip():
+                em.slot(Slot(el, "attr", a), prefix="\n", suffix="\n", caption=key)
+                done.add(a)
+    if context == "mail_merge":
+        for a, v in el.attrib.items():
+            if a not in done and localname_attr(a) == "val" and v.strip() and not _NUMERIC.match(v):
+                em.slot(Slot(el, "attr", a), prefix="\n", suffix="\n", caption="mail_merge")
+                done.add(a)
+    if context == "form" and name == "name":
+        v = el.get(_w + "val")
+        if v and v.strip():
+            em.slot(Slot(el, "attr", _w + "val"), prefix="\n", suffix="\n", caption="form")
+            done.add(_w + "val")
+    for a, v in el.attrib.items():
+        if a not in done and textual_attribute(el, a, v):
+            em.slot(Slot(el, "attr", a), prefix="\n", suffix="\n", caption="attribute")
+
+
+def localname_attr(a: str) -> str:
+    return a.rsplit("}", 1)[-1]
 
 
 def wml_walker(root: etree._Element, em: Emitter) -> None:
-    """WordprocessingML/DrawingML/chart parts: text nodes, breaks, alt text; deletions set aside."""
+    """WordprocessingML/DrawingML/chart parts: runs, tables as rows, text boxes after their paragraph,
+    text attributes, any other text; deletions set aside for the removed part."""
+    pending: list[list] = []   # text boxes of the current top-level paragraph
 
-    def walk(el, deleted: bool) -> None:
+    def tails(el, deleted: bool, inline: bool) -> None:
+        # text after a child (an XML comment/PI or an element) inside ``el``
+        for child in el:
+            if child.tail and (inline or child.tail.strip()):
+                s = Slot(child, "tail")
+                if deleted:
+                    em.deleted_slot(s)
+                elif inline:
+                    em.slot(s)
+                else:
+                    em.slot(s, prefix="\n", suffix="\n")
+
+    def walk(el, deleted: bool, context: str | None, para_depth: int) -> None:
         tag = el.tag
-        if not isinstance(tag, str):
-            return
-        if tag == _FALLBACK:
-            return  # duplicate of mc:Choice; removed from the output
+        if not isinstance(tag, str) or tag == _FALLBACK:
+            return  # comments/PIs (removed from the output; text after them is a tail of the parent);
+            # mc:Fallback duplicates mc:Choice and is removed from the output
         name = localname(el)
         if tag in _DELETED:
             deleted = True
-        if name in _TEXT_TAGS or (name in _CHART_TEXT and tag.startswith("{http://schemas.openxmlformats.org/drawingml/2006/chart}")):
+        if name in _TEXT_TAGS:
             s = Slot(el, "text")
-            if deleted or name == "delText":
+            if deleted or name in ("delText", "delInstrText"):
                 em.deleted_slot(s)
+                tails(el, True, True)
             else:
                 em.slot(s)
-        elif not deleted:
+                tails(el, False, True)
+            return
+        if name in _CURATED_IN:
+            context = _CURATED_IN[name][0]
+        elif name == "sdtPr":
+            context = "control"
+        if not deleted:
             if name == "tab" and tag == _w + "tab" and el.getparent() is not None \
                     and localname(el.getparent()) == "r":
                 em.boilerplate("\t")
             elif name in ("br", "cr") and tag.startswith(_w) or (name == "br" and "drawingml" in tag):
                 em.boilerplate("\n")
-            if name in ("docPr", "cNvPr"):
-                for attr, shown in (("descr", "대체 텍스트"), ("title", "대체 텍스트 제목"),
-                                    ("name", "개체 이름")):
-                    if el.get(attr):
-                        em.slot(Slot(el, "attr", attr), prefix=f"\n[{shown}] ", suffix="\n")
-            elif tag.startswith(_V):
-                for attr in _VML_TEXT_ATTRS.get(name, ()):
-                    if el.get(attr):
-                        em.slot(Slot(el, "attr", attr), prefix="\n[도형 텍스트] ", suffix="\n")
-            elif tag == _w + "fldSimple" and el.get(_w + "instr"):
-                em.slot(Slot(el, "attr", _w + "instr"), prefix="\n[필드] ", suffix="\n")
-            elif tag == _w + "hyperlink" and el.get(_w + "tooltip"):
-                em.slot(Slot(el, "attr", _w + "tooltip"), prefix="\n[링크 설명] ", suffix="\n")
+            elif name == "comment" and tag == _w + "comment":
+                if not em.ops or not _ends_nl(em.ops):
+                    em.boilerplate("\n")
+                who = " ".join(x for x in (el.get(_w + "author"), ) if x)
+                em.caption("comment", who)
+                em.boilerplate("\n")
+            _attrs(el, em, context)
+            if el.text and _show_text(el, name, el.text):
+                em.slot(Slot(el, "text"), prefix="\n", suffix="\n")
+        is_para = name == "p" and tag in (_w + "p", "{http://schemas.openxmlformats.org/drawingml/2006/main}p")
+        if name == "txbxContent" and para_depth > 0 and not deleted:
+            em.push()
+            for child in el:
+                walk(child, deleted, context, 0)
+            pending.append(em.pop())
+            return
+        depth = para_depth + 1 if is_para else para_depth
+        children = [c for c in el if isinstance(c.tag, str)]
         for child in el:
-            walk(child, deleted)
-        if name in _PARA and not deleted:
+            walk(child, deleted, context, depth)
+            if name == "tr" and tag == _w + "tr" and localname(child) == "tc" and not deleted \
+                    and child is not children[-1]:
+                em.boilerplate(" | ")
+        if not deleted:
+            tails(el, False, False)
+        if deleted:
+            return
+        if is_para:
+            parent = el.getparent()
+            in_cell = parent is not None and parent.tag == _w + "tc"
+            if in_cell:
+                later = [c for c in parent if isinstance(c.tag, str) and localname(c) == "p"]
+                if later and el is not later[-1]:
+                    em.boilerplate(" ")
+            else:
+                em.boilerplate("\n")
+            if para_depth == 0 and pending:
+                for ops in pending:
+                    em.caption("textbox")
+                    em.extend(ops)
+                    if not _ends_nl(em.ops):
+                        em.boilerplate("\n")
+                pending.clear()
+        elif name == "tr" and tag == _w + "tr":
             em.boilerplate("\n")
+        elif name == "pt" or (name == "comment" and tag == _w + "comment"):
+            if not _ends_nl(em.ops):
+                em.boilerplate("\n")
 
-    walk(root, False)
+    walk(root, False, None, 0)
+    for ops in pending:  # a text box outside any paragraph
+        em.caption("textbox")
+        em.extend(ops)
+
+
+_LAYOUT_NS = ("{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}",
+              "{http://schemas.microsoft.com/office/word/2010/wordprocessingDrawing}")
+
+
+def _show_text(el, name: str, text: str) -> bool:
+    """Element text outside the text runs: shown unless it is layout data (picture offsets, alignment)."""
+    t = text.strip()
+    if not t:
+        return False
+    if el.tag.startswith(_LAYOUT_NS):
+        return textual_attribute(el, "text", t)
+    if _NUMERIC.match(t) and name not in ("v", "pt"):
+        return False
+    return True
+
+
+def _ends_nl(ops) -> bool:
+    for kind, val in reversed(ops):
+        if kind == "b":
+            if val:
+                return val.endswith("\n")  # type: ignore[union-attr]
+            continue
+        return False
+    return True
+
+
+# -- metadata parts ---------------------------------------------------------------------------------
+_CORE_KEYS = {"title": "meta_title", "subject": "meta_subject", "keywords": "meta_keywords",
+              "description": "meta_description", "category": "meta_category",
+              "contentStatus": "meta_status", "identifier": "meta_other", "version": "meta_other"}
+_CORE_REMOVED = {"creator": "meta_author", "lastModifiedBy": "meta_last_modified_by"}
+_CORE_KEEP = {"created", "modified", "revision", "language", "lastPrinted"}
+_APP_KEYS = {"Template": "meta_template", "Company": "meta_company", "HyperlinkBase": "meta_other"}
+_APP_REMOVED = {"Manager": "meta_manager"}
+_APP_SKIP = {"Application", "AppVersion", "DocSecurity", "ScaleCrop", "LinksUpToDate", "SharedDoc",
+             "HyperlinksChanged", "TotalTime", "Pages", "Words", "Characters", "Lines", "Paragraphs",
+             "CharactersWithSpaces", "HeadingPairs", "Notes", "Slides", "HiddenSlides", "MMClips",
+             "PresentationFormat", "DigSig"}
+
+
+def core_walker(root, em: Emitter) -> None:
+    for el in root:
+        if not isinstance(el.tag, str):
+            continue
+        name = localname(el)
+        if name in _CORE_REMOVED:
+            em.deleted_slot(Slot(el, "text"), _CORE_REMOVED[name])
+        elif name not in _CORE_KEEP and el.text and el.text.strip():
+            em.slot(Slot(el, "text"), caption=_CORE_KEYS.get(name, "meta_other"), suffix="\n")
+        attribute_slots(el, em)
+
+
+def app_walker(root, em: Emitter) -> None:
+    for el in root:
+        if not isinstance(el.tag, str):
+            continue
+        name = localname(el)
+        if name in _APP_SKIP:
+            continue
+        if name in _APP_REMOVED:
+            em.deleted_slot(Slot(el, "text"), _APP_REMOVED[name])
+            continue
+        if name == "TitlesOfParts":
+            for t in el.iter():
+                if isinstance(t.tag, str) and t.text and t.text.strip():
+                    em.slot(Slot(t, "text"), caption="meta_title", suffix="\n")
+            continue
+        for t in el.iter():
+            if isinstance(t.tag, str) and t.text and t.text.strip():
+                em.slot(Slot(t, "text"), caption=_APP_KEYS.get(name, "meta_other"), suffix="\n")
+
+
+def custom_walker(root, em: Emitter) -> None:
+    for prop in root:
+        if not isinstance(prop.tag, str):
+            continue
+        em.caption("meta_custom")
+        em.slot(Slot(prop, "attr", "name"), suffix=": ")
+        for v in prop.iter():
+            if v is not prop and isinstance(v.tag, str) and v.text and v.text.strip():
+                em.slot(Slot(v, "text"))
+        em.boilerplate("\n")
+
+
+def people_walker(root, em: Emitter) -> None:
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for a in el.attrib:
+            if localname_attr(a) in ("author", "initials", "userId"):
+                em.deleted_slot(Slot(el, "attr", a), "meta_comment_author")
+
+
+# -- the package: relationships and content types ----------------------------------------------------
+_REL_KIND = {
+    "officeDocument": "body", "header": "header", "footer": "footer", "footnotes": "footnotes",
+    "endnotes": "endnotes", "comments": "comments", "glossaryDocument": "glossary", "chart": "chart",
+    "chartEx": "chart", "diagramData": "chart", "diagramDrawing": "chart", "diagramLayout": "chart",
+    "diagramQuickStyle": "chart", "diagramColors": "chart", "chartUserShapes": "chart",
+    "settings": "settings", "styles": "styles", "numbering": "styles", "stylesWithEffects": "styles",
+    "customXml": "customxml", "customXmlProps": "customxml", "core-properties": "meta_core",
+    "extended-properties": "meta_app", "custom-properties": "meta_custom", "people": "meta_people",
+    "thumbnail": "drop", "image": "image",
+}
+#: relationship types whose targets cannot be reviewed: removed from the output (category for the note)
+_REL_REMOVE = {
+    "vbaProject": "macros", "wordVbaData": "macros", "keyMapCustomizations": "macros",
+    "attachedToolbars": "macros", "oleObject": "embedded objects", "package": "embedded objects",
+    "aFChunk": "embedded HTML/RTF chunks (altChunk)", "activeXControl": "ActiveX controls",
+    "activeXControlBinary": "ActiveX controls", "control": "ActiveX controls",
+    "printerSettings": "printer settings", "font": "embedded fonts", "video": "media",
+    "audio": "media", "media": "media",
+}
+_ORDER = ["body", "header", "footer", "footnotes", "endnotes", "comments", "chart", "glossary",
+          "settings", "styles", "customxml", "other", "links", "meta_core", "meta_app", "meta_custom",
+          "meta_people"]
+_META_WALKERS = {"meta_core": core_walker, "meta_app": app_walker, "meta_custom": custom_walker,
+                 "meta_people": people_walker}
+
+
+def _source_of_rels(name: str) -> str:
+    """``word/_rels/document.xml.rels`` -> ``word/document.xml``; ``_rels/.rels`` -> ``""``."""
+    d, f = posixpath.split(name)
+    base = posixpath.dirname(d) if posixpath.basename(d) == "_rels" else d
+    return posixpath.join(base, f[:-5]) if f != ".rels" else base.rstrip("/")
+
+
+def _resolve(source: str, target: str) -> str:
+    if target.startswith("/"):
+        return posixpath.normpath(target.lstrip("/"))
+    base = posixpath.dirname(source) if source else ""
+    return posixpath.normpath(posixpath.join(base, target))
+
+
+def _relationships(members: list[Member]) -> dict[str, list[tuple[str, str, str, bool]]]:
+    """``{source part: [(id, type suffix, target part or URL, external)]}`` of every ``.rels``."""
+    out: dict[str, list[tuple[str, str, str, bool]]] = {}
+    for m in members:
+        if not m.name.endswith(".rels"):
+            continue
+        try:
+            root = parse_xml(m.data, m.name)
+        except DocumentError:
+            continue
+        src = _source_of_rels(m.name)
+        lst = out.setdefault(src, [])
+        for el in root:
+            if not isinstance(el.tag, str) or localname(el) != "Relationship":
+                continue
+            typ = (el.get("Type") or "").rstrip("/").rsplit("/", 1)[-1]
+            target = el.get("Target") or ""
+            ext = el.get("TargetMode") == "External"
+            lst.append((el.get("Id") or "", typ, target if ext else _resolve(src, target), ext))
+    return out
+
+
+def _looks_xml(data: bytes) -> bool:
+    head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return False
+    return head[:1] == b"<"
+
+
+_IMAGE_MAGIC = (b"\x89PNG", b"\xff\xd8", b"GIF8", b"BM", b"II*\x00", b"MM\x00*", b"\xd7\xcd\xc6\x9a",
+                b"\x01\x00\x09\x00", b"II\xbc")
+
+
+def _is_picture(data: bytes) -> bool:
+    return data.startswith(_IMAGE_MAGIC) or (data[:4] == b"\x01\x00\x00\x00" and data[40:44] == b" EMF")
+
+
+def _package(members: list[Member]) -> tuple[dict[str, str], dict[str, str], str]:
+    """``(kind per member, removal category per member, main part)``. Kinds: see ``_ORDER`` plus
+    ``image`` and ``drop``; every XML member not reached through a known relationship is ``other``;
+    every other member that is not a picture is removed."""
+    names = {m.name for m in members}
+    by_name = {m.name: m for m in members}
+    rels = _relationships(members)
+    kind: dict[str, str] = {}
+    remove: dict[str, str] = {}
+    main = ""
+    queue = [""]
+    seen = {""}
+    while queue:
+        src = queue.pop(0)
+        for _rid, typ, target, ext in rels.get(src, []):
+            if ext or target not in names:
+                continue
+            if typ in _REL_REMOVE:
+                remove.setdefault(target, _REL_REMOVE[typ])
+            elif target not in kind:
+                k = _REL_KIND.get(typ, "other")
+                if k == "body" and src:
+                    k = "other"  # an officeDocument relationship below the root: not the main part
+                if k == "body":
+                    if main:
+                        k = "other"
+                    else:
+                        main = target
+                kind[target] = k
+            if target not in seen:
+                seen.add(target)
+                queue.append(target)
+    if not main and "word/document.xml" in names:
+        main = "word/document.xml"
+        kind[main] = "body"
+    for n in sorted(names):
+        if n in remove or n in kind:
+            continue
+        if n.endswith(".rels") or n == "[Content_Types].xml":
+            continue
+        kind[n] = "other" if _looks_xml(by_name[n].data) else ("image" if _is_picture(by_name[n].data)
+                                                               else "unknown")
+    for n, k in list(kind.items()):
+        m = by_name.get(n)
+        if m is None:
+            continue
+        if k == "drop":
+            continue
+        if k == "image" and not _is_picture(m.data):
+            k = "other" if _looks_xml(m.data) else "unknown"
+            kind[n] = k
+        if k not in ("image",) and not _looks_xml(m.data):
+            remove[n] = "unknown binary parts"
+            del kind[n]
+    for n in remove:
+        kind.pop(n, None)
+    if main and main in remove:
+        del remove[main]
+        kind[main] = "body"
+    return kind, remove, main
+
+
+def classify(members: list[Member]) -> list[TextPart]:
+    kind, _remove, main = _package(members)
+    groups: dict[str, list[str]] = {}
+    for n, k in kind.items():
+        groups.setdefault(k, []).append(n)
+    out: list[TextPart] = []
+    for k in _ORDER:
+        if k == "links":
+            for n in sorted(m.name for m in members if m.name.endswith(".rels")):
+                out.append(TextPart(n, "links", rels_walker, header=False))
+            continue
+        names = groups.get(k, [])
+        if k == "body":
+            names = [main] if main else []
+        else:
+            names = sorted(names, key=lambda n: (_num(n), n))
+        for i, n in enumerate(names):
+            if k.startswith("meta_"):
+                out.append(TextPart(n, "metadata", _META_WALKERS[k], header=False))
+            elif k in ("customxml", "other"):
+                out.append(TextPart(n, k, generic_walker, header=False))
+            else:
+                detail = str(i + 1) if k in ("header", "footer") else ""
+                out.append(TextPart(n, k, wml_walker, header=bool(detail), detail=detail))
+    return out
 
 
 def _num(name: str) -> int:
@@ -107,39 +492,9 @@ def _num(name: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-_ORDER = [
-    (re.compile(r"^word/document\.xml$"), "본문", False),
-    (re.compile(r"^word/header\d*\.xml$"), "머리글", True),
-    (re.compile(r"^word/footer\d*\.xml$"), "바닥글", True),
-    (re.compile(r"^word/footnotes\.xml$"), "각주", True),
-    (re.compile(r"^word/endnotes\.xml$"), "미주", True),
-    (re.compile(r"^word/comments\.xml$"), "메모", True),
-    (re.compile(r"^word/(charts|diagrams)/[^/]+\.xml$"), "도형·차트", True),
-    (re.compile(r"^word/glossary/document\.xml$"), "상용구", True),
-]
-
-
-def classify(members: list[Member]) -> list[TextPart]:
-    names = [m.name for m in members]
-    out: list[TextPart] = []
-    used = set()
-    for pat, label, header in _ORDER:
-        for n in sorted((n for n in names if pat.match(n)), key=lambda n: (_num(n), n)):
-            out.append(TextPart(n, label, wml_walker, header))
-            used.add(n)
-    for n in sorted(names):
-        if n.startswith("customXml/item") and n.endswith(".xml") and "Props" not in n:
-            out.append(TextPart(n, "사용자 지정 XML", generic_walker))
-            used.add(n)
-    for n in sorted(names):
-        if n.endswith(".rels") and n not in used:
-            out.append(TextPart(n, "링크 대상", rels_walker))
-    return out
-
-
 def clean(name: str, root: etree._Element) -> bool:
     """Resolve tracked changes, drop fallbacks and blank personal attributes. True if changed."""
-    if not (name.endswith(".xml")):
+    if name.endswith(".rels") or name == "[Content_Types].xml":
         return False
     changed = False
     for el in list(root.iter(_FALLBACK)):
@@ -191,81 +546,119 @@ def _unwrap(el) -> None:
     _remove_keep_tail(el)
 
 
-# -- metadata --------------------------------------------------------------------------------------
-_CORE_KEEP = {"created", "modified", "revision", "language"}
-_APP_BLANK = {"Company", "Manager", "HyperlinkBase"}
+# -- output: metadata, removed parts -----------------------------------------------------------------
+_MACRO_TYPES = {
+    "application/vnd.ms-word.document.macroEnabled.main+xml":
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml":
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml":
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+}
 
 
-def scrub(members: list[Member], doc: Document | None) -> list[Member]:
-    out = []
-    dropped: list[str] = []
-    for m in members:
-        low = m.name.lower()
-        if low.startswith("docprops/thumbnail"):
-            dropped.append(m.name)
-            continue
-        if low == "docprops/core.xml":
-            root = parse_xml(m.data, m.name)
-            for el in root:
-                if isinstance(el.tag, str) and localname(el) not in _CORE_KEEP:
-                    for c in list(el):
-                        el.remove(c)
-                    el.text = None
-            m = Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
-        elif low == "docprops/app.xml":
-            root = parse_xml(m.data, m.name)
-            for el in root.iter():
-                if not isinstance(el.tag, str):
-                    continue
-                if localname(el) in _APP_BLANK:
-                    el.text = None
-                if localname(el) == "TitlesOfParts":
-                    for t in el.iter():
-                        if isinstance(t.tag, str) and localname(t) == "lpstr":
-                            t.text = None
-            m = Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
-        elif low.endswith(".rels") and b"attachedTemplate" in m.data:
-            m = _template_basename(m)
-        elif low == "docprops/custom.xml":
-            root = parse_xml(m.data, m.name)
-            for el in list(root):
-                root.remove(el)
-            m = Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
-        out.append(m)
-    if dropped:
-        out = [without_refs(m, dropped) for m in out]
-    return out
-
-
-def _template_basename(m: Member) -> Member:
-    """``file:///C:/Users/<name>/.../Normal.dotm`` -> ``Normal.dotm``: the path names the author's
-    account, and Word only needs the file name to look the template up again."""
-    root = parse_xml(m.data, m.name)
-    for el in root:
-        if (el.get("Type") or "").endswith("/attachedTemplate") and el.get("Target"):
-            el.set("Target", re.split(r"[\\/]", el.get("Target"))[-1])
+def _rewrite(m: Member, root) -> Member:
     return Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
 
 
+def scrub(members: list[Member], doc: Document | None) -> list[Member]:
+    kind, remove, _main = _package(members)
+    dropped = set(remove) | {n for n, k in kind.items() if k == "drop"}
+    # relationships to dropped parts, per source part, and the elements that point at them (w:altChunk,
+    # o:OLEObject, w:control, w:embedRegular ...) go too
+    dead_ids: dict[str, set[str]] = {}
+    out: list[Member] = []
+    for m in members:
+        if m.name in dropped:
+            continue
+        if m.name.endswith(".rels"):
+            root = parse_xml(m.data, m.name)
+            src = _source_of_rels(m.name)
+            changed = False
+            for el in list(root):
+                if not isinstance(el.tag, str):
+                    continue
+                target = el.get("Target") or ""
+                if el.get("TargetMode") != "External" and _resolve(src, target) in dropped:
+                    dead_ids.setdefault(src, set()).add(el.get("Id") or "")
+                    root.remove(el)
+                    changed = True
+                elif (el.get("Type") or "").endswith("/attachedTemplate") and target:
+                    # file:///C:/Users/<account>/.../Normal.dotm -> Normal.dotm (names the account)
+                    el.set("Target", re.split(r"[\\/]", target)[-1])
+                    changed = True
+            m = _rewrite(m, root) if changed else m
+        out.append(m)
+    final: list[Member] = []
+    for m in out:
+        if m.name == "[Content_Types].xml":
+            root = parse_xml(m.data, m.name)
+            for el in list(root):
+                if not isinstance(el.tag, str):
+                    continue
+                if (el.get("PartName") or "").lstrip("/") in dropped:
+                    root.remove(el)
+                elif el.get("ContentType") in _MACRO_TYPES:
+                    el.set("ContentType", _MACRO_TYPES[el.get("ContentType")])
+            m = _rewrite(m, root)
+        elif m.name in dead_ids:
+            root = parse_xml(m.data, m.name)
+            ids = dead_ids[m.name]
+            for el in list(root.iter()):
+                if not isinstance(el.tag, str) or el is root:
+                    continue
+                if any(a.startswith("{%s}" % R_NS) and v in ids for a, v in el.attrib.items()):
+                    parent = el.getparent()
+                    if parent is not None:
+                        _remove_keep_tail(el)
+            m = _rewrite(m, root)
+        k = kind.get(m.name)
+        if k == "meta_core":
+            root = parse_xml(m.data, m.name)
+            for el in root:
+                if isinstance(el.tag, str) and localname(el) in _CORE_REMOVED:
+                    for c in list(el):
+                        el.remove(c)
+                    el.text = None
+            m = _rewrite(m, root)
+        elif k == "meta_app":
+            root = parse_xml(m.data, m.name)
+            for el in root:
+                if isinstance(el.tag, str) and localname(el) in _APP_REMOVED:
+                    el.text = None
+            m = _rewrite(m, root)
+        final.append(m)
+    return final
+
+
 def check(members: list[Member]) -> None:
-    names = {m.name for m in members}
-    if "word/document.xml" not in names:
-        raise DocumentError("This is not a Word document (word/document.xml is missing).")
+    _kind, _remove, main = _package(members)
+    if not main:
+        raise DocumentError("This is not a Word document (no main document part: word/document.xml "
+                            "is missing and no officeDocument relationship points elsewhere).")
+
+
+def removed_members(members: list[Member]) -> list[str]:
+    kind, remove, _main = _package(members)
+    return sorted(remove) + sorted(n for n, k in kind.items() if k == "drop")
 
 
 def notes(members: list[Member]) -> list[str]:
     out = []
-    if any(m.name.startswith("word/embeddings/") for m in members):
-        out.append("The document contains embedded objects (word/embeddings); they are copied "
-                   "unchanged and their contents are not reviewed.")
-    if any(m.name.startswith("word/media/") for m in members):
-        out.append("Pictures (word/media) are copied unchanged; text inside images is not detected.")
+    _kind, remove, _main = _package(members)
+    if remove:
+        cats: dict[str, int] = {}
+        for c in remove.values():
+            cats[c] = cats.get(c, 0) + 1
+        out.append("Removed from the export because their content cannot be reviewed: "
+                   + ", ".join(f"{c} ({n})" for c, n in sorted(cats.items())) + ".")
+    if any(k == "image" for k in _kind.values()):
+        out.append("Pictures are copied unchanged; text inside images is not detected.")
     return out
 
 
 PROFILE = ZipProfile(what="Word document", fmt="docx", classify=classify, clean=clean, scrub=scrub,
-                     deleted_part_name="변경 추적: 삭제된 텍스트 (내보내기에서 제거됨)", check=check,
-                     notes=notes)
+                     check=check, notes=notes, removed=removed_members)
 
 
 def read_docx(path: Path, data: bytes) -> Document:

@@ -5,7 +5,11 @@ character lives in the file.
 
 Invariants:
 - ``text`` is the concatenation of all parts in reading order; parts that are not the main body start
-  with a visible header line (``── 머리글 (word/header1.xml) ──``) so the reviewer sees the boundary;
+  with a visible header line (``── Header 1 ──``) so the reviewer sees the boundary. Header lines and
+  inline labels (``[Alt text] ``) are *captions*: ``Document.captions`` lists each one's range with a
+  language-neutral ``key`` and a ``detail`` (a number, a comment's author), so the UI can show them in its
+  own language (``ui.i18n.caption``); the core writes them in English, never part paths;
+
 - ``segments`` are sorted, non-overlapping half-open ranges of ``text``; each maps to one *slot* in the
   file (an XML text node, an attribute, a PDF page's characters, the whole of a text file). Characters
   of ``text`` outside every segment are boilerplate (part headers, paragraph breaks) that the writer
@@ -32,11 +36,53 @@ from ..masking import Replacement
 class Part:
     """A reviewable part: ``text[start:end]`` (including its header line, if any)."""
 
-    name: str          # human-readable, e.g. "본문", "머리글 1", "각주", "3쪽"
+    name: str          # human-readable, e.g. "Body", "Header 1", "Footnotes", "3쪽"
     start: int
     end: int
-    source: str = ""   # where it lives in the file, e.g. "word/header1.xml", "page 3"
-    removed: bool = False  # shown for review but not written (DOCX tracked deletions)
+    source: str = ""   # where it lives in the file, e.g. "word/header1.xml", "page 3" (not shown)
+    removed: bool = False  # shown for review but not written (DOCX tracked deletions, author fields)
+    kind: str = ""     # caption key: "body", "header", "footer", "footnotes", "comments", ... ("" = name)
+    detail: str = ""   # caption detail: "1" for the first header, ...
+
+
+@dataclass(frozen=True, slots=True)
+class Caption:
+    """``text[start:end]`` is a caption the core wrote in English (``caption_text(key, detail)``)."""
+
+    start: int
+    end: int
+    key: str
+    detail: str = ""
+    inline: bool = False   # an inline label ("[Alt text] ") rather than a part header line
+
+
+#: English captions of the core (the UI translates by key: ``veil_desktop.ui.i18n``)
+CAPTIONS_EN: dict[str, str] = {
+    "body": "Body", "section": "Section {detail}", "header": "Header {detail}",
+    "footer": "Footer {detail}", "footnotes": "Footnotes", "endnotes": "Endnotes",
+    "comments": "Comments", "comment": "Comment {detail}", "textbox": "Text box",
+    "footnote": "Footnote", "endnote": "Endnote", "memo": "Memo {detail}",
+    "chart": "Chart / diagram", "glossary": "Building blocks", "settings": "Document settings",
+    "styles": "Styles and numbering", "customxml": "Custom XML data", "other": "Other document data",
+    "links": "Link targets", "metadata": "Document properties",
+    "removed": "Removed from the export", "deleted": "Tracked deletion",
+    "alt": "Alt text", "alt_title": "Alt text title", "object_name": "Object name",
+    "shape_text": "Shape text", "field": "Field", "link_tip": "Link tooltip", "form": "Form field",
+    "control": "Content control", "bookmark": "Bookmark", "variable": "Document variable",
+    "mail_merge": "Mail merge", "attribute": "Attribute", "scripts": "Scripts",
+    "meta_title": "Title", "meta_subject": "Subject", "meta_keywords": "Keywords",
+    "meta_description": "Comments", "meta_category": "Category", "meta_status": "Status",
+    "meta_author": "Author", "meta_last_modified_by": "Last modified by", "meta_company": "Company",
+    "meta_manager": "Manager", "meta_template": "Template", "meta_custom": "Custom property",
+    "meta_other": "Property", "meta_comment_author": "Comment author", "page": "Page {detail}",
+}
+
+
+def caption_text(key: str, detail: str = "") -> str:
+    t = CAPTIONS_EN.get(key, key)
+    if "{detail}" in t:
+        return t.replace("{detail}", detail).strip()
+    return t
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +118,7 @@ class Document:
     newline: str | None = None       # text files: "\n", "\r\n", "\r", or None if mixed (kept raw)
     bom: bool = False                # text files: the source started with a byte-order mark
     notes: tuple[str, ...] = ()      # reader notes shown to the reviewer (no document text)
+    captions: tuple[Caption, ...] = ()  # header lines / inline labels written by the core (translatable)
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # -- offsets -> file -------------------------------------------------------------------
@@ -139,7 +186,8 @@ class TextBuilder:
         self._len = 0
         self.segments: list[Segment] = []
         self.parts: list[Part] = []
-        self._part: tuple[str, str, int, bool] | None = None
+        self.captions: list[Caption] = []
+        self._part: tuple[str, str, int, bool, str, str] | None = None
 
     @property
     def length(self) -> int:
@@ -156,26 +204,43 @@ class TextBuilder:
             self._chunks.append(s)
             self._len += len(s)
 
+    def caption(self, key: str, detail: str = "", inline: bool = True) -> None:
+        """An inline label such as ``[Alt text] `` (boilerplate, recorded in ``captions``)."""
+        t = caption_text(key, detail)
+        start = self._len + 1
+        self.boilerplate(f"[{t}] ")
+        self.captions.append(Caption(start, start + len(t), key, detail, inline))
+
     def ends_with_newline(self) -> bool:
         return not self._chunks or self._chunks[-1].endswith("\n")
 
-    def begin_part(self, name: str, source: str = "", header: bool = True, removed: bool = False) -> None:
+    def begin_part(self, name: str, source: str = "", header: bool = True, removed: bool = False,
+                   kind: str = "", detail: str = "") -> None:
+        """Start a part. With ``kind`` the header line is the caption of that kind (English, recorded in
+        ``captions``; the part's file path is kept in ``Part.source`` but not shown); without it, the
+        old form ``── name (source) ──``."""
         self.end_part()
+        if kind:
+            name = caption_text(kind, detail)
         if header:
             if not self.ends_with_newline():
                 self.boilerplate("\n")
             start = self._len
-            label = f"{name} ({source})" if source else name
-            self.boilerplate(f"── {label} ──\n")
+            if kind:
+                self.boilerplate(f"── {name} ──\n")
+                self.captions.append(Caption(start + 3, start + 3 + len(name), kind, detail))
+            else:
+                label = f"{name} ({source})" if source else name
+                self.boilerplate(f"── {label} ──\n")
         else:
             start = self._len
-        self._part = (name, source, start, removed)
+        self._part = (name, source, start, removed, kind, detail)
 
     def end_part(self) -> None:
         if self._part is not None:
-            name, source, start, removed = self._part
+            name, source, start, removed, kind, detail = self._part
             if self._len > start:
-                self.parts.append(Part(name, start, self._len, source, removed))
+                self.parts.append(Part(name, start, self._len, source, removed, kind, detail))
             self._part = None
 
     def text(self) -> str:

@@ -13,6 +13,7 @@ fallbacks, author attributes) and which members to scrub or drop (metadata, prev
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -55,32 +56,59 @@ class Slot:
 
 
 class Emitter:
-    """Receives what a walker finds. ``deleted`` slots (tracked deletions) are listed after the part."""
+    """Receives what a walker finds. ``deleted`` slots (tracked deletions, author fields that are always
+    removed) are listed after all parts in a part marked ``removed``.
+
+    ``ops`` is what the reader shows, in order: ``("b", text)`` boilerplate, ``("s", slot)`` a slot,
+    ``("c", (key, detail))`` a caption. A walker may *defer* ops (``push``/``pop``/``extend``) — e.g. a
+    text box or footnote shown after the paragraph it is anchored in instead of glued into it; slot
+    numbers follow the order of ``slot()`` calls, which is the same when reading and writing.
+    """
 
     def __init__(self) -> None:
         self.slots: list[Slot] = []
-        self.deleted: list[Slot] = []
-        self.ops: list[tuple[str, object]] = []   # ("b", str) boilerplate | ("s", Slot)
+        self.deleted: list[tuple[Slot, str]] = []
+        self.ops: list[tuple[str, object]] = []
+        self._stack: list[list[tuple[str, object]]] = []
 
     def boilerplate(self, s: str) -> None:
-        self.ops.append(("b", s))
+        if s:
+            self.ops.append(("b", s))
 
-    def slot(self, slot: Slot, prefix: str = "", suffix: str = "") -> None:
+    def caption(self, key: str, detail: str = "") -> None:
+        self.ops.append(("c", (key, detail)))
+
+    def slot(self, slot: Slot, prefix: str = "", suffix: str = "", caption: str | None = None,
+             detail: str = "") -> None:
         if not slot.get():
             return
         if prefix:
             self.boilerplate(prefix)
+        if caption:
+            self.caption(caption, detail)
         self.slots.append(slot)
         self.ops.append(("s", slot))
         if suffix:
             self.boilerplate(suffix)
 
-    def deleted_slot(self, slot: Slot) -> None:
+    def deleted_slot(self, slot: Slot, key: str = "deleted") -> None:
         if slot.get():
-            self.deleted.append(slot)
+            self.deleted.append((slot, key))
+
+    def push(self) -> None:
+        """Collect the following ops aside (``pop`` returns them)."""
+        self._stack.append(self.ops)
+        self.ops = []
+
+    def pop(self) -> list[tuple[str, object]]:
+        ops, self.ops = self.ops, self._stack.pop()
+        return ops
+
+    def extend(self, ops: list[tuple[str, object]]) -> None:
+        self.ops.extend(ops)
 
     def all_slots(self) -> list[Slot]:
-        return self.slots + self.deleted
+        return self.slots + [s for s, _ in self.deleted]
 
 
 def localname(el) -> str:
@@ -93,13 +121,60 @@ def localname(el) -> str:
 Walker = Callable[[etree._Element, Emitter], None]
 
 
+# attributes that never hold document text (ids, revision ids, measurements, fonts, styling)
+_TECH_ATTRS = {"id", "paraId", "textId", "durableId", "anchorId", "editId", "author", "initials", "date",
+               "userId", "providerId", "style", "coordsize", "coordorigin", "path", "adj", "points",
+               "typeface", "panose", "pitchFamily", "charset", "spt", "Requires", "Ignorable", "uri",
+               "spid", "ProgID", "ShapeID", "ObjectID", "DrawAspect", "Type", "Target", "TargetMode",
+               "PartName", "ContentType", "Extension", "href", "full-path", "media-type", "idref",
+               "IDRef", "itemID", "fmtid", "pid", "version", "lang"}
+_FONT_ELEMENTS = {"rFonts", "font", "altName", "latin", "ea", "cs", "sym", "fontRef", "panose1",
+                  "fontface", "font-face"}
+_WIDE = re.compile("[\u1100-\u11ff\u3130-\u318f\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]")
+_DIGITS6 = re.compile(r"\d{6}")
+_GUID = re.compile(r"^\{?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}?$")
+_HEX = re.compile(r"^[0-9A-Fa-f]{1,16}$")   # revision ids, list ids, font signatures
+_DIGIT_SEPS = re.compile(r"[\s.\-/()]")
+
+
+def textual_attribute(el, attr: str, value: str) -> bool:
+    """Whether an attribute value (outside the known text attributes) could be personal text a
+    recipient can read: Hangul/CJK, an e-mail ``@``, or 6+ digits in a row once separators are removed
+    (a phone, RRN, account number) — but not ids, measurements, GUIDs, fonts or styling."""
+    if not value or not value.strip():
+        return False
+    local = attr.rsplit("}", 1)[-1]
+    if local in _TECH_ATTRS or local.startswith("rsid") or localname(el) in _FONT_ELEMENTS:
+        return False
+    if _WIDE.search(value) or "@" in value:
+        return True
+    if value.isdigit() or _GUID.match(value) or _HEX.match(value):
+        return False
+    return bool(_DIGITS6.search(_DIGIT_SEPS.sub("", value)))
+
+
+def attribute_slots(el, em: "Emitter", curated: bool = False, key: str = "attribute") -> None:
+    """Every attribute of ``el`` that may hold text (``curated``: every non-technical one) as a slot on
+    its own line, labelled ``[key]``."""
+    for attr, value in el.attrib.items():
+        if curated:
+            local = attr.rsplit("}", 1)[-1]
+            ok = bool(value.strip()) and not (local in _TECH_ATTRS or local.startswith("rsid")) \
+                and not value.isdigit() and value not in ("0", "1", "true", "false", "on", "off")
+        else:
+            ok = textual_attribute(el, attr, value)
+        if ok:
+            em.slot(Slot(el, "attr", attr), prefix="\n", suffix="\n", caption=key)
+
+
 def generic_walker(root: etree._Element, em: Emitter) -> None:
-    """Any XML (custom XML data): every non-blank text and tail is a slot, one per line."""
+    """Any XML (custom XML data, unknown parts): every non-blank text and tail (also after a comment or
+    processing instruction) and every attribute that may hold text, one per line."""
     for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
-        if el.text and el.text.strip():
-            em.slot(Slot(el, "text"), suffix="\n")
+        if isinstance(el.tag, str):
+            if el.text and el.text.strip():
+                em.slot(Slot(el, "text"), suffix="\n")
+            attribute_slots(el, em)
         if el is not root and el.tail and el.tail.strip():
             em.slot(Slot(el, "tail"), suffix="\n")
 
@@ -111,12 +186,32 @@ def rels_walker(root: etree._Element, em: Emitter) -> None:
             em.slot(Slot(el, "attr", "Target"), suffix="\n")
 
 
+def strip_comments_and_pis(root: etree._Element) -> bool:
+    """Remove XML comments and processing instructions (their text is not document content; a reader
+    could still extract it). Tails are kept. True if anything was removed."""
+    nodes = [n for n in root.iter() if not isinstance(n.tag, str) and n is not root]
+    for n in nodes:
+        parent = n.getparent()
+        if parent is None:
+            continue
+        if n.tail:
+            prev = n.getprevious()
+            if prev is not None:
+                prev.tail = (prev.tail or "") + n.tail
+            else:
+                parent.text = (parent.text or "") + n.tail
+        parent.remove(n)
+    return bool(nodes)
+
+
 @dataclass
 class TextPart:
     member: str
-    name: str            # shown in the part header
+    name: str            # caption key of the part ("body", "header", ...), see ``model.CAPTIONS_EN``
     walker: Walker
     header: bool = True  # False for the main body (no header line)
+    detail: str = ""     # caption detail ("1" for the first header)
+    removed: bool = False  # shown but never written (e.g. removed scripts)
 
 
 @dataclass
@@ -130,6 +225,18 @@ class ZipProfile:
     first_stored: str | None = None
     notes: Callable[[list[Member]], list[str]] = lambda ms: []
     check: Callable[[list[Member]], None] = lambda ms: None      # raise if not this format
+    removed: Callable[[list[Member]], list[str]] = lambda ms: []  # members dropped from the output
+
+
+def _emit(tb: TextBuilder, member: str, ops, index: dict[int, int]) -> None:
+    for kind, val in ops:
+        if kind == "b":
+            tb.boilerplate(val)  # type: ignore[arg-type]
+        elif kind == "c":
+            key, detail = val  # type: ignore[misc]
+            tb.caption(key, detail)
+        else:
+            tb.slot(member, index[id(val)], val.get())  # type: ignore[union-attr]
 
 
 def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
@@ -137,7 +244,8 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
     profile.check(members)
     by_name = {m.name: m for m in members}
     tb = TextBuilder()
-    deleted: list[tuple[str, int, str]] = []
+    deleted: list[tuple[str, int, str, str]] = []
+    last_kind = None
     for tp in profile.classify(members):
         root = parse_xml(by_name[tp.member].data, tp.member)
         em = Emitter()
@@ -145,29 +253,29 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
         if not em.slots and not em.deleted:
             continue
         if em.slots:
-            tb.begin_part(tp.name, tp.member, header=tp.header)
-            index = {id(s): i for i, s in enumerate(em.slots)}
-            for kind, val in em.ops:
-                if kind == "b":
-                    tb.boilerplate(val)  # type: ignore[arg-type]
-                else:
-                    tb.slot(tp.member, index[id(val)], val.get())  # type: ignore[union-attr]
+            # a header line where the kind of part changes (or the part asks for one: Header 2)
+            tb.begin_part(tp.name, tp.member, header=tp.header or (last_kind is not None
+                                                                    and tp.name != last_kind),
+                          kind=tp.name, detail=tp.detail, removed=tp.removed)
+            last_kind = tp.name
+            _emit(tb, tp.member, em.ops, {id(s): i for i, s in enumerate(em.slots)})
             if not tb.ends_with_newline():
                 tb.boilerplate("\n")
             tb.end_part()
-        for j, s in enumerate(em.deleted):
-            deleted.append((tp.member, len(em.slots) + j, s.get()))
+        for j, (s, key) in enumerate(em.deleted):
+            deleted.append((tp.member, len(em.slots) + j, s.get(), key))
     if deleted:
-        tb.begin_part(profile.deleted_part_name, "", removed=True)
-        for member, idx, text in deleted:
-            tb.boilerplate(f"[{member}] ")
+        tb.begin_part("removed", "", removed=True, kind="removed")
+        for member, idx, text, key in deleted:
+            tb.caption(key)
             tb.slot(member, idx, text)
             tb.boilerplate("\n")
         tb.end_part()
     text = tb.text()
     return Document(path=path, format=profile.fmt, text=text, parts=tuple(tb.parts),
                     segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
-                    size=len(data), notes=tuple(profile.notes(members)))
+                    size=len(data), notes=tuple(profile.notes(members)), captions=tuple(tb.captions),
+                    extra={"removed_members": profile.removed(members)})
 
 
 def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
@@ -200,6 +308,8 @@ def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
                 slots[idx].set(apply_local(slots[idx].get(), slot_edits))
                 changed = True
         if profile.clean(m.name, root):  # tracked changes, fallbacks, authors (after slot edits)
+            changed = True
+        if strip_comments_and_pis(root):  # not content, but readable: never published
             changed = True
         if changed:
             m = Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
