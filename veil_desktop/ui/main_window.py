@@ -123,6 +123,9 @@ class MainWindow(WindowCommands, QMainWindow):
         self.retranslate()
         self.update_actions()
         self.resize(1280, 800)
+        from .review_tools import ReviewTools  # workspace, find bar, term lists, PDF pages (ui/review_tools.py)
+
+        self.tools = ReviewTools(self)
 
     @property
     def dropped_batches(self) -> int:
@@ -184,6 +187,8 @@ class MainWindow(WindowCommands, QMainWindow):
             self._model.set_language(lang)
         self._update_title()
         self._refresh_status()
+        if getattr(self, "tools", None) is not None:
+            self.tools.retranslate(lang)
 
     def update_actions(self) -> None:
         st = self.state
@@ -475,6 +480,11 @@ class MainWindow(WindowCommands, QMainWindow):
             event.acceptProposedAction()
 
     def dropEvent(self, event) -> None:  # noqa: N802
+        local = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if len(local) > 1 or any(Path(p).is_dir() for p in local):  # several files / a folder: the workspace
+            self.tools.open_paths(local)
+            event.acceptProposedAction()
+            return
         for url in event.mimeData().urls():
             if url.isLocalFile():
                 self.open_path(url.toLocalFile())

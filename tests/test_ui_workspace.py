@@ -1,0 +1,136 @@
+"""The window's workspace (ui/review_tools.py + ui/workspace_panel.py) with the production detection path
+over a tiny real model: a folder of TXT/DOCX/HWPX/PDF queued and detected in the background one at a time
+(the document on screen first), next/previous document from the keyboard with each review kept in its
+session, term lists applied in the window (source ``list``), and "Export all reviewed" with one summary."""
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from tests.fixtures.tiny_model import build_tiny_model
+from tests.test_documents_pdf import REPO_FONT, make_pdf
+from tests.test_workspace import build_docx_text
+from tests.ui_helpers import open_and_detect, show_window
+from veil_desktop.review.state import Status
+from veil_desktop.review.terms import Term, TermList, save_user_terms
+from veil_desktop.review.workspace import SUMMARY_NAME, DocStatus
+
+ENTITIES = {"홍길동": "PERSON", "이영희": "PERSON", "안중근": "PERSON"}
+
+
+@pytest.fixture()
+def model(tmp_path_factory):
+    return build_tiny_model(tmp_path_factory.mktemp("m") / "tiny", entities=ENTITIES, score=0.9)
+
+
+def hwpx_with(path: Path, line: str) -> Path:
+    from tests.test_documents_hwpx import build_hwpx
+
+    build_hwpx(path)
+    return path
+
+
+def build_folder(root: Path) -> Path:
+    folder = root / "inbox"
+    folder.mkdir()
+    (folder / "1_memo.txt").write_text("담당자 홍길동 과장\n", encoding="utf-8")
+    build_docx_text(folder / "2_letter.docx", ["수신: 이영희 님", "발신: 안중근"])
+    make_pdf(folder / "3_scan.pdf", [["담당 홍길동 연락처 010-2222-3333"]], font=REPO_FONT, meta=False)
+    return folder
+
+
+def close_boxes(qtbot, w):
+    for box in w.findChildren(QMessageBox):
+        box.done(0)
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=2000)
+
+
+def settled(w):
+    return all(e.status not in (DocStatus.QUEUED, DocStatus.DETECTING) for e in w.tools.ws.entries) \
+        and not w.tools.background_running and not w.detection.running
+
+
+def accept_all_pending(w):
+    ids = [it.id for it in w.state if it.status is Status.PENDING]
+    if ids:
+        w.state.set_status(ids, Status.ACCEPTED)
+
+
+def test_folder_queue_keyboard_review_and_export_all(qtbot, model, tmp_path):
+    folder = build_folder(tmp_path)
+    w = show_window(qtbot, model)
+    tools = w.tools
+    started = []
+    tools.backgroundStarted.connect(started.append)
+    with qtbot.waitSignal(w.detectionFinished, timeout=30000):
+        tools.open_paths([folder])
+    assert tools.dock.isVisible()
+    assert w.path == folder / "1_memo.txt" and tools.ws.current == 0
+    qtbot.waitUntil(lambda: settled(w), timeout=60000)
+    # the document on screen was detected by the window; the other two in the background, in list order
+    assert started == [1, 2]
+    ws = tools.ws
+    assert [(e.status, e.pending) for e in ws.entries] == [
+        (DocStatus.PENDING, 1), (DocStatus.PENDING, 2), (DocStatus.PENDING, 2)]
+    assert tools.panel.row_texts() == ["1_memo.txt  —  미검토 1", "2_letter.docx  —  미검토 2",
+                                       "3_scan.pdf  —  미검토 2"]
+
+    # review the first document, then go to the next one from the keyboard
+    accept_all_pending(w)
+    qtbot.waitUntil(lambda: ws[0].status is DocStatus.REVIEWED, timeout=5000)
+    with qtbot.waitSignal(w.documentLoaded, timeout=10000):
+        qtbot.keyClick(w.view, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert w.path == folder / "2_letter.docx" and ws.current == 1
+    assert not w.detection.running                        # restored from its background session
+    assert sorted(w.state.value(it) for it in w.state) == ["안중근", "이영희"]
+    w.state.set_status([it.id for it in w.state if w.state.value(it) == "이영희"], Status.ACCEPTED)
+    w.state.set_status([it.id for it in w.state if w.state.value(it) == "안중근"], Status.REJECTED)
+    qtbot.waitUntil(lambda: ws[1].status is DocStatus.REVIEWED, timeout=5000)
+
+    # back and forth: the first document's decisions are still there (its session)
+    with qtbot.waitSignal(w.documentLoaded, timeout=10000):
+        qtbot.keyClick(w.view, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
+    assert w.path == folder / "1_memo.txt"
+    assert [it.status for it in w.state] == [Status.ACCEPTED]
+
+    # export all reviewed: two written with their reports, the PDF (still pending) listed, not exported
+    out = tmp_path / "out"
+    with qtbot.waitSignal(tools.exportAllFinished, timeout=30000) as sig:
+        tools.export_all_to(out)
+    summary = sig.args[0]
+    assert [(r.source.name, r.status) for r in summary.rows] == [
+        ("1_memo.txt", "exported"), ("2_letter.docx", "exported"), ("3_scan.pdf", "not_reviewed")]
+    assert (out / "1_memo.txt").read_text("utf-8") == "담당자 [인명] 과장\n"
+    assert (out / "1_memo.txt.report.json").is_file() and (out / "2_letter.docx.report.json").is_file()
+    with zipfile.ZipFile(out / "2_letter.docx") as z:
+        body = z.read("word/document.xml").decode("utf-8")
+    assert "이영희" not in body and "안중근" in body
+    assert not (out / "3_scan.pdf").exists()
+    data = json.loads((out / SUMMARY_NAME).read_text("utf-8"))
+    assert (data["exported"], data["not_exported"]) == (2, 1)
+    assert data["documents"][2]["message"] == "2 suggestion(s) pending"
+    assert [e.status for e in ws.entries] == [DocStatus.EXPORTED, DocStatus.EXPORTED, DocStatus.PENDING]
+    assert tools.panel.row_texts()[0] == "1_memo.txt  —  내보냄"
+    close_boxes(qtbot, w)
+
+
+def test_terms_in_the_window(qtbot, model, tmp_path):
+    save_user_terms(TermList([Term("박서연", "mask", "PERSON"), Term("안중근", "keep")]))
+    doc = tmp_path / "memo.txt"
+    doc.write_text("담당 홍길동, 박 서 연 주무관, 안중근 의사\n", encoding="utf-8")
+    w = show_window(qtbot, model)
+    assert open_and_detect(qtbot, w, doc) is False
+    items = sorted((w.state.value(it), it.source, it.status.value) for it in w.state)
+    # keep term: never suggested; mask term (spacing variant too): accepted item with source "list"
+    assert items == [("박 서 연", "list", "accepted"), ("홍길동", "model", "pending")]
+    # the table shows the source in the UI language
+    w.tools.set_terms(TermList([Term("홍길동", "keep"), Term("주무관", "mask", "OTHER")]))
+    items = sorted((w.state.value(it), it.source, it.status.value) for it in w.state)
+    assert items == [("박 서 연", "list", "accepted"), ("주무관", "list", "accepted"), ("홍길동", "model", "rejected")]
+    assert w.state.undo_text() == "term list: keep"
