@@ -196,3 +196,71 @@ def test_onnx_in_an_onnx_subfolder(good, tmp_path):
     assert load_model_folder(d, threads=1).onnx_path == d / "onnx" / "model.fp32.onnx"
     (d / "onnx" / "model.fp32.onnx").rename(d / "onnx" / "model_quantized.onnx")
     assert load_model_folder(d, threads=1).onnx_path.name == "model_quantized.onnx"
+
+
+def _looping_graph(path, trip_count: int):
+    """A graph with the right inputs and a logits output whose value waits for a huge ``Loop``."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Add", ["acc_in", "one"], ["acc_out"])],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc_in", TensorProto.FLOAT, [])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc_out", TensorProto.FLOAT, [])],
+        initializer=[numpy_helper.from_array(np.array(1.0, np.float32), "one")])
+    N = helper.make_node
+    nodes = [
+        N("Loop", ["M", "cond", "acc0"], ["acc"], body=body),
+        N("Shape", ["input_ids"], ["shape2"]),
+        N("Concat", ["shape2", "n_labels"], ["shape3"], axis=0),
+        N("Mul", ["acc", "zero"], ["acc0x"]),
+        N("Expand", ["acc0x", "shape3"], ["logits"]),
+    ]
+    inits = [numpy_helper.from_array(np.array(trip_count, np.int64), "M"),
+             numpy_helper.from_array(np.array(True), "cond"),
+             numpy_helper.from_array(np.array(0.0, np.float32), "acc0"),
+             numpy_helper.from_array(np.array(0.0, np.float32), "zero"),
+             numpy_helper.from_array(np.array([13], np.int64), "n_labels")]
+    graph = helper.make_graph(nodes, "loop", [helper.make_tensor_value_info("input_ids", TensorProto.INT64,
+                                                                            ["batch", "seq"])],
+                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", "seq", 13])],
+                              initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    path.write_bytes(model.SerializeToString())
+
+
+def test_a_graph_that_hangs_the_probe_is_refused_after_the_time_limit(good, tmp_path, monkeypatch):
+    import time
+
+    from veil_desktop.detect import model_folder as mf
+
+    d = tmp_path / "loop"
+    shutil.copytree(good, d)
+    _looping_graph(d / "model.fp32.onnx", 10 ** 15)
+    monkeypatch.setattr(mf, "PROBE_SECONDS", 1.0)
+    t = time.monotonic()
+    with pytest.raises(ModelFolderError, match="did not finish a 3-token test run within 1 s"):
+        load_model_folder(d, threads=1)
+    assert time.monotonic() - t < 60  # stopped, not run to the end (10**15 iterations)
+    # the same graph with a small loop loads: the limit is about time, not about Loop nodes
+    _looping_graph(d / "model.fp32.onnx", 10)
+    assert load_model_folder(d, threads=1).scheme.labels[0] == "O"
+
+
+@pytest.mark.parametrize("name", ["config.json", "special_tokens_map.json"])
+def test_deeply_nested_json_is_a_model_folder_error(good, tmp_path, name):
+    d = tmp_path / "deep"
+    shutil.copytree(good, d)
+    (d / name).write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    if name == "config.json":
+        with pytest.raises(ModelFolderError, match="nested far too deeply"):
+            load_model_folder(d, threads=1)
+    else:  # an unreadable special-tokens map falls back to the defaults
+        assert load_model_folder(d, threads=1).cls_id is not None

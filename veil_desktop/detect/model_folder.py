@@ -31,6 +31,9 @@ KNOWN_INPUTS: tuple[str, ...] = ("input_ids", "attention_mask", "token_type_ids"
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
 MAX_TOKENIZER_BYTES = 256 * 1024 * 1024
 MAX_ONNX_BYTES = 2 * 1024 * 1024 * 1024
+#: The 3-token probe run must finish within this many seconds (the real model needs milliseconds); a
+#: graph that loops or computes far more is stopped (onnxruntime ``RunOptions.terminate``) and refused.
+PROBE_SECONDS = 20.0
 
 _BIOES = re.compile(r"^([BIES])-(.+)$")
 
@@ -123,6 +126,9 @@ def _read_json(path: Path, folder: Path) -> dict:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ModelFolderError(f"model folder {folder}: {path.name} is not valid UTF-8 JSON ({e})") from None
+    except RecursionError:  # e.g. [[[[…]]]] nested deeper than Python's parser goes
+        raise ModelFolderError(f"model folder {folder}: {path.name} is nested far too deeply to be a "
+                               f"configuration file") from None
     if not isinstance(data, dict):
         raise ModelFolderError(f"model folder {folder}: {path.name} must hold a JSON object")
     return data
@@ -339,11 +345,30 @@ def load_model_folder(folder: str | os.PathLike, *, onnx_file: str | os.PathLike
             feed[name] = np.ones_like(probe_ids, dtype=dt)
         else:
             feed[name] = np.zeros_like(probe_ids, dtype=dt)
+    import threading
+
+    run_options = ort.RunOptions()
+    timed_out = threading.Event()
+
+    def stop() -> None:
+        timed_out.set()
+        run_options.terminate = True
+
+    timer = threading.Timer(PROBE_SECONDS, stop)
+    timer.daemon = True
+    timer.start()
     try:
-        out = session.run(None, feed)[0]
+        out = session.run(None, feed, run_options)[0]
     except Exception as e:
+        if timed_out.is_set():
+            raise ModelFolderError(
+                f"model folder {folder}: {onnx_path.name} did not finish a 3-token test run within "
+                f"{PROBE_SECONDS:g} s (a token classifier needs milliseconds); the graph loops or computes far "
+                f"more than a tagger would, so it is refused") from None
         raise ModelFolderError(f"model folder {folder}: {onnx_path.name} fails on a 3-token input "
                                f"({str(e).splitlines()[0][:300] if str(e) else type(e).__name__})") from None
+    finally:
+        timer.cancel()
     if out.ndim != 3 or out.shape[:2] != (1, 3) or out.shape[2] != n_labels:
         raise ModelFolderError(f"model folder {folder}: {onnx_path.name} produces logits of shape "
                                f"{list(out.shape)} for a 3-token input; config.json id2label has {n_labels} "
