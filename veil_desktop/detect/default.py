@@ -40,6 +40,7 @@ from ..paths import default_model_dir
 from .events import Cancelled, Event, Progress, SpansFound, never_cancelled
 from .merge import StructuredIndex, is_structured, merge_spans, resolve_with_addresses, split_model_span
 from .rules import RuleDetector, resolve_overlaps
+from .rules.refine import refine_model_span, refine_model_spans
 from .normalize import detection_view
 from .rules.spacing import JoinedText, join_split_syllables
 from .span import Span, sort_spans
@@ -143,7 +144,7 @@ class CombinedDetector:
 
     def model_spans(self, text: str) -> list[Span]:
         """The model's spans over ``text``: the main pass unioned with the spacing pass."""
-        return union_spacing(list(self.model.detect(text)), self.spacing_spans(text))
+        return refine_model_spans(text, union_spacing(list(self.model.detect(text)), self.spacing_spans(text)))
 
     def detect(self, text: str) -> list[Span]:
         return merge_spans(self.model_spans(text), self.rule_spans(text), text)
@@ -182,14 +183,16 @@ class CombinedDetector:
                 if extra and extra_index.overlapping(m.start, m.end):
                     pending.append(m)
                 else:
-                    ready.extend(pieces(m))
+                    r = refine_model_span(text, m)  # rules/refine.py: relabel or drop (local)
+                    if r is not None:
+                        ready.extend(pieces(r))
             if ready:
                 yield SpansFound(tuple(sort_spans(ready)))
         if cancelled():
             return
         ready = []
         if extra:
-            union = union_spacing(pending, extra)
+            union = refine_model_spans(text, union_spacing(pending, extra))
             for m in union:
                 ready.extend(pieces(m))
         rest = resolve_with_addresses(held, addresses, text)
@@ -222,4 +225,4 @@ def build_default_detector(model_dir: Path | str | None = None, threads: int | N
     model = ModelDetector(folder, threads=threads, o_bias=o_bias, onnx_file=onnx_file, **kw)
     if not rules:
         return model
-    return CombinedDetector(model, RuleDetector(rule_labels, spacing=spacing), spacing=spacing)
+    return CombinedDetector(model, RuleDetector(rule_labels, spacing=spacing, entities=True), spacing=spacing)

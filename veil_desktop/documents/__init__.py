@@ -18,10 +18,9 @@ from .errors import DocumentError, LeakDetected, UnsupportedFormat
 from .export import export_document, report_path_for
 from .formats import EXPORTS, SUPPORTED_FORMATS, format_of, reader_for, supported_suffixes
 from .matching import find_unmasked_copies, propagate_spans
-from .model import Document, ExportResult, Location, Part, Segment
+from .model import Document, ExportResult, Location, Part, Segment, Unreadable
 
-#: Largest input file accepted (ZIP formats have their own caps on the unpacked size).
-MAX_INPUT_BYTES = 1024 * 1024 * 1024
+from .limits import MAX_INPUT_BYTES, ResourceLimit, document_budget  # noqa: E402  (all caps: limits.py)
 
 
 def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None) -> Document:
@@ -40,11 +39,16 @@ def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None
     except OSError as e:
         raise DocumentError(f"Cannot read {p.name}: {e.strerror or e}.") from None
     try:
-        return reader_for(fmt)(p, data, fmt, encoding)
+        with document_budget(f".{fmt} file"):   # inflated bytes / XML elements / characters: limits.py
+            return reader_for(fmt)(p, data, fmt, encoding)
     except DocumentError:
         raise
     except MemoryError:
-        raise DocumentError(f"{p.name} is too large to open.") from None
+        raise ResourceLimit(f"{p.name} ran out of memory while opening (the file is too large or built "
+                            "to exhaust memory); split it into smaller files.") from None
+    except RecursionError:
+        raise DocumentError(f"{p.name} is nested too deeply to be read (damaged or hostile file).") \
+            from None
     except Exception as e:  # noqa: BLE001 - a malformed file must give a message, not a traceback
         raise DocumentError(f"{p.name} could not be read as .{fmt}: the file is damaged or not a "
                             f"{fmt.upper()} file ({type(e).__name__}).") from e
@@ -52,6 +56,6 @@ def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None
 
 __all__ = [
     "Document", "DocumentError", "EXPORTS", "ExportResult", "LeakDetected", "Location", "Part",
-    "SUPPORTED_FORMATS", "Segment", "UnsupportedFormat", "export_document", "find_unmasked_copies",
+    "SUPPORTED_FORMATS", "Segment", "Unreadable", "UnsupportedFormat", "export_document", "find_unmasked_copies",
     "format_of", "open_document", "propagate_spans", "report_path_for", "supported_suffixes",
 ]

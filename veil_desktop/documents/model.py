@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..masking import Replacement
+from .limits import MAX_DOCUMENT_CHARS, MAX_SLOTS, check_text_size
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +106,22 @@ class Location:
     offset_in_slot: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """Content a reader could not turn into reviewable text (no OCR here): the file **needs review**.
+
+    ``reason``: ``"no_text_layer"`` (a page drawn without text: a scan), ``"image"`` (a picture large
+    enough to hold text), ``"garbled_text"`` (a text layer that does not read as text: broken or lying
+    ToUnicode map). ``caption`` is a one-line Korean caption for a banner; ``caption_en`` the English one.
+    """
+
+    where: str              # "page 3"
+    reason: str
+    caption: str
+    caption_en: str = ""
+    page: int | None = None   # 1-based page number (PDF)
+
+
 @dataclass(frozen=True)
 class Document:
     path: Path
@@ -118,8 +135,17 @@ class Document:
     newline: str | None = None       # text files: "\n", "\r\n", "\r", or None if mixed (kept raw)
     bom: bool = False                # text files: the source started with a byte-order mark
     notes: tuple[str, ...] = ()      # reader notes shown to the reviewer (no document text)
+    unreadable: tuple[Unreadable, ...] = ()   # pages/parts that could not be read: needs review
     captions: tuple[Caption, ...] = ()  # header lines / inline labels written by the core (translatable)
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def needs_review(self) -> bool:
+        """True if some page/part could not be read (``unreadable``): a person must look at it."""
+        return bool(self.unreadable)
+
+    def unreadable_pages(self) -> list[int]:
+        return sorted({u.page for u in self.unreadable if u.page is not None})
 
     # -- offsets -> file -------------------------------------------------------------------
     def part_at(self, offset: int) -> Part | None:
@@ -197,12 +223,16 @@ class TextBuilder:
         if s:
             self._chunks.append(s)
             self._len += len(s)
+            if self._len > MAX_DOCUMENT_CHARS:
+                check_text_size(self._len, len(self.segments))
 
     def slot(self, member: str, slot: int, s: str) -> None:
         if s:
             self.segments.append(Segment(self._len, self._len + len(s), member, slot))
             self._chunks.append(s)
             self._len += len(s)
+            if self._len > MAX_DOCUMENT_CHARS or len(self.segments) > MAX_SLOTS:
+                check_text_size(self._len, len(self.segments))  # limits.py: raises ResourceLimit
 
     def caption(self, key: str, detail: str = "", inline: bool = True) -> None:
         """An inline label such as ``[Alt text] `` (boilerplate, recorded in ``captions``)."""

@@ -261,6 +261,17 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "ok": ("확인", "OK"),
     "cancel": ("취소", "Cancel"),
     "close": ("닫기", "Close"),
+    # About box (ui/about.py): notices and licence texts shipped with the app
+    "about.title": ("veil-desktop 정보", "About veil-desktop"),
+    "about.intro": ("veil-desktop {version} — 한국어 문서의 개인정보를 오프라인에서 가리는 도구. "
+                    "내장 모델·글꼴·프로그램의 고지와 라이선스 전문입니다.",
+                    "veil-desktop {version} — offline redaction of personal information in Korean documents. "
+                    "Notices and full licence texts of the program, the embedded model and the font."),
+    "about.tab.NOTICE": ("고지 (NOTICE)", "Notice (NOTICE)"),
+    "about.tab.LICENSE": ("프로그램 라이선스 (Apache-2.0)", "Program licence (Apache-2.0)"),
+    "about.tab.OFL.txt": ("글꼴 라이선스 (OFL 1.1)", "Font licence (OFL 1.1)"),
+    "about.missing": ("라이선스 파일을 찾을 수 없습니다: {name}. 설치가 손상되었을 수 있습니다.",
+                      "Licence file not found: {name}. The installation may be damaged."),
     "shortcuts.title": ("단축키", "Keyboard shortcuts"),
     "shortcuts.key": ("키", "Keys"),
     "shortcuts.action": ("동작", "Action"),

@@ -23,6 +23,7 @@ from ..span import Span, sort_spans
 from .address import find_addresses, find_postal_codes
 from .context import ContextIndex
 from .identifiers import IDENTIFIER_FINDERS, IDENTIFIER_LABELS
+from .refine import ENTITY_FINDERS, ENTITY_LABELS
 from .normalize import fold
 from .numbers import NUMBER_FINDERS
 from .spacing import join_split_syllables
@@ -65,23 +66,29 @@ class RuleDetector:
     ``enabled``: the labels to report (``None`` = all of ``RULE_DETECTOR_LABELS``); a finder runs only
     when one of its labels is enabled. ``spacing``: also find addresses whose syllables are split by
     spaces. ``min_score``: drop candidates scored below it (format-only matches score 0.75–0.85).
+    ``entities``: also report PERSON / ORGANIZATION found from context (``refine.py``: surname + title,
+    a Latin name after a name field, gazetteers) — the default detector turns it on; alone it is off.
     """
 
     id = "veil-rules-1"
 
     def __init__(self, enabled: set[str] | frozenset[str] | None = None, *, spacing: bool = True,
-                 min_score: float = 0.0) -> None:
+                 min_score: float = 0.0, entities: bool = False) -> None:
         if enabled is None:
             enabled = set(RULE_DETECTOR_LABELS)
         unknown = set(enabled) - set(RULE_DETECTOR_LABELS)
         if unknown:
             raise ValueError(f"unknown rule labels {sorted(unknown)}; known: {', '.join(RULE_DETECTOR_LABELS)}")
-        self.enabled = frozenset(enabled)
-        self.labels = tuple(label for label in RULE_DETECTOR_LABELS if label in self.enabled)
+        self.entities = entities
+        self.enabled = frozenset(enabled) | (frozenset(ENTITY_LABELS) if entities else frozenset())
+        self.labels = tuple(label for label in RULE_DETECTOR_LABELS if label in self.enabled) + (
+            ENTITY_LABELS if entities else ())
         self.spacing = spacing
         self.min_score = min_score
-        self._finders = [f for labels, f in (*NUMBER_FINDERS.values(), *IDENTIFIER_FINDERS.values())
-                         if self.enabled.intersection(labels)]
+        families = [*NUMBER_FINDERS.values(), *IDENTIFIER_FINDERS.values()]
+        if entities:
+            families += ENTITY_FINDERS.values()
+        self._finders = [f for labels, f in families if self.enabled.intersection(labels)]
 
     # -- Detector protocol -----------------------------------------------------------------
     def detect(self, text: str) -> list[Span]:

@@ -1,0 +1,163 @@
+"""Context fixes around the model (rules/refine.py): model spans relabelled / dropped, entities added by the
+rule stage, and both wired into the default detector's detect and stream paths."""
+import pytest
+
+from veil_desktop.detect.events import SpansFound
+from veil_desktop.detect.rules import RuleDetector
+from veil_desktop.detect.rules.refine import find_context_entities, refine_model_span, refine_model_spans
+from veil_desktop.detect.span import Span
+
+
+def model(text: str, value: str, label: str, nth: int = 0) -> Span:
+    i = -1
+    for _ in range(nth + 1):
+        i = text.index(value, i + 1)
+    return Span(i, i + len(value), label, 0.8, "model")
+
+
+def refined(text: str, value: str, label: str):
+    r = refine_model_span(text, model(text, value, label))
+    return None if r is None else (text[r.start:r.end], r.label)
+
+
+# -- relabel: Latin-script names -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, name", [
+    ("근로자 NGUYEN THI HOA (베트남) 고용계약", "NGUYEN THI HOA"),
+    ("신청인 TRAN VAN DUC 은 다음과 같이", "TRAN VAN DUC"),
+    ("성명: Maria Santos Reyes", "Maria Santos Reyes"),
+    ("보호자 James Wilson 연락처", "James Wilson"),
+])
+def test_latin_personal_names_tagged_organization_become_person(text, name):
+    assert refined(text, name, "ORGANIZATION") == (name, "PERSON")
+
+
+@pytest.mark.parametrize("text, org", [
+    ("협력사 SAMSUNG ELECTRONICS 와 계약", "SAMSUNG ELECTRONICS"),
+    ("발주처 Global Tech Solutions Inc 담당", "Global Tech Solutions Inc"),
+    ("서울대학교 산학협력단", "서울대학교 산학협력단"),
+])
+def test_real_organisations_keep_their_label(text, org):
+    assert refined(text, org, "ORGANIZATION") == (org, "ORGANIZATION")
+
+
+# -- drop: PERSON spans that are not names ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text, word", [
+    ("국적: 베트남\n체류자격: E-9", "베트남"),
+    ("국적(필리핀)", "필리핀"),
+    ("채권자는 채무자에게 다음과 같이 청구한다", "채권자"),
+    ("피고는 원고에게 금 5,000,000원을 지급하라", "원고"),
+    ("이   유\n1. 기초사실", "이   유"),
+    ("주문\n1. 피고는", "주문"),
+    ("심지어 연락도 없었다", "심지어"),
+    ("차종: 그랜저 (흰색)", "그랜저"),
+    ("담당자 변경 시 즉시 통보", "변경 시"),
+    ("임차인은 보증금을", "임차인"),
+])
+def test_words_that_are_not_names_are_dropped(text, word):
+    assert refined(text, word, "PERSON") is None
+
+
+@pytest.mark.parametrize("text, name", [
+    ("신청인 김서윤은 다음과 같이", "김서윤"),
+    ("국적: 대한민국, 성명: 이민호", "이민호"),   # a name after the nationality field stays
+    ("이유진 님께", "이유진"),                   # starts with 이유 but is a name
+    ("원고 박지훈", "박지훈"),
+])
+def test_names_are_kept(text, name):
+    assert refined(text, name, "PERSON") == (name, "PERSON")
+
+
+# -- drop: an issuing authority is not an address --------------------------------------------------------
+
+def test_issuing_authority_region_is_not_an_address():
+    text = "성남시 분당구 공고 제2024-123호"
+    assert refined(text, "성남시 분당구", "ADDRESS") is None
+    text2 = "서울특별시 고시 제2024-5호"
+    assert refined(text2, "서울특별시", "ADDRESS") is None
+
+
+def test_real_addresses_are_kept():
+    text = "주소: 경기도 성남시 분당구 판교역로 235 공고문 게시"
+    assert refined(text, "경기도 성남시 분당구 판교역로 235", "ADDRESS") == ("경기도 성남시 분당구 판교역로 235", "ADDRESS")
+    text2 = "주소: 경기도 성남시 분당구\n연락처"
+    assert refined(text2, "경기도 성남시 분당구", "ADDRESS") == ("경기도 성남시 분당구", "ADDRESS")
+
+
+def test_refine_spans_is_span_by_span():
+    text = "채권자 김서윤, 국적: 베트남"
+    spans = [model(text, "채권자", "PERSON"), model(text, "김서윤", "PERSON"), model(text, "베트남", "PERSON")]
+    assert [text[s.start:s.end] for s in refine_model_spans(text, spans)] == ["김서윤"]
+
+
+# -- add: surname + title, letters, Latin names in name fields, gazetteers ------------------------------------
+
+def entities(text: str) -> list[tuple[str, str]]:
+    return [(text[s.start:s.end], s.label) for s in find_context_entities(text, None)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("경찰은 변 씨를 상대로", [("변", "PERSON")]),
+    ("장 회장은 이날", [("장", "PERSON")]),
+    ("김씨 검거를 위해", [("김", "PERSON")]),
+    ("문 후보 측 대변인", [("문", "PERSON")]),
+    ("A씨(37)에 대한 항소심", [("A", "PERSON")]),
+    ("배우 K모 기자의 회견", [("K", "PERSON")]),
+    ("성명: NGUYEN THI HOA\n국적", [("NGUYEN THI HOA", "PERSON")]),
+    ("시진핑 국가주석과 리커창 총리는", [("시진핑", "PERSON"), ("리커창", "PERSON")]),
+    ("기재부는 한전의 요금 인상을", [("기재부", "ORGANIZATION"), ("한전", "ORGANIZATION")]),
+    ("유엔 안보리는 결의안을", [("유엔 안보리", "ORGANIZATION")]),
+    ("맨유와 넥센 히어로즈 경기", [("맨유", "ORGANIZATION"), ("넥센 히어로즈", "ORGANIZATION")]),
+])
+def test_context_entities(text, expected):
+    assert entities(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "이 회장은 지난해",           # this chairman
+    "전 대표는 사퇴했다",          # former CEO
+    "고 회장의 유지를",            # the late chairman
+    "한 대표가 말했다",            # one representative
+    "여 의원들은",                # ruling-party lawmakers
+    "김 모 씨(26)와",             # already anonymised: nothing for 모
+    "이사장 인사말, 공사장 안전",   # glued words
+    "솜씨와 날씨와 아가씨",        # words ending in 씨
+    "김 팀장님께 보고",            # office titles are not taken
+    "한전KDN 과 기재부처",          # not whole words
+    "중국 정부와 삼성 제품",        # ambiguous countries / company names are left to the model
+])
+def test_context_entities_negatives(text):
+    assert entities(text) == []
+
+
+def test_rule_detector_entities_are_opt_in():
+    text = "경찰은 변 씨를 상대로 기재부 010-1234-5678"
+    assert [s.label for s in RuleDetector().detect(text)] == ["PHONE"]
+    on = RuleDetector(entities=True)
+    assert "PERSON" in on.labels and "ORGANIZATION" in on.labels
+    assert [(text[s.start:s.end], s.label) for s in on.detect(text)] == [
+        ("변", "PERSON"), ("기재부", "ORGANIZATION"), ("010-1234-5678", "PHONE")]
+
+
+# -- wired into the default detector (detect and stream agree) ---------------------------------------------
+
+def test_default_detector_applies_refine_in_detect_and_stream(tmp_path):
+    """A real (tiny, per-character lookup) ONNX model tags the strings below; the default detector must
+    drop / relabel them through refine and add the rule-stage entities, identically in detect and stream."""
+    from tests.fixtures.tiny_model import build_tiny_model
+    from veil_desktop.detect.default import build_default_detector
+
+    folder = build_tiny_model(tmp_path / "m", entities={
+        "수원시 장안구": "ADDRESS", "채권자": "PERSON", "김서윤": "PERSON", "LE VAN": "ORGANIZATION",
+        "베트남": "PERSON"}, score=0.9)
+    text = "수원시 장안구 공고\n채권자 김서윤은 직원 LE VAN 와 계약하였다. 국적: 베트남. 경찰은 변 씨를 조사했다."
+    det = build_default_detector(folder, threads=1)
+    raw = {(text[s.start:s.end], s.label) for s in det.model.detect(text)}
+    assert raw == {("수원시 장안구", "ADDRESS"), ("채권자", "PERSON"), ("김서윤", "PERSON"),
+                   ("LE VAN", "ORGANIZATION"), ("베트남", "PERSON")}  # what the model says
+    got = {(text[s.start:s.end], s.label) for s in det.detect(text)}
+    assert got == {("김서윤", "PERSON"), ("LE VAN", "PERSON"), ("변", "PERSON")}
+    streamed = {(text[s.start:s.end], s.label) for ev in det.stream(text) if isinstance(ev, SpansFound)
+                for s in ev.spans}
+    assert streamed == got

@@ -1,0 +1,259 @@
+"""Rule-stage context for names, addresses and organisations: cheap fixes around the model.
+
+Two halves, both pure ``re`` + small hand-written lists (no downloads, nothing learnt):
+
+``refine_model_span(text, span)`` — looks at ONE model span and its few neighbouring characters and returns it
+unchanged, relabelled, or ``None`` (dropped). It is *local* (a span and ±20 characters), so the streaming
+``CombinedDetector`` can apply it to each model batch as it arrives, and ``detect`` to the whole list, with
+the same result. Fixes:
+
+* Latin-script personal names (``NGUYEN THI HOA``, ``James Wilson``) tagged ORGANIZATION → PERSON, when a
+  token is a common surname / middle name / given name of the migrant and foreign names seen in Korean
+  paperwork, or a name field (``성명``, ``이름``, ``Name`` …) stands right before;
+* PERSON spans that are not names: nationality words in a ``국적`` field or anywhere (``베트남``), role nouns
+  of legal and administrative documents (``채권자``, ``원고``, ``임차인``), headings (``이유``, ``주문``, also
+  spaced ``이   유``), common words starting with a surname syllable (``심지어``, ``권선징악``), car models;
+* ADDRESS spans that are an issuing authority, not an address: region words without a number right before
+  ``공고`` / ``고시`` / ``시장`` … (``성남시 분당구 공고 제2024-12호``).
+
+``find_context_entities(text, cx)`` — a rule-stage finder (``RuleDetector(entities=True)``, which the default
+detector enables) that *adds* what the model misses:
+
+* one-syllable surname + title (``변 씨``, ``장 회장``, ``김씨``) → PERSON on the surname (KLUE's convention);
+  ambiguous determiners (``이 회장`` = this chairman, ``전 대표`` = former CEO, ``고 회장`` = the late …) are
+  only taken before ``씨``;
+* a Latin-script name after a name field (``성명: NGUYEN THI HOA``);
+* gazetteers of foreign leaders' names (``시진핑``, ``리커창``), organisation abbreviations (``기재부``, ``한전``,
+  ``유엔 안보리``) and sports teams (``맨유``, ``넥센``), each matched as a whole word (a particle may follow).
+
+The added spans are rule spans, so ``merge.merge_spans`` lets them win over an overlapping model span (they are
+precise by construction). Hook points: ``RuleDetector(entities=True)`` and ``detect/default.py`` (two calls of
+``refine_model_span``: ``CombinedDetector.model_spans`` and the stream loop).
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from ..span import Span
+from .context import ContextIndex
+
+ENTITY_LABELS: tuple[str, ...] = ("PERSON", "ORGANIZATION")
+
+# ---------------------------------------------------------------------------------------------
+# word lists
+
+_NATIONALITIES = set("""
+대한민국 한국 조선 북한 미국 중국 일본 베트남 필리핀 태국 캄보디아 라오스 미얀마 인도네시아 말레이시아 싱가포르
+몽골 네팔 스리랑카 방글라데시 파키스탄 인도 우즈베키스탄 카자흐스탄 키르기스스탄 타지키스탄 러시아 우크라이나
+캐나다 멕시코 브라질 아르헨티나 칠레 페루 콜롬비아 영국 프랑스 독일 이탈리아 스페인 포르투갈 네덜란드 벨기에
+스위스 오스트리아 스웨덴 노르웨이 덴마크 핀란드 폴란드 체코 헝가리 그리스 터키 튀르키예 이란 이라크 이집트
+사우디아라비아 이스라엘 호주 뉴질랜드 남아공 나이지리아 케냐 에티오피아 가나 동티모르 대만 홍콩 마카오
+한국인 미국인 중국인 일본인 베트남인 필리핀인 태국인 외국인 내국인 재외동포 조선족 고려인 무국적
+""".split())
+_ROLES = set("""
+채권자 채무자 원고 피고 원고들 피고들 신청인 피신청인 청구인 피청구인 항소인 피항소인 상고인 피상고인 고소인 피고소인
+고발인 피고발인 피해자 가해자 피의자 피고인 진술인 참고인 증인 민원인 신고인 제보자 청원인 대리인 법정대리인 소송대리인
+변호인 보호자 후견인 상속인 피상속인 유족 임대인 임차인 전대인 전차인 매도인 매수인 양도인 양수인 위임인 수임인
+근로자 사용자 이용자 매수자 매도자 구매자 판매자 사업주 고용주 노동자 채용자 지원자 응시자 수험생 환자 수검자 피보험자 보험자 계약자 수익자 가입자 예금주
+명의자 소유자 점유자 세대주 세입자 집주인 신청자 수급자 수령인 수취인 발신인 수신인 발신자 수신자 작성자 담당자 결재자
+기안자 시행자 확인자 승인자 검토자 입회인 연대보증인 보증인 주채무자 본인 배우자 부모 자녀 장남 장녀 차남 차녀
+대표이사 이사 감사 사장 회장 부장 차장 과장 대리 주임 사원 팀장 실장 국장 본부장 위원장 위원 간사 총무 반장 이장 통장
+""".split())
+_HEADINGS = set("""
+이유 주문 청구취지 청구원인 신청취지 신청이유 결론 판단 사실 인정사실 기초사실 쟁점 요지 별지 붙임 첨부 비고 참고 개요 목적
+배경 현황 문제점 대책 조치사항 처분 결정 판결 선고 사건 당사자 관계법령 관련법령 증거 입증방법 첨부서류 제목 수신 발신
+경유 내용 끝 이상 이하 다음 아래 위 상기 별첨 담당 연락처 일시 장소 대상 기간 방법 절차 유의사항 문의 성명 주소
+""".split())
+_COMMON_WORDS = set("""
+심지어 권선징악 이상인 정작 한편 오히려 이른바 주로 이미 이번 이후 이전 이제 이처럼 이렇게 이런 이와 이에 이를 정말 정도
+조금 조차 하지만 하여튼 하물며 전혀 전부 전체 전국 전년 전후 고작 고로 구태여 도대체 도무지 마치 마침 마침내 모두 모든
+물론 방금 부디 비록 서로 설마 성큼 손수 송구 신속 안녕 아무리 양측 어차피 여전히 오직 오늘 우선 우리 원래 유독 육안 윤택
+임의 장차 제발 제일 조속 주요 지금 진짜 차라리 차츰 최근 최대 최소 최초 최고 최선 최악 한층 함께 허다 현재 홀로 황급
+김치 박수 최저 최우수 신경성 우수 강제 조치 정부 신규 안전 한국 한번 한때 한마디 공개 공식 공동 문제 문의 방문 배정 백신 변경 변동 성공
+""".split())
+_CAR_MODELS = set("""
+그랜저 쏘나타 아반떼 제네시스 싼타페 투싼 팰리세이드 코나 캐스퍼 스타렉스 스타리아 포터 카니발 쏘렌토 스포티지 셀토스
+모닝 레이 니로 봉고 말리부 스파크 트레일블레이저 티볼리 코란도 렉스턴 토레스 아이오닉 포르테 옵티마 에쿠스 베뉴
+""".split())
+_NOT_PERSON = _NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS
+
+#: Latin-script name tokens frequent in Korean paperwork (migrant workers, spouses, foreign residents)
+_LATIN_NAME_TOKENS = set("""
+NGUYEN TRAN LE PHAM HOANG HUYNH VU VO DANG BUI DO HO NGO DUONG LY THI VAN DUC MINH THANH THU HOA LINH HUONG
+LAN MAI ANH HUNG DUNG TUAN QUANG HAI LONG NAM PHUONG TRANG HANG NGOC KIM THAO YEN CHI BAO KHANH
+SANTOS REYES CRUZ BAUTISTA GARCIA DELA DE LA MENDOZA RAMOS AQUINO CASTILLO VILLANUEVA FLORES GONZALES TORRES
+WANG LI ZHANG LIU CHEN YANG ZHAO HUANG ZHOU WU XU SUN MA ZHU HU GUO LIN HE GAO LUO
+KUMAR SINGH SHARMA KHAN ALI AHMED MOHAMMAD MOHAMMED HASSAN RAHMAN HOSSAIN ISLAM
+IVANOV PETROV SMIRNOV KUZNETSOV POPOV SOKOLOV ALEXANDER DMITRY SERGEI IVAN OLGA NATALIA
+TANAKA SUZUKI SATO TAKAHASHI WATANABE ITO YAMAMOTO NAKAMURA KOBAYASHI
+SMITH JOHNSON WILLIAMS BROWN JONES MILLER DAVIS WILSON ANDERSON TAYLOR THOMAS MOORE JACKSON MARTIN WHITE HARRIS
+CLARK LEWIS WALKER HALL ALLEN YOUNG KING WRIGHT SCOTT GREEN BAKER ADAMS NELSON CARTER MITCHELL ROBERTS
+JAMES JOHN ROBERT MICHAEL WILLIAM DAVID RICHARD JOSEPH CHARLES CHRISTOPHER DANIEL MATTHEW ANTHONY MARK PAUL
+STEVEN ANDREW PETER GEORGE MARY PATRICIA JENNIFER LINDA ELIZABETH BARBARA SUSAN JESSICA SARAH KAREN EMILY
+EMMA OLIVIA SOPHIA MARIA ANNA LUCY KATE JULIA MARIE JOSE JUAN CARLOS LUIS MARCO HANS
+""".split())
+_NAME_FIELD = re.compile(r"(?:성\s?명|이\s?름|성함|본인|명의자|신청인|민원인|근로자|피보험자|수검자|환자명?|고객명|"
+                         r"대표자|외국인|배우자|Name|NAME|name|Full name|영문(?:\s?성명|\s?이름)?)\s*(?:\([^)]{0,12}\))?\s*[:：]?\s*$")
+_LATIN_NAME = re.compile(r"[A-Z][A-Za-z'.-]*(?:[ ][A-Z][A-Za-z'.-]*){1,4}")
+_LATIN_AFTER_FIELD = re.compile(
+    r"(?:성\s?명|이\s?름|성함|영문\s?(?:성명|이름)|Name|NAME|Full name)(?:\s*\([^)]{0,12}\))?\s*[:：]?\s*"
+    r"(?P<name>[A-Z][A-Za-z'-]+(?:[ ][A-Z][A-Za-z'-]+){1,4})(?![A-Za-z0-9])")
+
+#: issuing authority, not an address: "성남시 분당구 공고 제2024-12호", "서울특별시 고시"
+_AUTHORITY_AFTER = re.compile(r"\s{0,2}(?:공고|고시|훈령|예규|공시|시장|군수|구청장|도지사|시장·군수|교육감|청장)(?![가-힣])")
+_DIGIT = re.compile(r"[0-9]")
+_NATIONALITY_FIELD = re.compile(r"국\s?적\s*[:：]?\s*\(?\s*$")
+_SPACES = re.compile(r"\s+")
+
+# ---------------------------------------------------------------------------------------------
+# gazetteers for the additive finder
+
+_FOREIGN_PEOPLE = """
+시진핑 리커창 리창 후진타오 원자바오 장쩌민 마오쩌둥 덩샤오핑 왕이 트럼프 바이든 오바마 힐러리 클린턴 부시 푸틴
+메드베데프 젤렌스키 아베 스가 기시다 이시바 고이즈미 마크롱 올랑드 사르코지 메르켈 숄츠 존슨 메이 수낵 트뤼도
+모디 에르도안 네타냐후 폼페이오 볼턴 틸러슨 블링컨 해리스 펠로시 오쿠보 반기문 구테흐스 김정은 김정일 김일성 김여정
+""".split()
+_ORG_ABBREV = """
+기재부 기획재정부 국토부 산업부 산자부 복지부 보건복지부 행안부 행자부 과기부 과기정통부 문체부 농식품부 해수부 외교부 국방부
+법무부 교육부 환경부 고용부 노동부 여가부 중기부 통일부 인사처 법제처 식약처 보훈처 금융위 금감원 공정위 방통위 권익위
+원안위 선관위 국정원 감사원 헌재 헌법재판소 대법원 검찰 대검 대검찰청 경찰청 국세청 관세청 조달청 통계청 병무청 특허청
+기상청 산림청 소방청 해경 질병청 질병관리청 청와대 국회 한전 한국전력 한은 한국은행 코레일 수공 수자원공사 도공 도로공사
+LH 토지주택공사 가스공사 석유공사 건보공단 건강보험공단 심평원 국민연금 국민연금공단 근로복지공단 코트라 KOTRA 코이카 KOICA
+무역협회 전경련 경총 대한상의 중기중앙회 민노총 민주노총 한국노총 전교조 참여연대 경실련
+민주당 더불어민주당 국민의힘 새누리당 한나라당 자유한국당 미래통합당 정의당 국민의당 바른미래당 새정치민주연합 열린우리당
+유엔 UN 안보리 유네스코 유니세프 WHO 세계보건기구 IMF 국제통화기금 OECD 나토 NATO IAEA 국제원자력기구 WTO
+세계무역기구 EU 유럽연합 아세안 ASEAN G20 IOC 국제올림픽위원회 FIFA 피파 UEFA 백악관 국무부 국방부 펜타곤 CIA FBI
+크렘린 공산당 인민해방군 조선노동당 노동당
+""".split()
+_TEAMS = """
+맨유 맨시티 토트넘 리버풀 아스널 첼시 바르사 뮌헨 도르트문트 유벤투스 파리생제르맹 PSG 다저스 양키스 레드삭스 컵스
+에인절스 블루제이스 레이커스 워리어스 넥센 키움 히어로즈 라이온즈 베어스 트윈스 타이거즈 이글스 와이번스 랜더스 다이노스
+스틸러스 대구FC 강원FC 광주FC 성남FC 흥국생명 현대건설 현대캐피탈 IBK기업은행 GS칼텍스
+""".split()
+#: multi-word entries (matched as a whole, so "유엔 안보리" is one span, not 유엔 + a visible 안보리)
+_TEAMS_MULTI = ["맨체스터 유나이티드", "맨체스터 시티", "레알 마드리드", "넥센 히어로즈", "키움 히어로즈", "삼성 라이온즈",
+                "두산 베어스", "LG 트윈스", "기아 타이거즈", "KIA 타이거즈", "롯데 자이언츠", "한화 이글스", "SK 와이번스",
+                "SSG 랜더스", "NC 다이노스", "KT 위즈", "kt 위즈", "울산 현대", "전북 현대", "수원 삼성", "FC 서울", "FC서울",
+                "포항 스틸러스", "제주 유나이티드", "인천 유나이티드", "유엔 안보리", "유엔 안전보장이사회", "중국 공산당",
+                "조선 노동당", "미국 국무부", "미 국무부", "미 국방부", "미국 국방부"]
+_AMBIGUOUS_TEAM_WORDS = {"삼성", "두산", "LG", "기아", "KIA", "롯데", "한화", "SK", "SSG", "NC", "KT", "kt", "울산", "전북",
+                         "수원", "FC", "포항", "제주", "인천", "현대", "서울", "맨체스터", "레알", "유엔", "중국", "메츠", "메이",
+                         "존슨", "해리스", "부시", "클린턴", "스가", "아베", "왕이", "리창", "노동당", "공산당", "검찰", "국회",
+                         "국방부", "UN", "EU"}
+_ORG_WORDS = sorted({w for w in _ORG_ABBREV + _TEAMS if w not in _AMBIGUOUS_TEAM_WORDS} | set(_TEAMS_MULTI)
+                    | {"유엔", "검찰", "국회", "국방부", "공산당", "노동당", "UN", "EU"}, key=len, reverse=True)
+_PERSON_WORDS = sorted({w for w in _FOREIGN_PEOPLE if w not in _AMBIGUOUS_TEAM_WORDS}, key=len, reverse=True)
+
+#: after a gazetteer word: end of word, or a particle / 측 / 등
+_WORD_END = (r"(?=$|[^가-힣A-Za-z0-9]|(?:은|는|이|가|을|를|의|에|에서|에게|께|과|와|도|로|으로|만|측|등|까지|부터|처럼|보다|"
+             r"이나|나|랑|이랑|한테|께서|에도|에는|과의|와의|로서|로부터|라는|이라는|이다|였다|이었다|다)(?![가-힣]))")
+_GAZ = re.compile(r"(?<![가-힣A-Za-z0-9])(?:(?P<org>" + "|".join(re.escape(w) for w in _ORG_WORDS) + r")|(?P<per>"
+                  + "|".join(re.escape(w) for w in _PERSON_WORDS) + r"))" + _WORD_END)
+
+# one-syllable surname + title
+_SURNAMES = ("김이박최정강조윤장임한오서신권황안송전홍유류고문양손배백허남심노하곽성차주우구나민진지엄채원천방공현함변염"
+             "여추도소석선설마길연위표명기반왕금옥육인맹제탁국어은편용예경봉사부가복태목형계피두감")
+#: surnames that are also determiners / prefixes before a title: 이 (this), 전 (former), 고 (the late),
+#: 현 (current), 부 (vice), 신 (new), 구 (old), 총 (general), 각 (each), 본 (this), 동 (the same), 모 (some), 당 (the),
+#: 한 / 두 (one / two), 제 (my), 여 (ruling party: 여 의원), 주 (resident: 주 대표)
+_DETERMINERS = set("이전고현부신구총각본동모당원대소한두제여주")
+#: titles of public figures (news prose). Office titles (팀장, 과장, 대리 …) are left out on purpose: in
+#: administrative documents "김 팀장님" is not annotated as a name, and a surname alone identifies no one.
+_TITLES = ("씨", "군", "양", "옹", "회장", "총괄회장", "명예회장", "사장", "부회장", "대표", "의원", "장관", "차관", "총리",
+           "대통령", "위원장", "후보", "원내대표", "대변인", "감독", "코치", "선수", "교수", "기자", "변호사", "검사", "판사",
+           "총장", "지사", "씨는", "전 회장", "전 대표", "전 의원", "전 장관", "전 대통령", "전회장", "할머니", "할아버지")
+_TITLE = re.compile(r"(?P<sur>[" + _SURNAMES + r"])(?<![가-힣A-Za-z0-9][" + _SURNAMES + r"])(?P<sp>[ ]?)(?P<title>"
+                    + "|".join(sorted(_TITLES, key=len, reverse=True)) + r")" + _WORD_END)
+
+
+#: a capital letter standing for a person: "A씨(37)", "B군", "K모 기자"
+_LETTER_TITLE = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])(?=[ ]?(?:씨|군|양|모[ ]?(?:씨|기자|교수|의원|씨)))")
+#: a last word that makes a span a phrase, not a name: "변경 시", "이동 시", "도착 후"
+_PHRASE_END = frozenset("시 때 후 중 전 간 내 외 등 및".split())
+
+
+def _span(a: int, b: int, label: str, score: float) -> Span:
+    return Span(a, b, label, score, "rule")
+
+
+# ---------------------------------------------------------------------------------------------
+# model-span refinement
+
+
+def _latin_name_like(value: str, before: str) -> bool:
+    if _LATIN_NAME.fullmatch(value) is None:
+        return False
+    tokens = value.replace(".", " ").replace("-", " ").split()
+    if len(tokens) < 2 or any(len(t) > 14 for t in tokens):
+        return False
+    if _NAME_FIELD.search(before):
+        return True
+    hits = sum(1 for t in tokens if t.upper() in _LATIN_NAME_TOKENS)
+    return hits >= 1 and hits * 2 >= len(tokens) - 1
+
+
+def refine_model_span(text: str, span: Span) -> Span | None:
+    """The span, relabelled, or None (see the module docstring). Local: reads ±20 characters around it."""
+    label = span.label
+    if label == "PERSON" or label == "ORGANIZATION":
+        value = text[span.start:span.end]
+        before = text[max(0, span.start - 20):span.start]
+        if label == "ORGANIZATION":
+            if value[:1].isascii() and _latin_name_like(value, before):
+                return Span(span.start, span.end, "PERSON", span.score, span.source)
+            return span
+        core = _SPACES.sub("", value)
+        if core in _NOT_PERSON:
+            return None
+        words = value.split()
+        if len(words) > 1 and words[-1] in _PHRASE_END:
+            return None
+        if _NATIONALITY_FIELD.search(before):
+            return None  # "국적: 베트남", "국적(베트남)": whatever the word, a nationality field is not a name
+        return span
+    if label == "ADDRESS":
+        if _DIGIT.search(text, span.start, span.end) is None and _AUTHORITY_AFTER.match(text, span.end):
+            return None
+        return span
+    return span
+
+
+def refine_model_spans(text: str, spans) -> list[Span]:
+    out = []
+    for s in spans:
+        r = refine_model_span(text, s)
+        if r is not None:
+            out.append(r)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# additive finder (rule stage)
+
+
+def find_context_entities(text: str, cx: ContextIndex) -> Iterator[Span]:
+    for m in _TITLE.finditer(text):
+        sur, title = m.group("sur"), m.group("title")
+        if sur in _DETERMINERS and title not in ("씨", "씨는"):
+            continue
+        if not m.group("sp") and title not in ("씨", "씨는"):
+            continue  # glued "장회장", "이사장", "공사장": a word, not surname + title
+        if sur == "모":
+            continue  # "김 모 씨": already anonymised
+        yield _span(m.start("sur"), m.end("sur"), "PERSON", 0.9)
+    for m in _LETTER_TITLE.finditer(text):
+        yield _span(m.start(), m.start() + 1, "PERSON", 0.85)  # "A씨", "K모 기자": KLUE marks the letter
+    for m in _LATIN_AFTER_FIELD.finditer(text):
+        yield _span(m.start("name"), m.end("name"), "PERSON", 0.9)
+    for m in _GAZ.finditer(text):
+        if m.group("org") is not None:
+            yield _span(m.start("org"), m.end("org"), "ORGANIZATION", 0.88)
+        else:
+            yield _span(m.start("per"), m.end("per"), "PERSON", 0.88)
+
+
+#: family name -> (labels, finder); only run by ``RuleDetector(entities=True)``
+ENTITY_FINDERS = {
+    "context_entities": (ENTITY_LABELS, find_context_entities),
+}
