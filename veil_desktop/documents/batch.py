@@ -15,12 +15,27 @@ file) with ``<output>.report.json`` beside it. Originals are only read.
 score), detections lying inside a ``keep`` term are left unmasked; the report counts the list's hits
 under ``term_list`` without naming the terms.
 
-A summary table is printed at the end; the exit status is 1 if any file could not be redacted safely
-(that file then has no output), 2 for usage or model problems, else 0.
+A summary table is printed at the end — always, also after a file crashed, ran out of memory, or the run
+was interrupted (Ctrl+C / SIGTERM: the files not reached are listed as not processed). Every per-file
+failure becomes that file's ``FAILED`` row with a one-line reason, and the batch goes on.
+
+A file with pages or parts that cannot be read as text (``Document.unreadable``: a scanned page, a
+picture that may hold text, a text layer that does not match its glyphs) **needs review**: it is not
+exported (row ``REVIEW``, naming the pages) unless ``--allow-unreadable`` is given — then it is exported
+and its report lists the pages under ``unreadable``.
+
+An existing file in ``--out`` that this tool did not write (no report of ours beside it) is never
+replaced: that file's row fails, unless ``--overwrite``. Temp files live in a private folder per export
+(``.veil-tmp-<pid>-*``, mode 0700) that is removed on every exit path; ones left by a killed run are swept
+at the start of the next run.
+
+The exit status is 1 if any file could not be redacted safely or needs review (that file then has no
+output), 2 for usage or model problems, 130/143 when interrupted, else 0.
 """
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from collections import Counter
@@ -44,7 +59,7 @@ class Job:
 class Row:
     source: Path
     output: Path | None
-    status: str                    # "ok" or "FAILED"
+    status: str                    # "ok", "REVIEW" (needs review, not exported) or "FAILED"
     message: str = ""
     counts: Counter = field(default_factory=Counter)
     seconds: float = 0.0
@@ -66,6 +81,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, metavar="N", help="inference threads")
     p.add_argument("--txt", action="store_true", help="write masked text (.txt) for every file")
     p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace existing files in --out that this tool did not write (default: refuse)")
+    p.add_argument("--allow-unreadable", action="store_true",
+                   help="export files with unreadable pages/parts (scans, pictures, garbled text layer) "
+                   "instead of holding them back for review; the report lists those pages")
     p.add_argument("--terms", metavar="FILE", help="term list CSV (term,action,label): mask terms are always "
                    "masked, detections inside keep terms are left")
     p.set_defaults(func=run)
@@ -177,12 +197,23 @@ def _bar(fraction: float, width: int = 20) -> str:
 
 
 def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_score: float,
-               label: str, progress: bool, terms=None) -> Row:
+               label: str, progress: bool, terms=None, *, overwrite: bool = False,
+               allow_unreadable: bool = False) -> Row:
+    """Redact one file. Never raises for a per-file problem: any exception (``MemoryError`` and
+    ``RecursionError`` included) becomes this file's ``FAILED`` row with a one-line reason; only
+    ``KeyboardInterrupt``/``SystemExit`` (Ctrl+C, SIGTERM) leave, after the export cleaned up."""
     from . import export_document, open_document, propagate_spans
 
     t0 = time.perf_counter()
     try:
         doc = open_document(job.source)
+        unreadable = _unreadable_pages(doc)
+        if unreadable and not allow_unreadable:
+            return Row(job.source, None, "REVIEW",
+                       f"needs review: {unreadable} cannot be read as text (scan, picture or a text layer "
+                       "that does not match its glyphs); not exported — check it in the window, or rerun "
+                       "with --allow-unreadable" + _remove_stale(job.output),
+                       seconds=time.perf_counter() - t0)
         spans = _detect(detector, doc.text, label, progress)
         term_hits = None
         if terms:  # review.terms.TermList: keep terms drop detections, mask terms are always accepted
@@ -207,46 +238,58 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
         decisions.sort(key=lambda d: (d["start"], d["end"]))
         job.output.parent.mkdir(parents=True, exist_ok=True)
         res = export_document(doc, plan, job.output, detector_id=getattr(detector, "id", ""),
-                              threshold=min_score, styles=masker, decisions=decisions)
+                              threshold=min_score, styles=masker, decisions=decisions,
+                              overwrite=overwrite)
         if term_hits is not None:
             _add_to_report(res.report, "term_list", term_hits.report(terms))
-        return Row(job.source, job.output, "ok", "", Counter(res.counts), time.perf_counter() - t0)
+        note = f"unreadable {unreadable} exported as is (--allow-unreadable)" if unreadable else ""
+        return Row(job.source, job.output, "ok", note, Counter(res.counts), time.perf_counter() - t0)
     except LeakDetected as e:
         msg = f"leak check: {e}"
     except (DocumentError, OSError) as e:
         msg = str(e)
+    except MemoryError:
+        msg = ("ran out of memory while processing this file (too large, or built to exhaust memory); "
+               "split it into smaller files")
+    except RecursionError:
+        msg = "the file is nested too deeply to be processed (damaged or hostile file)"
+    except Exception as e:  # noqa: BLE001 - one bad file must never abort the batch
+        msg = (f"unexpected error ({type(e).__name__}); the file could not be redacted — please report "
+               "it with the file type and this message")
+    msg = " ".join(msg.split())        # one line in the summary
     return Row(job.source, None, "FAILED", msg + _remove_stale(job.output), seconds=time.perf_counter() - t0)
 
 
-def _add_to_report(report: Path, key: str, value) -> None:
-    """Add ``key`` to a report written by ``export_document`` (atomically: temp file + rename)."""
-    import json
-    import os
-    import tempfile
+def _unreadable_pages(doc) -> str:
+    """"page(s) 2, 5" / "2 part(s)" for a document that needs review, "" otherwise."""
+    pages = set(doc.unreadable_pages()) | {int(p) for p in doc.extra.get("unreadable_pages", ())}
+    if pages:
+        return "page(s) " + ", ".join(str(p) for p in sorted(pages))
+    parts = [u.where for u in doc.unreadable if u.page is None]
+    return ", ".join(parts)
 
+
+def _add_to_report(report: Path, key: str, value) -> None:
+    """Add ``key`` to a report written by ``export_document`` (atomically, via the export's private
+    temp folder)."""
+    import json
+
+    from .export import _write_atomic
     from .report import dumps
 
     data = json.loads(report.read_text("utf-8"))
     data[key] = value
-    fd, tmp = tempfile.mkstemp(dir=report.parent, prefix=".veil-", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(dumps(data))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, report)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _write_atomic(report, dumps(data))
 
 
 def _remove_stale(output: Path) -> str:
-    """A failed file must have no output: remove an earlier run's output *of ours* (it has a report
-    beside it), so a stale redaction is never taken for the current one."""
-    from .export import report_path_for
+    """A failed file must have no output: remove an earlier run's output *of ours* (its report beside it
+    records its SHA-256), so a stale redaction is never taken for the current one. A file this tool did
+    not write is left alone."""
+    from .export import is_own_output, report_path_for
 
     report = report_path_for(output)
-    if output.is_file() and report.is_file():
+    if is_own_output(output):
         try:
             output.unlink()
             report.unlink()
@@ -269,10 +312,37 @@ def print_summary(rows: list[Row], out=None) -> None:
             name = "…" + name[-(name_w - 1):]
         detail = (", ".join(f"{k} {v}" for k, v in sorted(r.counts.items())) if r.status == "ok"
                   else r.message)
+        if r.status == "ok" and r.message:
+            detail = f"{detail}; {r.message}" if detail else r.message
         print(f"{name:<{name_w}}  {r.status:<6}  {sum(r.counts.values()):>6}  {r.seconds:>6.1f}  {detail}",
               file=out)
     ok = sum(r.status == "ok" for r in rows)
-    print(f"{ok} of {len(rows)} file(s) redacted; {len(rows) - ok} failed", file=out)
+    review = sum(r.status == "REVIEW" for r in rows)
+    failed = len(rows) - ok - review
+    print(f"{ok} of {len(rows)} file(s) redacted; "
+          + (f"{review} need(s) review (not exported); " if review else "")
+          + f"{failed} failed", file=out)
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by the SIGTERM handler: unwinds like Ctrl+C (temp files removed)."""
+
+
+def _on_sigterm(signum, frame):  # pragma: no cover - exercised by the subprocess test
+    raise Terminated()
+
+
+def _sweep_out_tree(out_dir: Path) -> None:
+    """Remove temp files/folders a killed run left anywhere under ``out_dir``."""
+    from .export import sweep_stale
+
+    sweep_stale(out_dir)
+    try:
+        for d in out_dir.rglob("*"):
+            if d.is_dir() and not d.name.startswith(".veil-tmp-"):
+                sweep_stale(d)
+    except OSError:
+        pass
 
 
 def run(args: argparse.Namespace) -> int:
@@ -305,14 +375,35 @@ def run(args: argparse.Namespace) -> int:
             detector = _make_detector(args)
         except DocumentError as e:
             return _usage_error(str(e))
+        _sweep_out_tree(out_dir)
         progress = not args.quiet
-        for i, job in enumerate(jobs, 1):
-            label = f"[{i}/{len(jobs)}] {job.source.name}"
-            if progress:
-                sys.stderr.write(f"\r{label}")
-                sys.stderr.flush()
-            rows.append(redact_one(job, detector, styles, args.min_score, label, progress, terms))
-            if progress:
-                sys.stderr.write(f"\r{label} {rows[-1].status}\n")
+        old_term = None
+        try:
+            old_term = signal.signal(signal.SIGTERM, _on_sigterm)
+        except ValueError:      # not the main thread (embedded use): no handler, Ctrl+C still works
+            pass
+        done = 0
+        try:
+            for i, job in enumerate(jobs, 1):
+                label = f"[{i}/{len(jobs)}] {job.source.name}"
+                if progress:
+                    sys.stderr.write(f"\r{label}")
+                    sys.stderr.flush()
+                rows.append(redact_one(job, detector, styles, args.min_score, label, progress, terms,
+                                       overwrite=getattr(args, "overwrite", False),
+                                       allow_unreadable=getattr(args, "allow_unreadable", False)))
+                done = i
+                if progress:
+                    sys.stderr.write(f"\r{label} {rows[-1].status}\n")
+        except (KeyboardInterrupt, Terminated) as e:
+            code = 143 if isinstance(e, Terminated) else 130
+            for job in jobs[done:]:
+                rows.append(Row(job.source, None, "FAILED", "not processed: the run was interrupted"))
+            sys.stderr.write("\nveil-redact: interrupted; no partial output was left behind\n")
+            print_summary(rows)
+            return code
+        finally:
+            if old_term is not None:
+                signal.signal(signal.SIGTERM, old_term)
     print_summary(rows)
     return 0 if all(r.status == "ok" for r in rows) else 1

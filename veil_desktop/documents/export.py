@@ -5,9 +5,14 @@ Order of operations (each step fails closed — on any error nothing is left at 
 2. re-read the source and check it is byte-identical to what was opened (the plan refers to that text);
 3. refuse if the plan masks a value that also appears unmasked elsewhere in the reviewable text;
 4. build the output bytes with the format's writer (in memory; the source file is only read);
-5. write them to a temp file in the target folder, fsync, re-read that file from disk and run the
-   independent leak check (``leakcheck``) on what is actually there;
+5. write them to a temp file in a private folder next to the output (``.veil-tmp-<pid>-*``, mode 0700,
+   removed on every exit path; one left by a killed process is swept by the next export into that
+   folder), fsync, re-read that file from disk and run the independent leak check (``leakcheck``) on
+   what is actually there;
 6. ``os.replace`` the temp file onto ``out_path`` and write ``<out_path>.report.json`` the same way.
+
+An existing file at ``out_path`` is replaced only with ``overwrite=True`` (the window asks first) or when
+it is an earlier output of this tool (``is_own_output``: its report beside it records its SHA-256).
 
 Thread-safety: no module state; safe to call from a worker thread (one call per document at a time).
 """
@@ -15,8 +20,12 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
+import re
+import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -24,6 +33,7 @@ from ..masking import Masker, MaskStyle, Replacement
 from . import leakcheck
 from .errors import DocumentError, LeakDetected
 from .formats import CHECK_KIND, format_of, writer_for
+from .limits import ResourceLimit, document_budget
 from .matching import ValueMatcher, find_unmasked_copies, masked_values, strip_separators
 from .model import Document, ExportResult
 from .report import build_report, dumps
@@ -71,17 +81,81 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+PRIVATE_PREFIX = ".veil-tmp-"
+_PRIVATE_DIR = re.compile(r"^\.veil-tmp-(\d+)-[A-Za-z0-9_]+$")
+_LEGACY_PART = re.compile(r"^\.veil-[A-Za-z0-9_]{8}\.part$")   # temp files of versions before 0700 dirs
+STALE_SECONDS = 24 * 3600
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def sweep_stale(folder: Path) -> list[str]:
+    """Remove temp files/folders a killed export left in ``folder``: private folders of processes that
+    no longer run (or older than a day) and legacy ``.veil-*.part`` files. Returns the names removed."""
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for e in entries:
+        try:
+            m = _PRIVATE_DIR.match(e.name)
+            if m and e.is_dir(follow_symlinks=False):
+                if _pid_alive(int(m.group(1))) and now - e.stat(follow_symlinks=False).st_mtime < STALE_SECONDS:
+                    continue
+                shutil.rmtree(e.path, ignore_errors=True)
+                removed.append(e.name)
+            elif _LEGACY_PART.match(e.name) and e.is_file(follow_symlinks=False):
+                os.unlink(e.path)
+                removed.append(e.name)
+        except OSError:
+            continue
+    return removed
+
+
+class PrivateDir:
+    """A per-call private temp folder next to the output (mode 0700), removed on exit whatever happens
+    (exceptions, ``KeyboardInterrupt``, a ``SystemExit`` raised by a SIGTERM handler)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path: Path | None = None
+
+    def __enter__(self) -> Path:
+        sweep_stale(self.folder)
+        try:
+            self.path = Path(tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{os.getpid()}-", dir=self.folder))
+        except OSError as e:
+            raise DocumentError(f"Cannot write into the folder {self.folder}: {e.strerror or e}.") from None
+        return self.path
+
+    def __exit__(self, *exc) -> None:
+        if self.path is not None:
+            shutil.rmtree(self.path, ignore_errors=True)
+            self.path = None
+
+
 def _write_atomic(path: Path, data: bytes, verify=None) -> None:
-    """Write ``data`` to ``path`` via a temp file in the same folder; ``verify(temp_path)`` may raise."""
+    """Write ``data`` to ``path`` via a temp file in a private folder beside it; ``verify(temp_path)``
+    may raise. Nothing is left behind on any exit path."""
     folder = path.parent
     if not folder.is_dir():
         raise DocumentError(f"The output folder does not exist or is not a folder: {folder}")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".veil-", suffix=".part")
-    except OSError as e:
-        raise DocumentError(f"Cannot write into the folder {folder}: {e.strerror or e}.") from None
-    try:
+    with PrivateDir(folder) as private:
+        tmp = private / (".veil-" + os.urandom(4).hex() + ".part")
         try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
                 f.flush()
@@ -89,17 +163,41 @@ def _write_atomic(path: Path, data: bytes, verify=None) -> None:
         except OSError as e:
             raise DocumentError(_write_message(path, e)) from None
         if verify is not None:
-            verify(Path(tmp))
+            verify(tmp)
         try:
             os.replace(tmp, path)
         except OSError as e:
             raise DocumentError(_write_message(path, e)) from None
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+
+
+def is_own_output(out: Path) -> bool:
+    """True if ``out`` was written by this tool: the report beside it names it and records its SHA-256."""
+    report = report_path_for(out)
+    try:
+        if not out.is_file() or not report.is_file() or report.stat().st_size > 256 * 1024 * 1024:
+            return False
+        data = json.loads(report.read_bytes())
+        rec = data.get("output") if isinstance(data, dict) else None
+        if not isinstance(rec, dict) or rec.get("name") != out.name:
+            return False
+        h = hashlib.sha256()
+        with open(out, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        return rec.get("sha256") == h.hexdigest()
+    except (OSError, ValueError, RecursionError):
+        return False
+
+
+def _check_overwrite(out: Path, overwrite: bool) -> None:
+    if overwrite:
+        return
+    report = report_path_for(out)
+    if (out.exists() or report.exists()) and not is_own_output(out):
+        which = out if out.exists() else report
+        raise DocumentError(f"{which.name} already exists in {which.parent} and was not written by this "
+                            "tool; it was left untouched. Choose another output folder or name, or allow "
+                            "overwriting (veil-redact: --overwrite).")
 
 
 def _write_message(path: Path, e: OSError) -> str:
@@ -116,15 +214,35 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
                     default_style: "MaskStyle | str | None" = None,
                     decisions: Iterable[Any] | None = None,
                     warnings: Iterable[str] = (), mask_copies: bool = False,
-                    review: "Mapping[str, Any] | None" = None) -> ExportResult:
+                    review: "Mapping[str, Any] | None" = None,
+                    overwrite: bool = True) -> ExportResult:
     """Write ``doc`` with ``plan`` applied to ``out_path`` (same format, or ``.txt``); see module doc.
 
     ``mask_copies``: a value the plan masks that also occurs unmasked elsewhere is refused by default
     (``LeakDetected`` naming where); with ``True`` those copies are masked too, with the same replacement
     text as the value's first replacement, and listed under ``propagated`` in the report.
 
+    ``overwrite``: with ``False`` an existing ``out_path`` (or report) that this tool did not write is
+    refused (``DocumentError``); an earlier output of this tool (``is_own_output``) is replaced.
+
     Raises ``DocumentError`` (clear message, nothing written) or ``LeakDetected`` (output deleted).
     """
+    try:
+        with document_budget(f".{doc.format} file", export=True):
+            return _export(doc, plan, out_path, detector_id=detector_id, threshold=threshold,
+                           styles=styles, default_style=default_style, decisions=decisions,
+                           warnings=warnings, mask_copies=mask_copies, review=review,
+                           overwrite=overwrite)
+    except MemoryError:
+        raise ResourceLimit(f"Ran out of memory while exporting {doc.path.name}; nothing was written. "
+                            "Split the document into smaller files.") from None
+    except RecursionError:
+        raise DocumentError(f"{doc.path.name} is nested too deeply to be exported; nothing was written.") \
+            from None
+
+
+def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id, threshold, styles,
+            default_style, decisions, warnings, mask_copies, review, overwrite) -> ExportResult:
     out = Path(out_path)
     out_fmt = format_of(out)
     writer = writer_for(doc.format, out_fmt)  # raises UnsupportedFormat naming the choices
@@ -135,6 +253,7 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
         raise DocumentError(f"The output folder does not exist or is not a folder: {out.parent}")
     if out.is_dir():
         raise DocumentError(f"{out} is a folder; choose a file name.")
+    _check_overwrite(out, overwrite)
     if isinstance(styles, Masker):  # the Masker that built the plan: record its styles and default
         default_style = default_style or styles.default
         styles = styles.styles

@@ -14,39 +14,53 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import struct
 import zlib
 from pathlib import Path
 
 from .errors import DocumentError
+from .limits import MAX_DOCUMENT_CHARS, ResourceLimit, budget_or_new
 from .model import Document, TextBuilder
 
 HWPTAG_PARA_TEXT = 0x43
-MAX_SECTION_BYTES = 512 * 1024 * 1024
+MAX_SECTION_BYTES = 128 * 1024 * 1024   # one inflated section stream
+#: a section stream holds UTF-16 text plus record headers: more than this many bytes in all sections
+#: cannot be text within limits.MAX_DOCUMENT_CHARS (checked again on the text itself by TextBuilder)
+MAX_TOTAL_SECTION_BYTES = 8 * MAX_DOCUMENT_CHARS
 _SINGLE = {0: "", 10: "\n", 13: "", 24: "-", 25: " ", 26: " ", 27: " ", 28: " ", 29: " ",
            30: "\u00a0", 31: " "}
 _INLINE = {4, 5, 6, 7, 8, 9, 19, 20}
 _EXTENDED = {1, 2, 3, 11, 12, 14, 15, 16, 17, 18, 21, 22, 23}
 
 
+_CONTROL = re.compile("[\x00-\x1f]")
+
+
 def para_text(payload: bytes) -> str:
-    """Decode one HWPTAG_PARA_TEXT payload, dropping control characters (tab -> ``\\t``)."""
-    units = struct.unpack(f"<{len(payload) // 2}H", payload[: len(payload) // 2 * 2])
-    out, i = [], 0
-    while i < len(units):
-        c = units[i]
-        if c >= 32:
-            out.append(chr(c))
-            i += 1
-        elif c in _INLINE or c in _EXTENDED:
+    """Decode one HWPTAG_PARA_TEXT payload, dropping control characters (tab -> ``\\t``).
+
+    Decoded as one UTF-16 string and cut at the control characters (a hostile 50 MB paragraph costs
+    about its own size, not a Python object per code unit)."""
+    raw = payload[: len(payload) // 2 * 2].decode("utf-16-le", "surrogatepass")
+    out, pos, n = [], 0, len(raw)
+    while pos < n:
+        m = _CONTROL.search(raw, pos)
+        if m is None:
+            out.append(raw[pos:])
+            break
+        i = m.start()
+        out.append(raw[pos:i])
+        c = ord(raw[i])
+        if c in _INLINE or c in _EXTENDED:
             if c == 9:
                 out.append("\t")
-            i += 8
+            pos = i + 8
         else:
             out.append(_SINGLE.get(c, ""))
-            i += 1
+            pos = i + 1
     text = "".join(out)
-    # surrogate pairs come through as two chr()s; recombine
+    # surrogate pairs are kept as pairs by surrogatepass; recombine (lone halves become U+FFFD)
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
@@ -68,20 +82,39 @@ def iter_records(stream: bytes):
         pos += size
 
 
+def iter_paragraphs(stream: bytes):
+    """Paragraph texts one at a time (the document limits are checked as they are added)."""
+    return (para_text(p) for tag, _, p in iter_records(stream) if tag == HWPTAG_PARA_TEXT)
+
+
 def section_paragraphs(stream: bytes) -> list[str]:
-    return [para_text(p) for tag, _, p in iter_records(stream) if tag == HWPTAG_PARA_TEXT]
+    return list(iter_paragraphs(stream))
 
 
-def _inflate(data: bytes, name: str) -> bytes:
+def _inflate(data: bytes, name: str, budget=None) -> bytes:
+    """Raw-deflate ``data`` in 1 MB steps with a running total (section and document limits)."""
+    budget = budget if budget is not None else budget_or_new("HWP document")
     d = zlib.decompressobj(-15)
+    out: list[bytes] = []
+    size = 0
+    buf = data
     try:
-        out = d.decompress(data, MAX_SECTION_BYTES)
+        while True:
+            chunk = d.decompress(buf, 1024 * 1024)
+            buf = d.unconsumed_tail
+            if chunk:
+                size += len(chunk)
+                if size > MAX_SECTION_BYTES:
+                    raise ResourceLimit(f"The HWP stream {name} unpacks to more than "
+                                        f"{MAX_SECTION_BYTES // 2**20} MB; refusing to open it "
+                                        "(possible compression bomb). Split the document.")
+                budget.charge_inflated(len(chunk), name)
+                out.append(chunk)
+            if not buf or d.eof or not chunk:
+                break
     except zlib.error:
         raise DocumentError(f"The HWP stream {name} is damaged (cannot be decompressed).") from None
-    if d.unconsumed_tail:
-        raise DocumentError(f"The HWP stream {name} unpacks to more than "
-                            f"{MAX_SECTION_BYTES // 2**20} MB; refusing to open it.")
-    return out
+    return b"".join(out)
 
 
 def read_hwp(path: Path, data: bytes) -> Document:
@@ -119,15 +152,20 @@ def read_hwp(path: Path, data: bytes) -> Document:
             raise DocumentError("The HWP document has no body text (BodyText/Section0 missing).")
         tb = TextBuilder()
         total = 0
+        budget = budget_or_new("HWP document")
         for k, (num, name) in enumerate(sorted(sections)):
             size = ole.get_size(name)
-            total += size
-            if total > MAX_SECTION_BYTES:
-                raise DocumentError("The HWP document is too large to open.")
+            if size > MAX_SECTION_BYTES:
+                raise ResourceLimit(f"The HWP stream {name} is larger than "
+                                    f"{MAX_SECTION_BYTES // 2**20} MB; refusing to open it.")
             raw = ole.openstream(name).read()
-            stream = _inflate(raw, name) if compressed else raw
+            stream = _inflate(raw, name, budget) if compressed else raw
+            total += len(stream)
+            if total > MAX_TOTAL_SECTION_BYTES:
+                raise ResourceLimit("The HWP document's text is too large to review (more than "
+                                    f"{MAX_DOCUMENT_CHARS:,} characters); split it into smaller files.")
             tb.begin_part("본문" if k == 0 else f"구역 {k + 1}", name, header=k > 0)
-            for j, text in enumerate(section_paragraphs(stream)):
+            for j, text in enumerate(iter_paragraphs(stream)):
                 tb.slot(name, j, text)
                 tb.boilerplate("\n")
             tb.end_part()

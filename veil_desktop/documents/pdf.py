@@ -4,17 +4,30 @@ Reading: every page's text layer, character by character, in pdfium's order; ``D
 part per page (``── 3쪽 ──``). ``extra["pdf_pages"]`` holds, per page, the pdfium character index of each
 text character, so a plan over the text maps to character boxes at export time.
 
-Export (``write_pdf``): each page is rendered to pixels (pypdfium2), every character box a replacement
-touches is painted black in the *pixels*, and the pages are re-assembled into a new PDF that contains only
-JPEG images: no text layer, no fonts, no annotations, no metadata (``/Info`` is absent). Annotations and
-form fields are not rendered, because their text is not part of the reviewed text layer.
+- **Letter-spaced glyphs** (each glyph placed on its own, ``9 0 0 1 0 1 - …`` as pdfium extracts it) are
+  re-joined: the separators pdfium *generates* (spaces and line breaks that are in no content stream)
+  are dropped inside a run of ≥ 3 single glyphs on one line, so detection sees ``900101-…``. Only
+  generated separators are dropped, so the character → box map stays exact.
+- **Needs review** (``Document.unreadable``): a page drawn without any text (a scan), a picture large
+  enough to hold text, or a text layer that does not match the glyphs drawn. The last is checked glyph
+  by glyph (``_GlyphCheck``): the ink box pdfium reports for each drawn character is compared with the
+  ink box of the character the text layer claims, drawn from the same embedded font through the font's
+  own ``cmap`` (FreeType via Pillow). A lying ``ToUnicode`` map (glyphs ``34567`` extracted as ``abd…``)
+  gives different boxes; characters with no Unicode value or U+FFFD count as unreadable too.
 
-Limits: pages without a text layer (scans) or fonts without a ToUnicode map yield no or garbled text —
-the reviewer sees that in the review text (``notes``); nothing in images is detected (no OCR). Page count
-and render size are bounded so a hostile file cannot exhaust memory.
+Export (``write_pdf``): each page is rendered to pixels (pypdfium2), every replacement's characters are
+painted black in the *pixels* — per line, one box from its first to its last glyph, padded by a fifth of
+the line height (at least ``BOX_PAD_PT``), so gaps between letter-spaced glyphs are covered too — and the
+pages are re-assembled into a new PDF that contains only JPEG images: no text layer, no fonts, no
+annotations, no metadata (``/Info`` is absent). Annotations and form fields are not rendered, because
+their text is not part of the reviewed text layer.
+
+Limits: no OCR here (see ``ocr.py``): unreadable pages are exported as they look and the file needs
+review. Page count, characters and render size are bounded so a hostile file cannot exhaust memory.
 """
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import io
 import threading
@@ -24,13 +37,22 @@ from pathlib import Path
 
 from ..masking import Replacement
 from .errors import DocumentError
-from .model import Document, TextBuilder, split_plan
+from .limits import MAX_DOCUMENT_CHARS, MAX_PDF_PAGES, ResourceLimit
+from .model import Document, TextBuilder, Unreadable, split_plan
 
-MAX_PAGES = 2000
+MAX_PAGES = MAX_PDF_PAGES
 DPI = 150
 MAX_PAGE_PIXELS = 40_000_000      # about A0 at 150 dpi; bigger pages are rendered at a lower scale
-BOX_PAD_PT = 1.0                  # grow each character box by this much (points) on every side
+BOX_PAD_PT = 1.5                  # least padding of a burned box (points) on every side
+BOX_PAD_FRACTION = 0.2            # ... or this fraction of the line's height, whichever is larger
 JPEG_QUALITY = 85
+#: a picture covering at least this fraction of the page (and MIN_IMAGE_PT on both sides) may hold text
+MIN_IMAGE_FRACTION = 0.002
+MIN_IMAGE_PT = 6.0
+#: glyph check: ink boxes may differ by this much (in 1/1000 em) before a character counts as lying
+GLYPH_TOLERANCE = 40
+#: a page is "garbled" from this many characters whose glyph does not match the text layer
+GARBLED_MIN_CHARS = 2
 
 #: PDFium is not thread-safe; every use of pypdfium2 in this package holds this lock (the UI may open one
 #: document while another is being exported). It is the package's only shared state.
@@ -55,6 +77,165 @@ def read_pdf(path: Path, data: bytes) -> Document:
         return _read_pdf(path, data)
 
 
+def _char_box(raw, tp, k: int, loose: bool = False) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of character ``k``."""
+    if loose:
+        r = raw.FS_RECTF()
+        raw.FPDFText_GetLooseCharBox(tp, k, r)
+        return r.left, r.bottom, r.right, r.top
+    L, R, B, T = (ctypes.c_double() for _ in range(4))
+    raw.FPDFText_GetCharBox(tp, k, L, R, B, T)
+    return L.value, B.value, R.value, T.value
+
+
+def _same_line(a, b) -> bool:
+    """Boxes ``(l, b, r, t)`` on one line: vertical overlap of at least half the smaller height."""
+    ov = min(a[3], b[3]) - max(a[1], b[1])
+    return ov > 0.5 * min(a[3] - a[1], b[3] - b[1]) > 0
+
+
+def _rejoin(chars: list[str], idx: list[int], gen: list[bool], boxes: dict[int, tuple]) -> tuple[list[str], list[int]]:
+    """Drop generated separators between single glyphs of a letter-spaced run (see module doc): a run
+    is ≥ 3 single-glyph tokens, each separated from the next only by generated spaces/line breaks, on
+    one line, left to right. Real (content) spaces are never dropped."""
+    n = len(chars)
+    blank = [c in " \n\t" for c in chars]
+    tokens: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        if blank[i]:
+            i += 1
+            continue
+        j = i
+        while j < n and not blank[j]:
+            j += 1
+        tokens.append((i, j))
+        i = j
+    drop = [False] * n
+    run: list[tuple[int, int]] = []
+
+    def flush() -> None:
+        if len(run) >= 3:
+            for (_a1, b1), (a2, _b2) in zip(run, run[1:]):
+                for m in range(b1, a2):
+                    drop[m] = True
+        run.clear()
+
+    for t in tokens:
+        single = t[1] - t[0] == 1
+        if run and single:
+            prev = run[-1][1] - 1
+            between = range(prev + 1, t[0])
+            pb, tb = boxes.get(idx[prev]), boxes.get(idx[t[0]])
+            if (len(between) <= 2 and all(gen[m] for m in between) and pb and tb
+                    and _same_line(pb, tb) and tb[0] >= pb[0]):
+                run.append(t)
+                continue
+        flush()
+        if single:
+            run.append(t)
+    flush()
+    return ([c for c, d in zip(chars, drop) if not d], [k for k, d in zip(idx, drop) if not d])
+
+
+class _GlyphCheck:
+    """Does each drawn glyph look like the character the text layer claims? (module doc)"""
+
+    def __init__(self, raw) -> None:
+        self.raw = raw
+        self.fonts: dict[int, object] = {}       # font handle -> ImageFont | None (not checkable)
+        self.ink: dict[tuple[int, str], tuple[int, int] | None] = {}
+
+    def _font(self, font):
+        key = ctypes.cast(font, ctypes.c_void_p).value or 0
+        if key in self.fonts:
+            return key, self.fonts[key]
+        f = None
+        try:
+            if self.raw.FPDFFont_GetIsEmbedded(font):
+                n = ctypes.c_size_t(0)
+                self.raw.FPDFFont_GetFontData(font, None, 0, ctypes.byref(n))
+                if 0 < n.value <= 64 * 1024 * 1024:
+                    buf = (ctypes.c_uint8 * n.value)()
+                    if self.raw.FPDFFont_GetFontData(font, buf, n.value, ctypes.byref(n)):
+                        from PIL import ImageFont
+
+                        f = ImageFont.truetype(io.BytesIO(bytes(buf)), size=1000)
+        except Exception:  # noqa: BLE001 - a font FreeType cannot load is just not checkable
+            f = None
+        self.fonts[key] = f
+        return key, f
+
+    def _ink(self, key: int, f, ch: str) -> tuple[int, int] | None:
+        k = (key, ch)
+        if k not in self.ink:
+            try:
+                bb = f.getmask(ch).getbbox()
+                self.ink[k] = (bb[2] - bb[0], bb[3] - bb[1]) if bb else (0, 0)
+            except Exception:  # noqa: BLE001
+                self.ink[k] = None
+        return self.ink[k]
+
+    def mismatch(self, tp, k: int, ch: str, box) -> bool | None:
+        """True: the glyph drawn is not ``ch``; False: it is; None: cannot tell."""
+        raw = self.raw
+        obj = raw.FPDFText_GetTextObject(tp, k)
+        if not obj:
+            return None
+        font = raw.FPDFTextObj_GetFont(obj)
+        if not font:
+            return None
+        m = raw.FS_MATRIX()
+        if raw.FPDFText_GetMatrix(tp, k, m) and (abs(m.b) > 1e-3 or abs(m.c) > 1e-3 or m.a <= 0 or m.d <= 0
+                                                  or abs(m.a - m.d) > 0.02 * abs(m.d)):
+            return None   # rotated, skewed or stretched text: boxes are not comparable
+        key, f = self._font(font)
+        if f is None:
+            return None
+        size = raw.FPDFText_GetFontSize(tp, k)
+        if size <= 0:
+            return None
+        ink = self._ink(key, f, ch)
+        if ink is None:
+            return None
+        scale = 1000.0 / size
+        w = (box[2] - box[0]) * scale
+        h = (box[3] - box[1]) * scale
+        if ch.isspace():
+            return w > GLYPH_TOLERANCE and h > GLYPH_TOLERANCE   # ink where the text says "space"
+        if ink == (0, 0) or w <= 0:
+            return None if w <= 0 else True
+        return abs(w - ink[0]) > GLYPH_TOLERANCE or abs(h - ink[1]) > 2 * GLYPH_TOLERANCE
+
+
+def _unreadable(page_no: int, reason: str) -> Unreadable:
+    ko, en = {
+        "no_text_layer": ("텍스트 레이어가 없습니다(스캔?): 내용을 검사할 수 없으니 직접 확인하세요",
+                          "no text layer (scanned?): its content cannot be checked — review it yourself"),
+        "image": ("글자를 담을 수 있는 그림이 있습니다: 그림 속 글자는 검사되지 않으니 직접 확인하세요",
+                  "has a picture that may contain text: text in pictures is not checked — review it"),
+        "garbled_text": ("텍스트 레이어가 그려진 글자와 다릅니다(글꼴 매핑 오류/위조): 직접 확인하세요",
+                         "text layer does not match the glyphs drawn (broken or lying font map) — review it"),
+    }[reason]
+    return Unreadable(where=f"page {page_no}", reason=reason, caption=f"{page_no}쪽: {ko}",
+                      caption_en=f"page {page_no}: {en}", page=page_no)
+
+
+def _page_objects(page, raw) -> tuple[int, list[tuple[float, float, float, float]]]:
+    """(number of drawn objects, bounds of image objects) — Form XObjects descended."""
+    count, images = 0, []
+    for obj in page.get_objects(max_depth=8):
+        count += 1
+        if obj.type == raw.FPDF_PAGEOBJ_IMAGE:
+            try:
+                images.append(obj.get_bounds())
+            except Exception:  # noqa: BLE001
+                images.append((0.0, 0.0, 1e9, 1e9))   # unknown bounds: assume it matters
+        if count > 200_000:
+            break
+    return count, images
+
+
 def _read_pdf(path: Path, data: bytes) -> Document:
     import pypdfium2.raw as raw
 
@@ -65,13 +246,22 @@ def _read_pdf(path: Path, data: bytes) -> Document:
             raise DocumentError(f"The PDF has {n_pages} pages; at most {MAX_PAGES} are supported.")
         tb = TextBuilder()
         pages: list[array] = []
+        unreadable: list[Unreadable] = []
+        checker = _GlyphCheck(raw)
         empty = 0
         for i in range(n_pages):
             page = pdf[i]
             tp = page.get_textpage()
             try:
                 n = tp.count_chars()
-                chars, idx = [], array("i")
+                if n > MAX_DOCUMENT_CHARS:
+                    raise ResourceLimit(f"Page {i + 1} of the PDF has {n:,} characters; refusing to open "
+                                        "it (more than a document may hold). Split the PDF.")
+                chars: list[str] = []
+                idx: list[int] = []
+                gen: list[bool] = []
+                boxes: dict[int, tuple] = {}
+                bad = lying = 0
                 for k in range(n):
                     c = raw.FPDFText_GetUnicode(tp.raw, k)
                     if c == 0x0D:       # pdfium's generated "\r\n": keep the "\n" only
@@ -79,15 +269,40 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                     ch = chr(c) if 0 < c < 0x110000 and not 0xD800 <= c <= 0xDFFF else "\ufffd"
                     if ch == "\x02":      # soft hyphen marker at line ends
                         ch = "-"
+                    generated = raw.FPDFText_IsGenerated(tp.raw, k) == 1
+                    if not generated:
+                        box = _char_box(raw, tp.raw, k)
+                        boxes[k] = box
+                        if ch == "\ufffd" or raw.FPDFText_HasUnicodeMapError(tp.raw, k) == 1 \
+                                or (0xE000 <= c <= 0xF8FF):
+                            bad += 1
+                        elif checker.mismatch(tp.raw, k, ch, box):
+                            lying += 1
                     chars.append(ch)
                     idx.append(k)
+                    gen.append(generated)
+                chars, idx = _rejoin(chars, idx, gen, boxes)
+                n_objects, images = _page_objects(page, raw)
+                w_pt, h_pt = page.get_size()
             finally:
                 tp.close()
                 page.close()
-            pages.append(idx)
+            pages.append(array("i", idx))
             text = "".join(chars)
             if not text.strip():
                 empty += 1
+                if n_objects:
+                    unreadable.append(_unreadable(i + 1, "no_text_layer"))
+            elif bad + lying >= GARBLED_MIN_CHARS:
+                unreadable.append(_unreadable(i + 1, "garbled_text"))
+            if text.strip() or not n_objects:
+                area = max(w_pt * h_pt, 1.0)
+                for left, bottom, right, top in images:
+                    iw = min(right, w_pt) - max(left, 0.0)
+                    ih = min(top, h_pt) - max(bottom, 0.0)
+                    if iw >= MIN_IMAGE_PT and ih >= MIN_IMAGE_PT and iw * ih >= MIN_IMAGE_FRACTION * area:
+                        unreadable.append(_unreadable(i + 1, "image"))
+                        break
             tb.begin_part(f"{i + 1}쪽", f"page {i + 1}")
             tb.slot("page", i, text)
             if not tb.ends_with_newline():
@@ -97,11 +312,16 @@ def _read_pdf(path: Path, data: bytes) -> Document:
         if empty:
             notes.append(f"{empty} of {n_pages} page(s) have no text layer (scanned?); their content "
                          "cannot be detected and is exported as is.")
+        if unreadable:
+            pages_list = ", ".join(str(p) for p in sorted({u.page for u in unreadable}))
+            notes.append(f"Needs review: page(s) {pages_list} hold content that could not be read as text "
+                         "(no text layer, pictures, or a text layer that does not match the glyphs).")
         notes.append("PDF export is a rasterised copy with black boxes burned in (no text layer).")
         text = tb.text()
         return Document(path=path, format="pdf", text=text, parts=tuple(tb.parts),
                         segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
-                        size=len(data), notes=tuple(notes), extra={"pdf_pages": pages})
+                        size=len(data), notes=tuple(notes), unreadable=tuple(unreadable),
+                        extra={"pdf_pages": pages})
     finally:
         pdf.close()
 
@@ -116,11 +336,11 @@ def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
 
     pages: list[array] = doc.extra.get("pdf_pages") or []
     edits = split_plan(plan, doc.segments)
-    masked: dict[int, list[int]] = {}     # page -> pdfium char indices to black out
+    masked: dict[int, list[list[int]]] = {}     # page -> runs of pdfium char indices (one per replacement)
     for (member, page_no), local in edits.items():
         idx = pages[page_no]
         for a, b, _ in local:
-            masked.setdefault(page_no, []).extend(idx[a:b])
+            masked.setdefault(page_no, []).append(list(idx[a:b]))
     pdf = _open(source)
     images: list[tuple[bytes, int, int, float, float]] = []
     try:
@@ -140,12 +360,9 @@ def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
                     tp = page.get_textpage()
                     draw = ImageDraw.Draw(img)
                     try:
-                        for k in sorted(set(masked[i])):
-                            left, bottom, right, top = tp.get_charbox(k, loose=True)
-                            if right <= left or top <= bottom:
-                                continue  # generated or zero-size character (space, line break)
-                            x0, y0 = conv.to_bitmap(left - BOX_PAD_PT, bottom - BOX_PAD_PT)
-                            x1, y1 = conv.to_bitmap(right + BOX_PAD_PT, top + BOX_PAD_PT)
+                        for rect in _burn_rects(tp, masked[i]):
+                            x0, y0 = conv.to_bitmap(rect[0], rect[1])
+                            x1, y1 = conv.to_bitmap(rect[2], rect[3])
                             draw.rectangle([min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)],
                                            fill=(0, 0, 0))
                     finally:
@@ -161,6 +378,33 @@ def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
     finally:
         pdf.close()
     return image_pdf(images)
+
+
+def _burn_rects(tp, runs: list[list[int]]) -> list[tuple[float, float, float, float]]:
+    """Page rectangles (left, bottom, right, top) to paint: for each run of masked characters, one
+    rectangle per line from its first to its last glyph (covering the gaps of letter-spaced glyphs),
+    padded by ``max(BOX_PAD_PT, BOX_PAD_FRACTION * line height)``."""
+    rects = []
+    for run in runs:
+        line = None
+        for k in run:
+            left, bottom, right, top = tp.get_charbox(k, loose=True)
+            if right <= left or top <= bottom:
+                continue  # generated or zero-size character (space, line break)
+            box = (left, bottom, right, top)
+            if line is not None and _same_line(line, box) and box[0] >= line[0] - (line[3] - line[1]):
+                line = (min(line[0], left), min(line[1], bottom), max(line[2], right), max(line[3], top))
+                continue
+            if line is not None:
+                rects.append(line)
+            line = box
+        if line is not None:
+            rects.append(line)
+    out = []
+    for left, bottom, right, top in rects:
+        pad = max(BOX_PAD_PT, BOX_PAD_FRACTION * (top - bottom))
+        out.append((left - pad, bottom - pad, right + pad, top + pad))
+    return out
 
 
 def image_pdf(pages: list[tuple[bytes, int, int, float, float]]) -> bytes:

@@ -69,11 +69,23 @@ def build_report(doc: Document, plan: list[Replacement], *, output_name: str, ou
         "parts": [{"name": p.name, "source": p.source, "start": p.start, "end": p.end}
                   for p in doc.parts],
         "leak_check": leak_check,
+        # pages/parts that could not be read as text (scans, pictures, a lying text layer): exported as
+        # they look, so a person must have checked them (the batch CLI needs --allow-unreadable)
+        "needs_review": bool(_unreadable(doc)),
+        "unreadable": _unreadable(doc),
         "warnings": list(warnings),
         # the window's review: detection status (a partial export is recorded), pending policy, pending
         # suggestions left unmasked below the threshold (``review.summary.report_fields``); None from the CLI
         "review": dict(review) if review is not None else None,
     }
+
+
+def _unreadable(doc: Document) -> list[dict[str, Any]]:
+    out = [{"where": u.where, "reason": u.reason, "page": u.page} for u in getattr(doc, "unreadable", ())]
+    seen = {u["page"] for u in out}
+    out += [{"where": f"page {p}", "reason": "unreadable", "page": int(p)}
+            for p in doc.extra.get("unreadable_pages", ()) if int(p) not in seen]
+    return out
 
 
 def dumps(report: dict[str, Any]) -> bytes:

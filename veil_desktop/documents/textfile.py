@@ -15,9 +15,10 @@ from pathlib import Path
 
 from ..masking import Replacement, apply_replacements
 from .errors import DocumentError
+from .limits import MAX_TEXT_FILE_BYTES, ResourceLimit, check_text_size
 from .model import Document, Part, Segment
 
-MAX_TEXT_BYTES = 512 * 1024 * 1024  # a text "document" larger than this is not a document
+MAX_TEXT_BYTES = MAX_TEXT_FILE_BYTES  # a text "document" larger than this is not a document
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -112,10 +113,12 @@ def _newline_kind(text: str) -> str | None:
 
 def read_text_file(path: Path, data: bytes, fmt: str, encoding: str | None = None) -> Document:
     if len(data) > MAX_TEXT_BYTES:
-        raise DocumentError(f"The text file is too large ({len(data) // 2**20} MB).")
+        raise ResourceLimit(f"The text file is too large ({len(data) // 2**20:,} MB; at most "
+                            f"{MAX_TEXT_BYTES // 2**20} MB). Split it into smaller files and try again.")
     if b"\x00" in data[:8192] and not _bom(data) and not _utf16_by_nuls(data) and not encoding:
         raise DocumentError("This does not look like a text file (it contains binary data).")
     raw, codec, bom = decode_bytes(data, encoding)
+    check_text_size(len(raw))          # before any copy is made of it (limits.MAX_DOCUMENT_CHARS)
     newline = _newline_kind(raw)
     text = raw if newline in (None, "\n") else raw.replace(newline, "\n")
     segs = (Segment(0, len(text), "", 0),) if text else ()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import tempfile
 import threading
@@ -34,6 +35,11 @@ def document_hash(text: str) -> str:
 
 def sessions_dir() -> Path:
     p = user_data_dir() / "sessions"
+    if p.exists() and not p.is_dir():   # a file where the folder belongs: keep it aside, start afresh
+        try:
+            os.replace(p, p.with_name(f"sessions.corrupt-{int(time.time())}"))
+        except OSError:
+            pass
     p.mkdir(parents=True, exist_ok=True)
     return p
 
@@ -94,44 +100,116 @@ def take_snapshot(state: ReviewState, info: SessionInfo, seq: int = 0) -> Snapsh
                     replace(info))
 
 
-def restore_into(state: ReviewState, data: dict) -> SessionInfo:
-    """Load ``data`` (a saved session) into ``state``; raises ``ValueError`` if it is not for this text."""
+MAX_SESSION_BYTES = 256 * 1024 * 1024
+
+
+def _int(v, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"{what} is not an integer")
+    return v
+
+
+def _number(v, what: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(float(v)):
+        raise ValueError(f"{what} is not a finite number")
+    return float(v)
+
+
+def parse_session(data: object, text: str) -> tuple[list[ReviewItem], float, SessionInfo]:
+    """Validate a decoded session for ``text`` completely, touching nothing. Raises ``ValueError``
+    naming the first problem (wrong shape, wrong document, spans outside the text, bad values)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"the file holds a JSON {type(data).__name__}, not a session")
     if data.get("schema") != SCHEMA_VERSION:
-        raise ValueError(f"unsupported session schema {data.get('schema')!r}")
-    doc_hash = document_hash(state.text)
-    if data.get("doc_hash") != doc_hash or data.get("doc_length") != len(state.text):
+        raise ValueError(f"unsupported session schema {data.get('schema')!r:.40}")
+    doc_hash = document_hash(text)
+    if data.get("doc_hash") != doc_hash or data.get("doc_length") != len(text):
         raise ValueError("the session belongs to a different document")
+    raw_items = data.get("items")
+    if not isinstance(raw_items, list):
+        raise ValueError("'items' is not a list")
     items = []
-    for d in data["items"]:
-        span = Span(int(d["start"]), int(d["end"]), str(d["label"]), float(d["score"]), d.get("source", "model"))
-        items.append(ReviewItem(int(d["id"]), span, Status(d["status"])))
-    state.set_threshold(float(data.get("threshold", 0.0)))
+    for n, d in enumerate(raw_items):
+        if not isinstance(d, dict):
+            raise ValueError(f"item {n} is not an object")
+        start, end = _int(d.get("start"), "start"), _int(d.get("end"), "end")
+        if not 0 <= start < end <= len(text):
+            raise ValueError(f"item {n} lies outside the document")
+        label, source = d.get("label"), d.get("source", "model")
+        if not isinstance(label, str) or not label or not isinstance(source, str):
+            raise ValueError(f"item {n} has no valid label/source")
+        score = _number(d.get("score"), "score")
+        span = Span(start, end, label, score, source)
+        items.append(ReviewItem(_int(d.get("id"), "id"), span, Status(d.get("status"))))
+    threshold = min(1.0, max(0.0, _number(data.get("threshold", 0.0), "threshold")))
+    doc_path, model_id = data.get("doc_path", ""), data.get("model_id", "")
+    saved_at = data.get("saved_at", 0.0)
+    info = SessionInfo(doc_hash, doc_path if isinstance(doc_path, str) else "",
+                       model_id if isinstance(model_id, str) else "", threshold,
+                       data.get("detection_complete") is True,
+                       float(saved_at) if isinstance(saved_at, (int, float)) and not isinstance(saved_at, bool)
+                       and math.isfinite(saved_at) else 0.0)
+    return items, threshold, info
+
+
+def restore_into(state: ReviewState, data: dict) -> SessionInfo:
+    """Load ``data`` (a saved session) into ``state``; raises ``ValueError`` if it is not for this text
+    or is malformed in any way — then ``state`` is left as it was."""
+    items, threshold, info = parse_session(data, state.text)
+    state.set_threshold(threshold)
     state.restore_items(items)
-    return SessionInfo(doc_hash, data.get("doc_path", ""), data.get("model_id", ""),
-                       state.threshold, bool(data.get("detection_complete", False)),
-                       float(data.get("saved_at", 0.0)))
+    info.threshold = state.threshold
+    return info
 
 
 class SessionCorruptError(Exception):
-    """A saved session exists for this document but cannot be read (it is kept aside, not deleted)."""
+    """A saved session exists for this document but cannot be read. It was moved aside (not deleted)
+    and the document starts on defaults; ``str(exc)`` is a one-line message for the reviewer, also in
+    ``.message``; ``.aside`` is where the file went (``None`` if it could not be moved)."""
+
+    def __init__(self, message: str, aside: Path | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.aside = aside
 
 
 def load_session(state: ReviewState) -> SessionInfo | None:
     """Restore the saved session for ``state.text`` if there is one; ``None`` otherwise.
 
-    A corrupt session file is moved aside (``.corrupt``) rather than deleted, and ``None`` is returned.
+    Anything wrong with the file — not JSON, JSON of the wrong shape (``[]``, ``42``, ``null``), nested
+    too deeply, values out of range, a folder in its place — moves it aside (``<hash>.corrupt-<time>``)
+    and raises ``SessionCorruptError``; ``state`` then holds no restored items (the defaults).
     """
     path = session_path(document_hash(state.text))
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return restore_into(state, data)
-    except (ValueError, KeyError, TypeError) as exc:
-        aside = path.with_suffix(f".corrupt-{int(time.time())}")
-        os.replace(path, aside)
-        raise SessionCorruptError(f"the saved review could not be read ({exc}); kept it as {aside.name}") from exc
-
+        if path.is_dir():
+            raise ValueError("a folder is in place of the session file")
+        if path.stat().st_size > MAX_SESSION_BYTES:
+            raise ValueError("the file is too large")
+        data = json.loads(path.read_bytes().decode("utf-8"))
+        items, threshold, info = parse_session(data, state.text)
+    except (ValueError, KeyError, TypeError, OSError, RecursionError, MemoryError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else (
+            "too large" if isinstance(exc, MemoryError) else str(exc) or type(exc).__name__)
+        aside: Path | None = path.with_name(f"{path.stem}.corrupt-{int(time.time())}")
+        try:
+            os.replace(path, aside)
+        except OSError:
+            aside = None
+        where = f"kept it as {aside.name}" if aside else "it could not be moved aside"
+        raise SessionCorruptError(f"The saved review of this document could not be read ({reason:.200}); "
+                                  f"{where} and started a fresh review.", aside) from None
+    try:
+        state.set_threshold(threshold)
+        state.restore_items(items)
+    except (ValueError, TypeError) as exc:      # e.g. duplicate/overlapping spans the state refuses
+        state.restore_items([])
+        raise SessionCorruptError(f"The saved review of this document could not be restored ({exc}); "
+                                  "started a fresh review.") from None
+    info.threshold = state.threshold
+    return info
 
 
 def write_atomic(path: Path, payload: bytes) -> None:

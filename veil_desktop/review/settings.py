@@ -1,11 +1,14 @@
 """Reviewer settings as a typed dataclass with defaults. No Qt: ``ui/settings_store.py`` persists it.
 
-Invariants: every field has a safe default; ``normalised()`` clamps values read from disk, so a
-hand-edited or old settings file can never put the app in an invalid state.
+Invariants: every field has a safe default; ``normalised()`` clamps values read from disk and never
+raises (a value of the wrong type falls back to its default), so a hand-edited or old settings file can
+never put the app in an invalid state; ``from_json`` also reports what was wrong, so the store can move
+a corrupt file aside and tell the user.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import math
+from dataclasses import dataclass, field, fields, replace
 
 from ..masking import MaskStyle
 from .export import PendingPolicy
@@ -31,28 +34,72 @@ class AppSettings:
         return self.threads if self.threads > 0 else None
 
     def normalised(self) -> "AppSettings":
-        def style(v: str) -> str:
-            try:
-                return MaskStyle.parse(v).value
-            except ValueError:
-                return MaskStyle.TAG.value
+        return _normalise(self, [])
 
-        try:
-            policy = PendingPolicy(self.pending_policy).value
-        except ValueError:
-            policy = PendingPolicy.BLOCK.value
-        return replace(
-            self,
-            threads=max(0, min(64, int(self.threads))),
-            language=self.language if self.language in LANGUAGES else "ko",
-            default_style=style(self.default_style),
-            styles={str(k): style(v) for k, v in dict(self.styles).items()},
-            pending_policy=policy,
-            threshold=min(1.0, max(0.0, float(self.threshold))),
-            skip_ids=self.skip_ids if isinstance(self.skip_ids, bool) else True,
-            recent_files=tuple(str(p) for p in self.recent_files)[:MAX_RECENT],
-        )
+    @classmethod
+    def from_json(cls, data: object) -> tuple["AppSettings", list[str]]:
+        """Settings from a decoded JSON value, and the problems found (``[]`` = all fine). Never raises:
+        a value that is not an object gives the defaults; a bad field gives that field's default."""
+        if not isinstance(data, dict):
+            return cls(), [f"the stored settings are a JSON {type(data).__name__}, not an object"]
+        known = {f.name for f in fields(cls)}
+        problems: list[str] = []
+        raw = cls.__new__(cls)
+        defaults = cls()
+        for f in fields(cls):
+            object.__setattr__(raw, f.name, data.get(f.name, getattr(defaults, f.name))
+                               if f.name in known else getattr(defaults, f.name))
+        return _normalise(raw, problems), problems
 
-    def with_recent(self, path: str) -> "AppSettings":
+    def with_recent(self, path: str) -> "AppSettings":  # noqa: D401
         recent = [path] + [p for p in self.recent_files if p != path]
         return replace(self, recent_files=tuple(recent[:MAX_RECENT]))
+
+
+def _normalise(s: AppSettings, problems: list[str]) -> AppSettings:
+    """Every field checked on its own; a value of the wrong type or out of range falls back (to the
+    default, or clamped) and is noted in ``problems``."""
+    d = AppSettings()
+
+    def bad(name: str) -> None:
+        problems.append(f"'{name}' had an invalid value")
+
+    def style(v) -> str:
+        try:
+            return MaskStyle.parse(v).value
+        except (ValueError, TypeError, AttributeError):
+            return MaskStyle.TAG.value
+
+    def number(name: str, v, lo: float, hi: float, default):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            bad(name)
+            return default
+        return min(hi, max(lo, v))
+
+    model_dir = s.model_dir if isinstance(s.model_dir, str) else (bad("model_dir") or d.model_dir)
+    threads = int(number("threads", s.threads, 0, 64, d.threads))
+    language = s.language if s.language in LANGUAGES else (d.language if isinstance(s.language, str)
+                                                           else bad("language") or d.language)
+    try:
+        policy = PendingPolicy(s.pending_policy).value
+    except (ValueError, TypeError):
+        policy = PendingPolicy.BLOCK.value
+    styles = s.styles if isinstance(s.styles, dict) else (bad("styles") or {})
+    recent = s.recent_files
+    if isinstance(recent, (list, tuple)) and all(isinstance(p, str) for p in recent):
+        recent = tuple(recent)[:MAX_RECENT]
+    else:
+        bad("recent_files")
+        recent = ()
+    return replace(
+        s,
+        model_dir=model_dir,
+        threads=threads,
+        language=language,
+        default_style=style(s.default_style),
+        styles={str(k): style(v) for k, v in styles.items()},
+        pending_policy=policy,
+        threshold=float(number("threshold", s.threshold, 0.0, 1.0, d.threshold)),
+        skip_ids=s.skip_ids if isinstance(s.skip_ids, bool) else (bad("skip_ids") or True),
+        recent_files=recent,
+    )
