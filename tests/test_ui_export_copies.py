@@ -22,6 +22,7 @@ from veil_desktop.review.settings import AppSettings
 from veil_desktop.review.export_job import COPIES_SHOWN, CopiesFound, ExportRequest, export_review
 from veil_desktop.ui.dialogs import ExportDialog, export_formats, suggest_output
 from veil_desktop.ui.i18n import tr
+from veil_desktop.ui.hit_list import HitListDialog
 
 TEXT = "수신: 김민준 귀하.\n담당자 김민준 주무관이 강남구청 민원실에서 처리합니다.\n"
 FIRST = TEXT.index("김민준")
@@ -80,18 +81,18 @@ def person_items(w):
     return sorted((it for it in w.state if w.state.value(it) == "김민준"), key=lambda it: it.start)
 
 
-def export_until_question(qtbot, w, out) -> QMessageBox:
-    """Start an export; it must stop at the copies question (nothing written yet)."""
+def export_until_question(qtbot, w, out) -> HitListDialog:
+    """Start an export; it must stop at the copies hit list (nothing written yet)."""
     with qtbot.waitSignal(w.copiesFound, timeout=20000) as blocker:
-        w.export_to(out, styles={"PERSON": "tag", "ORGANIZATION": "tag"}, policy="block")
+        w.export_to(out, styles={"PERSON": "tag", "ORGANIZATION": "tag"}, policy="block", tag_lang="en")
     assert blocker.args == [1]
-    box = w.findChild(QMessageBox, "copiesBox")
+    box = w.findChild(HitListDialog, "copiesList")
     assert box is not None and box.isVisible()
     assert not out.exists()
     return box
 
 
-def click(qtbot, box: QMessageBox, name: str) -> None:
+def click(qtbot, box, name: str) -> None:
     button = box.findChild(QPushButton, name)
     assert button is not None
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
@@ -107,13 +108,12 @@ def test_rejected_copy_mask_too_accepts_it_and_exports_both_masked(qtbot, make_w
 
     out = tmp_path / "masked.txt"
     box = export_until_question(qtbot, w, out)
-    # the question names the count and shows the copy in context (Korean UI by default)
-    assert "1번" in box.text()
-    info = box.informativeText()
-    assert "담당자 [김민준] 주무관이" in info
-    assert len(info.strip().splitlines()) <= 7  # example lines (<= 5) + blank + question
+    # the list names the count and shows the copy in context (Korean UI by default), checked
+    assert "1곳" in box.head.text()
+    assert [h.context for h in box.hits] == [h.context for h in box.checked_hits()]
+    assert "담당자 [김민준] 주무관이" in box.hits[0].context
     with qtbot.waitSignal(w.exportFinished, timeout=20000) as blocker:
-        click(qtbot, box, "maskCopies")
+        click(qtbot, box, "hitsApply")
     assert blocker.args == [str(out)]
     masked = out.read_text(encoding="utf-8")
     assert masked == TEXT.replace("김민준", "[PERSON]").replace("강남구청", "[ORGANIZATION]")
@@ -137,7 +137,7 @@ def test_missed_copy_becomes_accepted_item_in_table(qtbot, make_window, doc, tmp
     out = tmp_path / "masked.txt"
     box = export_until_question(qtbot, w, out)
     with qtbot.waitSignal(w.exportFinished, timeout=20000) as blocker:
-        click(qtbot, box, "maskCopies")
+        click(qtbot, box, "hitsApply")
     assert blocker.args == [str(out)]
     assert out.read_text(encoding="utf-8").count("[PERSON]") == 2
     assert "김민준" not in out.read_text(encoding="utf-8")
@@ -164,7 +164,7 @@ def test_cancel_writes_nothing_and_keeps_the_review(qtbot, make_window, doc, tmp
     out = tmp_path / "masked.txt"
     box = export_until_question(qtbot, w, out)
     with qtbot.waitSignal(w.exportFinished, timeout=5000) as blocker:
-        click(qtbot, box, "cancelCopies")
+        click(qtbot, box, "hitsCancel")
     assert blocker.args == [""]
     assert w.last_error == tr("copies.cancelled", w.lang)
     assert not out.exists() and not Path(str(out) + ".report.json").exists()

@@ -24,6 +24,14 @@ class ExportRequest:
     detector_id: str = ""
     #: mask unmasked copies of masked values too (the reviewer agreed); otherwise they stop the export
     mask_copies: bool = False
+    #: the reviewer confirmed that pending suggestions hidden below the threshold stay unmasked
+    allow_below_threshold: bool = False
+    #: language of tag replacements ("ko": [주민등록번호], "en": [RRN])
+    tag_lang: str = "en"
+    #: the report's ``review`` section (``review.summary.ExportSummary.report_fields``)
+    review: dict | None = None
+    #: the reviewer agreed to replace an existing output file
+    overwrite: bool = False
 
 
 #: how many copies the question shows in context (the message stays at most ~5 lines)
@@ -61,7 +69,8 @@ def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
     """
     from ..documents import export_document
 
-    plan = build_plan(state, req.styles, req.policy, req.default_style)
+    plan = build_plan(state, req.styles, req.policy, req.default_style,
+                      allow_below_threshold=req.allow_below_threshold, lang=req.tag_lang)
     if not req.mask_copies:
         found = find_copies(document, state, plan, req)
         if found is not None:
@@ -70,7 +79,8 @@ def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
                   "source": it.source, "score": round(float(it.score), 4)} for it in state]
     return export_document(document, plan, req.out_path, detector_id=req.detector_id,
                            threshold=state.threshold, styles=req.styles, default_style=req.default_style,
-                           decisions=decisions, mask_copies=req.mask_copies)
+                           decisions=decisions, mask_copies=req.mask_copies, review=req.review,
+                           overwrite=req.overwrite)
 
 
 def find_copies(document: Any, state: ReviewState, plan: list, req: ExportRequest) -> CopiesFound | None:
@@ -86,7 +96,7 @@ def find_copies(document: Any, state: ReviewState, plan: list, req: ExportReques
         return None
     # which masked item each copy repeats: matching is separator-insensitive, so compare stripped cores;
     # the highest-scoring masked item of a value lends its label, score and source
-    masked = spans_to_mask(state, req.policy)
+    masked = spans_to_mask(state, req.policy, allow_below_threshold=req.allow_below_threshold)
     by_core: dict[str, Span] = {}
     for s in sorted(masked, key=lambda s: -s.score):
         by_core.setdefault(strip_separators(text[s.start:s.end]), s)

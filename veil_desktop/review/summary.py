@@ -100,6 +100,8 @@ def unreadable_pages(document: Any) -> tuple[int, ...]:
     if document is None:
         return ()
     pages = getattr(document, "unreadable_pages", None)
+    if callable(pages):          # Document.unreadable_pages() (documents.model)
+        pages = pages()
     if pages is None:
         pages = (getattr(document, "extra", None) or {}).get("unreadable_pages", ())
     try:

@@ -39,7 +39,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("mark_person", ("Alt+1",), "review", "selection"),
     ActionSpec("mark_address", ("Alt+2",), "review", "selection"),
     ActionSpec("mark_organization", ("Alt+3",), "review", "selection"),
-    ActionSpec("adjust_to_selection", ("B",), "review", "item", separator_before=True),
+    ActionSpec("change_label", ("L",), "review", "item", separator_before=True),
+    ActionSpec("adjust_to_selection", ("B",), "review", "item"),
     ActionSpec("grow_end", ("Alt+Right",), "review", "item"),
     ActionSpec("shrink_end", ("Alt+Left",), "review", "item"),
     ActionSpec("grow_start", ("Alt+Shift+Left",), "review", "item"),
@@ -50,3 +51,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 MENUS = ("file", "edit", "review", "detect", "help")
+
+_MODIFIERS = ("Ctrl+", "Alt+", "Meta+")
+
+
+def focus_scoped(spec: ActionSpec) -> bool:
+    """Single-key shortcuts (``A``, ``Shift+R``, ``Return``, ``Delete`` …) act only while the document or
+    the table has focus: typed into the label filter or a text field they must not decide an item."""
+    return bool(spec.shortcuts) and all(
+        not any(m in s for m in _MODIFIERS) and not (s.startswith("F") and s[1:].isdigit()) and s != "Esc"
+        for s in spec.shortcuts)

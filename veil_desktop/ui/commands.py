@@ -31,6 +31,10 @@ class WindowCommands:
             pos -= 1
         nxt = self.state.next_pending(pos, forward=forward, exclude=cur.id if cur else None)
         if nxt is not None:
+            # next_pending wraps around: say so, or the reviewer thinks the list goes on
+            if cur is not None and (nxt.start < cur.start if forward else nxt.start > cur.start):
+                self.statusBar().showMessage(tr("status.wrapped_end" if forward else "status.wrapped_start",
+                                                self.lang), 4000)
             self.select_item(nxt.id)
         elif cur is not None:
             self.statusBar().showMessage(tr("status.all_reviewed", self.lang), 4000)
@@ -101,11 +105,12 @@ class WindowCommands:
             return
         dlg = ExportDialog(self, self.state, self.settings, self.path, self.document, self.lang)
         if dlg.exec():
-            self.settings = replace(self.settings, styles=dlg.styles(), default_style=dlg.default_style(),
-                                    pending_policy=dlg.policy().value)
+            # masking styles are a preference that carries over; the pending policy never does (every
+            # export dialog starts at BLOCK). Next: the summary, where the reviewer decides (export_flow.py)
+            self.settings = replace(self.settings, styles=dlg.styles(), default_style=dlg.default_style())
             self._store.save(self.settings)
-            self.export_to(dlg.out_path(), styles=dlg.styles(), default_style=dlg.default_style(),
-                           policy=dlg.policy())
+            self.exporter.review_and_export(dlg.out_path(), styles=dlg.styles(), default_style=dlg.default_style(),
+                                            policy=dlg.policy(), tag_lang=dlg.tag_lang())
 
     def _on_settings(self) -> None:
         from .dialogs import SettingsDialog
@@ -127,8 +132,9 @@ class WindowCommands:
     def _on_accept(self) -> None: self.decide(Status.ACCEPTED)
     def _on_reject(self) -> None: self.decide(Status.REJECTED)
     def _on_reset_pending(self) -> None: self.decide(Status.PENDING, advance=False)
-    def _on_accept_all_same(self) -> None: self.decide(Status.ACCEPTED, propagate=True)
-    def _on_reject_all_same(self) -> None: self.decide(Status.REJECTED, propagate=True)
+    # bulk actions show their hit list first (ui/bulk.py); applying it is one undo step
+    def _on_accept_all_same(self) -> None: self.bulk.occurrences(Status.ACCEPTED)
+    def _on_reject_all_same(self) -> None: self.bulk.occurrences(Status.REJECTED)
     def _on_mark_person(self) -> None: self.mark_selection("PERSON")
     def _on_mark_address(self) -> None: self.mark_selection("ADDRESS")
     def _on_mark_organization(self) -> None: self.mark_selection("ORGANIZATION")
@@ -149,12 +155,45 @@ class WindowCommands:
         self.select_item(target.id if target is not None and target.id in self.state else None)
 
     def _on_accept_above(self) -> None:
-        score, ok = QInputDialog.getDouble(self, tr("action.accept_above", self.lang),
-                                           tr("dialog.accept_above", self.lang),
-                                           max(0.5, self.state.threshold if self.state else 0.5), 0.0, 1.0, 2)
-        if ok:
-            n = self.accept_above(score)
-            self.statusBar().showMessage(tr("status.accepted_n", self.lang).format(n=n), 5000)
+        self.bulk.accept_above()
+
+    def _on_change_label(self) -> None:
+        """Give the current item another label (a decision: the item becomes accepted; one undo step)."""
+        from ..labels import display_name
+        from .span_panel import LABEL_CHOICES
+
+        item = self.current_item()
+        if item is None:
+            return
+        names = [f"{display_name(l, self.lang)} ({l})" for l in LABEL_CHOICES]
+        current = LABEL_CHOICES.index(item.label) if item.label in LABEL_CHOICES else 0
+        dlg = QInputDialog(self)
+        dlg.setObjectName("changeLabel")
+        dlg.setWindowTitle(tr("action.change_label", self.lang))
+        dlg.setLabelText(tr("dialog.change_label", self.lang))
+        dlg.setComboBoxItems(names)
+        dlg.setComboBoxEditable(False)
+        dlg.setTextValue(names[current])
+        dlg.setOkButtonText(tr("ok", self.lang))
+        dlg.setCancelButtonText(tr("cancel", self.lang))
+        item_id = item.id
+
+        def done(result: int) -> None:
+            if not result or self.state is None or item_id not in self.state:
+                return
+            label = LABEL_CHOICES[names.index(dlg.textValue())] if dlg.textValue() in names else None
+            if label is None:
+                return
+            try:
+                self.state.relabel(item_id, label)
+            except ValueError as exc:
+                self.statusBar().showMessage(str(exc), 5000)
+                return
+            self.select_item(item_id, scroll_view=False)
+
+        dlg.finished.connect(done)
+        dlg.open()
+        self.change_label_dialog = dlg
 
     def _on_mark(self) -> None:
         at = self.view.viewport().mapToGlobal(self.view.cursorRect().bottomLeft())
@@ -171,9 +210,10 @@ class WindowCommands:
             self._highlighter.flush_visible()
 
     def _on_threshold(self, value: float) -> None:
+        # the state owns the threshold of this document (saved with its session); the settings keep only
+        # the configured default a new document starts from, which the slider never changes
         if self.state is not None:
             self.state.set_threshold(value)
-            self.settings = replace(self.settings, threshold=value)
 
     def _label_menu(self, _pos: QPoint):
         return self.menu.label_menu(self.lang, self.mark_selection)

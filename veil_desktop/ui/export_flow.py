@@ -1,12 +1,22 @@
-"""The window's export flow: request -> plan, copy check and writing on the pool -> result or question.
+"""The window's export flow: summary -> replace question -> writing on the pool -> result (or hit list).
 
-``ExportFlow.export_to`` snapshots the review state on the GUI thread and runs
-``review.export_job.export_review`` on ``QThreadPool`` (``TaskWorker``). When masked values also occur
-unmasked elsewhere, nothing is written and the reviewer is asked (window-modal, opened asynchronously) to
-mask those copies too — recorded as accepted items, one undo step — or to go back.
+1. ``ExportFlow.review_and_export`` (the Export command, after the export dialog) shows
+   ``ExportSummaryDialog``: per label accepted / rejected / pending / below threshold / manual, removed
+   parts, unreadable pages, unverifiable values, detection status. An incomplete detection (running,
+   cancelled, failed) and suggestions hidden below the threshold each need an explicit tick; both are
+   recorded in the report's ``review`` section.
+2. ``export_to`` checks the same blockers (``ExportSummary.blockers``) for callers that skip the dialog:
+   nothing is written from a cancelled, failed or running detection unless ``partial_ok`` is passed.
+3. An existing output file is replaced only after the reviewer says so (``overwrite_box``, Cancel is
+   the default).
+4. Plan, copy check and writing run on ``QThreadPool`` (``review.export_job.export_review``). Unmasked
+   copies of masked values come back as a checkable hit list (whole words checked, copies inside a word
+   unchecked; a checked copy inside a word masks the whole word, never a fragment): the checked ones
+   become accepted items in one undo step; while an unchecked copy remains, nothing is written.
+5. The result dialog (path, leak check, unverifiable values, open folder) stays until dismissed.
 
 Signals: ``finished(path)`` (``""`` on failure or when the reviewer went back; the message is in
-``window.last_error``), ``copiesFound(count)`` when the question is shown.
+``window.last_error``), ``copiesFound(count)`` when the copies list is shown.
 
 Threading: GUI thread; the window provides ``start_task``, ``show_error`` and the current document.
 """
@@ -16,24 +26,74 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QMessageBox
 
+from ..masking import tag_language
 from ..review.export import PendingPolicy, accept_copies
 from ..review.export_job import CopiesFound, ExportRequest, export_review
+from ..review.hits import copy_spans, hits_for_spans
 from ..review.loading import snapshot_state
+from ..review.summary import DetectionStatus, ExportSummary, build_summary
+from .export_summary import ExportResultDialog, ExportSummaryDialog, overwrite_box
+from .hit_list import HitListDialog
 from .i18n import tr
 
 
 class ExportFlow(QObject):
     finished = Signal(str)
     copiesFound = Signal(int)
+    #: the result dialog is on screen (tests and screenshots find it here)
+    resultShown = Signal(object)
 
     def __init__(self, window) -> None:
         super().__init__(window)
         self.w = window
+        self.summary_dialog: ExportSummaryDialog | None = None
+        self.copies_dialog: HitListDialog | None = None
+        self.result_dialog: ExportResultDialog | None = None
+        self.overwrite_dialog = None
+        self.last_result = None
 
+    # -- the reviewer's path -------------------------------------------------------------------------
+    def summary(self, policy: PendingPolicy | str = PendingPolicy.BLOCK, styles: dict | None = None,
+                default_style: str | None = None, tag_lang: str | None = None) -> ExportSummary:
+        w = self.w
+        return build_summary(w.state, policy, getattr(w, "detection_status", DetectionStatus.COMPLETE),
+                             w.document, styles, default_style or w.settings.default_style,
+                             tag_lang or tag_language(w.state.text))
+
+    def review_and_export(self, out_path: str | Path, *, styles: dict[str, str], default_style: str,
+                          policy: PendingPolicy, tag_lang: str) -> ExportSummaryDialog | None:
+        """Show the summary (window-modal, asynchronous); Export in it continues with ``export_to``."""
+        w = self.w
+        if w.state is None or w.document is None:
+            return None
+        out = Path(out_path)
+        dlg = ExportSummaryDialog(w, self.summary(policy, styles, default_style, tag_lang), out, w.lang)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.summary_dialog = dlg
+        document = w.document
+
+        def done(result: int) -> None:
+            self.summary_dialog = None
+            if not result or document is not w.document:
+                self.finished.emit("")
+                return
+            self.export_to(out, styles=styles, default_style=default_style, policy=policy,
+                           partial_ok=dlg.partial_ok(), below_threshold_ok=dlg.below_threshold_ok(),
+                           tag_lang=tag_lang)
+
+        dlg.finished.connect(done)
+        dlg.open()
+        return dlg
+
+    # -- the checked path (also for callers without the dialog) ---------------------------------------
     def export_to(self, out_path: str | Path, *, styles: dict[str, str] | None = None,
-                  default_style: str | None = None, policy: PendingPolicy | str | None = None) -> int | None:
+                  default_style: str | None = None, policy: PendingPolicy | str | None = None,
+                  partial_ok: bool = False, below_threshold_ok: bool = False, tag_lang: str | None = None,
+                  overwrite: bool | None = None) -> int | None:
+        """Export to ``out_path`` in the background (``finished`` reports). Refuses, with a message and
+        nothing written, while a blocker remains (see module docstring); asks before replacing a file
+        unless ``overwrite`` says what to do."""
         w = self.w
         if w.state is None or w.document is None:
             return None
@@ -43,9 +103,53 @@ class ExportFlow(QObject):
             self.finished.emit("")
             return None
         s = w.settings
-        req = ExportRequest(out, dict(s.styles if styles is None else styles), default_style or s.default_style,
-                            PendingPolicy(policy or s.pending_policy), w.detector_id)
+        policy = PendingPolicy(policy or PendingPolicy.BLOCK)  # never a policy left over from another export
+        styles = dict(s.styles if styles is None else styles)
+        default_style = default_style or s.default_style
+        tag_lang = tag_lang or tag_language(w.state.text)
+        summary = self.summary(policy, styles, default_style, tag_lang)
+        blockers = summary.blockers(partial_ok=partial_ok, below_threshold_ok=below_threshold_ok)
+        if blockers:
+            w.show_error(self._blocker_message(summary, blockers))
+            self.finished.emit("")
+            return None
+        req = ExportRequest(out, styles, default_style, policy, w.detector_id,
+                            allow_below_threshold=below_threshold_ok, tag_lang=tag_lang,
+                            review=summary.report_fields(partial_ok=partial_ok), overwrite=bool(overwrite))
+        if overwrite is None and (out.exists() or out.is_symlink()):
+            self._ask_overwrite(req)
+            return None
         return self.start(req)
+
+    def _blocker_message(self, summary: ExportSummary, blockers: list[str]) -> str:
+        lang = self.w.lang
+        lines = []
+        if "detection" in blockers:
+            lines.append(tr("summary.detection_incomplete", lang).format(
+                status=tr(f"detection.{summary.detection.value}", lang)))
+        if "pending" in blockers:
+            lines.append(tr("summary.pending_blocked", lang).format(n=summary.pending))
+        if "below_threshold" in blockers:
+            lines.append(tr("summary.below", lang).format(n=summary.hidden, t=f"{summary.threshold:.2f}"))
+        return tr("error.export", lang).format(message="\n".join(lines))
+
+    def _ask_overwrite(self, req: ExportRequest) -> None:
+        w = self.w
+        box = overwrite_box(w, req.out_path, w.lang)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.overwrite_dialog = box
+        document = w.document
+
+        def done(_r: int) -> None:
+            self.overwrite_dialog = None
+            if box.clickedButton() is box.replace_button and document is w.document:
+                self.start(replace(req, overwrite=True))
+            else:
+                w.last_error = tr("copies.cancelled", w.lang)
+                self.finished.emit("")
+
+        box.finished.connect(done)
+        box.open()
 
     def start(self, req: ExportRequest) -> int:
         """Plan, copy check and writing all run on the pool, over a snapshot of the state."""
@@ -54,14 +158,23 @@ class ExportFlow(QObject):
         document = w.document
         w.statusBar().showMessage(tr("status.exporting", w.lang))
         return w.start_task(lambda: export_review(document, snap, req),
-                            lambda _j, result: self._on_exported(result, document), self._on_failed)
+                            lambda _j, result: self._on_exported(result, document, req), self._on_failed)
 
-    def _on_exported(self, result, document) -> None:
+    def _on_exported(self, result, document, req: ExportRequest | None = None) -> None:
         if isinstance(result, CopiesFound):
             self.ask_copies(result, document)
             return
+        self.last_result = result
         out = str(getattr(result, "output", result))
-        self.w.statusBar().showMessage(tr("status.exported", self.w.lang).format(path=out), 8000)
+        w = self.w
+        w.statusBar().clearMessage()
+        # the result stays on screen until the reviewer closes it (not a status message that fades)
+        dlg = ExportResultDialog(w, result, w.lang, review=req.review if req else None)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.finished.connect(lambda _r: setattr(self, "result_dialog", None))
+        self.result_dialog = dlg
+        dlg.open()
+        self.resultShown.emit(dlg)
         self.finished.emit(out)
 
     def _on_failed(self, _job: int, message: str) -> None:
@@ -69,43 +182,41 @@ class ExportFlow(QObject):
         self.w.show_error(tr("error.export", self.w.lang).format(message=message))
         self.finished.emit("")
 
+    # -- unmasked copies -----------------------------------------------------------------------------
     def ask_copies(self, found: CopiesFound, document) -> None:
-        """Values the export masks also occur unmasked elsewhere: mask those copies too, or go back.
+        """Values the export masks also occur unmasked elsewhere: a checkable list of them, with context.
 
-        Nothing has been written yet, and nothing is unless the reviewer chooses to mask the copies.
+        Nothing has been written yet, and nothing is unless every copy ends up masked.
         """
         w, lang = self.w, self.w.lang
         w.statusBar().clearMessage()
-        lines = [f"{part}: {ctx}" if part else ctx for part, ctx in found.examples]
-        if found.count > len(found.examples):
-            lines.append(tr("copies.more", lang).format(n=found.count - len(found.examples)))
-        box = QMessageBox(QMessageBox.Icon.Question, tr("copies.title", lang),
-                          tr("copies.found", lang).format(n=found.count), QMessageBox.StandardButton.NoButton, w)
-        box.setObjectName("copiesBox")
-        box.setInformativeText("\n".join(lines) + "\n\n" + tr("copies.question", lang))
-        mask = box.addButton(tr("copies.mask", lang), QMessageBox.ButtonRole.AcceptRole)
-        mask.setObjectName("maskCopies")
-        cancel = box.addButton(tr("copies.cancel", lang), QMessageBox.ButtonRole.RejectRole)
-        cancel.setObjectName("cancelCopies")
-        box.setDefaultButton(cancel)   # Enter must not write anything by accident
-        box.setEscapeButton(cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        # ``finished`` also covers closing the box without a button: that counts as Cancel
-        box.finished.connect(lambda _r: self._on_copies_answer(box.clickedButton() is mask, found, document))
-        box.open()
+        hits = hits_for_spans(w.state, found.spans, document)
+        dlg = HitListDialog(w, tr("hits.copies.title", lang), hits, "mask", lang,
+                            tr("hits.copies_intro", lang).format(n=found.count), copies=True)
+        dlg.setObjectName("copiesList")
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.copies_dialog = dlg
+        dlg.finished.connect(lambda r: self._on_copies_answer(bool(r), found, document, dlg.checked_hits(), hits))
+        dlg.open()
         self.copiesFound.emit(found.count)
 
-    def _on_copies_answer(self, mask: bool, found: CopiesFound, document) -> None:
+    def _on_copies_answer(self, mask: bool, found: CopiesFound, document, checked, hits) -> None:
         w = self.w
+        self.copies_dialog = None
         if document is not w.document or w.state is None:
             mask = False  # another document was opened meanwhile: its review must not get these spans
-        if not mask:
+        if not mask or not checked:
             w.last_error = tr("copies.cancelled", w.lang)
             w.statusBar().showMessage(w.last_error, 8000)
             self.finished.emit("")
             return
         # one undo step; the table, highlights and session follow through the state's listeners
-        accept_copies(w.state, found.spans, description=tr("copies.mask", "en"))
+        accept_copies(w.state, copy_spans(checked), description="mask copies")
+        left = len(hits) - len(checked)
+        if left:
+            w.show_error(tr("hits.left_blocked", w.lang).format(n=left))
+            self.finished.emit("")
+            return
         self.start(replace(found.request, mask_copies=True))
 
 

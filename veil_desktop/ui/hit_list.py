@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel,
+from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from ..labels import display_name
@@ -24,19 +24,37 @@ class HitListDialog(QDialog):
     """``kind``: ``accept`` / ``reject`` / ``mask`` (the verb on the apply button)."""
 
     def __init__(self, parent: QWidget | None, title: str, hits: Sequence[Hit], kind: str = "accept",
-                 lang: str = "ko", intro: str | None = None, *, copies: bool = False) -> None:
+                 lang: str = "ko", intro: str | None = None, *, copies: bool = False,
+                 min_score: float | None = None) -> None:
+        """``min_score``: show a score box; only hits scoring at least its value are listed (and applied)."""
         super().__init__(parent)
         self.lang = lang
         self.kind = kind
         self.hits = list(hits)
         self._copies = copies
+        self._min_score = min_score
         self.setObjectName("hitList")
         self.setWindowTitle(title)
         layout = QVBoxLayout(self)
+        self.score_box: QDoubleSpinBox | None = None
+        if min_score is not None:
+            row0 = QHBoxLayout()
+            row0.addWidget(QLabel(tr("dialog.accept_above", lang)))
+            self.score_box = QDoubleSpinBox()
+            self.score_box.setObjectName("hitsMinScore")
+            self.score_box.setRange(0.0, 1.0)
+            self.score_box.setSingleStep(0.05)
+            self.score_box.setDecimals(2)
+            self.score_box.setValue(min_score)
+            self.score_box.valueChanged.connect(self.set_min_score)
+            row0.addWidget(self.score_box)
+            row0.addStretch(1)
+            layout.addLayout(row0)
         text = intro if intro is not None else tr("hits.intro", lang).format(n=len(self.hits))
-        head = QLabel(text if self.hits else tr("hits.none", lang))
-        head.setWordWrap(True)
-        layout.addWidget(head)
+        self.head = QLabel(text if self.hits else tr("hits.none", lang))
+        self.head.setWordWrap(True)
+        self.head.setObjectName("hitsIntro")
+        layout.addWidget(self.head)
 
         self.table = QTableWidget(len(self.hits), 5)
         self.table.setObjectName("hitTable")
@@ -122,14 +140,29 @@ class HitListDialog(QDialog):
         self._update()
 
     # -- behaviour -----------------------------------------------------------------------------------
+    def set_min_score(self, value: float) -> None:
+        self._min_score = value
+        if self.score_box is not None and abs(self.score_box.value() - value) > 1e-9:
+            self.score_box.setValue(value)   # re-enters through valueChanged
+            return
+        self._apply_visibility()
+
     def _on_include_partial(self, on: bool) -> None:
         self.table.blockSignals(True)
         for r, h in enumerate(self.hits):
-            if not h.whole_word:
-                self.table.setRowHidden(r, not on)
-                if not on:
-                    self.set_checked(r, False)
+            if not h.whole_word and not on:
+                self.set_checked(r, False)
         self.table.blockSignals(False)
+        self._apply_visibility()
+
+    def _apply_visibility(self) -> None:
+        on = self.include_partial.isChecked()
+        for r, h in enumerate(self.hits):
+            hidden = (not h.whole_word and not on) or (self._min_score is not None and h.score < self._min_score - 1e-9)
+            self.table.setRowHidden(r, hidden)
+        if self._min_score is not None:
+            shown = sum(1 for r in range(self.table.rowCount()) if not self.table.isRowHidden(r))
+            self.head.setText(tr("hits.intro", self.lang).format(n=shown) if shown else tr("hits.none", self.lang))
         self._update()
 
     def _update(self, *_args) -> None:

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QSize, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter
+from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter, QVBoxLayout,
+                               QWidget)
 
 from ..labels import display_name
 from ..review.export import PendingPolicy
@@ -35,6 +36,9 @@ from ..review.loading import Loaded, load_for_review
 from ..review.session import Autosaver, SessionInfo, document_hash
 from ..review.settings import AppSettings
 from ..review.state import ReviewItem, ReviewState, StateListener, Status
+from ..review.summary import DetectionStatus
+from .banner import StatusBanner, unreadable_captions
+from .bulk import BulkActions
 from .detection import DetectionController, DetectorFactory
 from .document_view import DocumentView
 from .export_flow import ExportFlow
@@ -108,6 +112,8 @@ class MainWindow(WindowCommands, QMainWindow):
         self._open_started = 0.0
 
         self.document = None                  # veil_desktop.documents.Document
+        #: whether detection covered the whole document (export is blocked otherwise, see ui/export_flow.py)
+        self.detection_status = DetectionStatus.NOT_RUN
         self.path: Path | None = None
         self.state: ReviewState | None = None
         self.session: SessionInfo | None = None
@@ -119,6 +125,8 @@ class MainWindow(WindowCommands, QMainWindow):
         self._build_ui()
         self.menu = WindowActions(self, self.open_path)
         self.actions_by_id, self.menus, self.recent_menu = self.menu.actions_by_id, self.menu.menus, self.menu.recent_menu
+        self.menu.scope_to(self.view, self.table)  # single-key shortcuts only where a reviewer reads
+        self.bulk = BulkActions(self)              # bulk actions show their hit list first
         self.setAcceptDrops(True)
         self.retranslate()
         self.update_actions()
@@ -154,8 +162,17 @@ class MainWindow(WindowCommands, QMainWindow):
         self.threshold_slider, self.threshold_value = p.threshold_slider, p.threshold_value
         self.btn_accept, self.btn_reject, self.btn_accept_above = p.btn_accept, p.btn_reject, p.btn_accept_above
 
+        # a lasting banner above the document: incomplete detection, unreadable pages (ui/banner.py)
+        self.banner = StatusBanner()
+        self.banner.rerunRequested.connect(self.run_detection)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.setSpacing(2)
+        ll.addWidget(self.banner)
+        ll.addWidget(self.view, 1)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.view)
+        splitter.addWidget(left)
         splitter.addWidget(self.panel)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
@@ -183,6 +200,9 @@ class MainWindow(WindowCommands, QMainWindow):
         self.panel.retranslate(lang)
         self.cancel_button.setText(tr("detect.cancel", lang))
         self.view.lang = lang
+        self.banner.set_language(lang)
+        if self.document is not None:
+            self.banner.set_unreadable(unreadable_captions(self.document, lang))
         if self._model is not None:
             self._model.set_language(lang)
         self._update_title()
@@ -263,10 +283,15 @@ class MainWindow(WindowCommands, QMainWindow):
         self.document, self.path, self.state = loaded.document, loaded.path, loaded.state
         self.session = loaded.session or SessionInfo(document_hash(loaded.state.text), str(loaded.path))
         state = self.state
-        if loaded.session is not None:
-            self.panel.show_threshold(state.threshold)
-        else:
-            state.set_threshold(self.panel.threshold())
+        # every document starts from the safe defaults: its own saved threshold, or the configured default
+        # (never the previous document's slider position); detection status and banner start afresh
+        if loaded.session is None:
+            state.set_threshold(self.settings.threshold)
+        self.panel.show_threshold(state.threshold)
+        self.detection_status = (DetectionStatus.COMPLETE if loaded.session is not None
+                                 and loaded.session.detection_complete else DetectionStatus.NOT_RUN)
+        self.banner.set_incomplete(None)
+        self.banner.set_unreadable(unreadable_captions(loaded.document, self.lang))
         self._model = SpanTableModel(state, self.lang, self)
         self.panel.set_model(self._model)
         self.view.set_text(state.text, state)
@@ -287,12 +312,14 @@ class MainWindow(WindowCommands, QMainWindow):
             return None
         self._cancel_detection(silent=True)
         self.session.detection_complete = False
+        self.detection_status = DetectionStatus.RUNNING
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
         self.cancel_button.setVisible(True)
         self.statusBar().showMessage(tr("status.detecting", self.lang))
         job = self.detection.start(self.state, self.settings, self.view.visible_range())
         self.update_actions()
+        self._refresh_status()
         return job
 
     def cancel_detection(self) -> None:
@@ -300,6 +327,9 @@ class MainWindow(WindowCommands, QMainWindow):
 
     def _cancel_detection(self, *, silent: bool) -> None:
         was_running = self.detection.cancel()  # from now on every late result of that job is dropped
+        if was_running:
+            self.detection_status = DetectionStatus.CANCELLED
+            self.banner.set_incomplete(DetectionStatus.CANCELLED.value, len(self.state) if self.state else 0)
         self.progress.setVisible(False)
         self.cancel_button.setVisible(False)
         if was_running and not silent:
@@ -328,6 +358,10 @@ class MainWindow(WindowCommands, QMainWindow):
         self.cancel_button.setVisible(False)
         if self.session is not None:
             self.session.detection_complete = not cancelled
+        self.detection_status = (DetectionStatus.FAILED if error else DetectionStatus.CANCELLED if cancelled
+                                 else DetectionStatus.COMPLETE)
+        self.banner.set_incomplete(None if self.detection_status is DetectionStatus.COMPLETE
+                                   else self.detection_status.value, len(self.state) if self.state else 0)
         self.statusBar().showMessage(tr("status.cancelled" if cancelled else "status.detected", self.lang)
                                      .format(n=len(self.state) if self.state else 0), 5000)
         self._schedule_autosave()
@@ -371,9 +405,12 @@ class MainWindow(WindowCommands, QMainWindow):
     # export (ui/export_flow.py)
     # ================================================================================================
     def export_to(self, out_path: str | Path, *, styles: dict[str, str] | None = None,
-                  default_style: str | None = None, policy: PendingPolicy | str | None = None) -> int | None:
-        """Export the masked document to ``out_path`` in the background (``exportFinished`` reports)."""
-        return self.exporter.export_to(out_path, styles=styles, default_style=default_style, policy=policy)
+                  default_style: str | None = None, policy: PendingPolicy | str | None = None,
+                  **decisions) -> int | None:
+        """Export the masked document to ``out_path`` in the background (``exportFinished`` reports).
+        ``decisions``: ``partial_ok``, ``below_threshold_ok``, ``tag_lang``, ``overwrite`` (ExportFlow)."""
+        return self.exporter.export_to(out_path, styles=styles, default_style=default_style, policy=policy,
+                                       **decisions)
 
     # ================================================================================================
     # autosave
@@ -429,7 +466,11 @@ class MainWindow(WindowCommands, QMainWindow):
 
     def _refresh_status(self) -> None:
         lang = self.lang
-        self.model_label.setText(tr("status.model", lang).format(model=self.detector_id or "—"))
+        running = self.detection.running
+        if running and not self.detector_id:
+            self.model_label.setText(tr("status.model_loading", lang))
+        else:
+            self.model_label.setText(tr("status.model", lang).format(model=self.detector_id or "—"))
         st = self.state
         if st is None:
             self.counts_label.setText(tr("status.no_document", lang))
@@ -441,8 +482,11 @@ class MainWindow(WindowCommands, QMainWindow):
             c = counts[label]
             parts.append(f"{display_name(label, lang)} {c[Status.ACCEPTED]}/{sum(c.values())}")
         self.counts_label.setText("  ·  ".join(parts))
-        self.reviewed_label.setText(tr("status.reviewed", lang).format(
-            pct=round(100 * st.reviewed_fraction(counts)), pending=st.pending_count(counts)))
+        if running:  # no "reviewed 100%" while the items are still arriving
+            self.reviewed_label.setText(tr("status.detecting_n", lang).format(n=len(st)))
+        else:
+            self.reviewed_label.setText(tr("status.reviewed", lang).format(
+                pct=round(100 * st.reviewed_fraction(counts)), pending=st.pending_count(counts)))
 
     def _update_title(self) -> None:
         name = self.path.name if self.path else tr("title.no_document", self.lang)

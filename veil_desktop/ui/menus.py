@@ -15,13 +15,13 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from ..labels import display_name
-from .actions import ACTIONS, MENUS
-from .i18n import tr
+from .actions import ACTIONS, MENUS, focus_scoped
+from .i18n import tr, undo_description
 from .span_panel import LABEL_CHOICES
 
 #: the document view's context menu for a clicked item
 ITEM_CONTEXT_ACTIONS = ("accept", "reject", "reset_pending", "accept_all_same", "reject_all_same",
-                        "adjust_to_selection")
+                        "change_label", "adjust_to_selection")
 
 
 class WindowActions:
@@ -45,8 +45,19 @@ class WindowActions:
             menu.addAction(act)
             if spec.id == "open":
                 self.recent_action = menu.addMenu(self.recent_menu)
-            window.addAction(act)  # shortcuts work even when the menu bar is hidden
+            if focus_scoped(spec):
+                # single keys only while the document or the table has focus (see ``scope_to``)
+                act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            else:
+                window.addAction(act)  # shortcuts work even when the menu bar is hidden
             self.actions_by_id[spec.id] = act
+
+    def scope_to(self, *widgets) -> None:
+        """Make the single-key actions (``actions.focus_scoped``) work while one of ``widgets`` has focus."""
+        for spec in ACTIONS:
+            if focus_scoped(spec):
+                for w in widgets:
+                    w.addAction(self.actions_by_id[spec.id])
 
     def retranslate(self, lang: str) -> None:
         for name, menu in self.menus.items():
@@ -64,9 +75,11 @@ class WindowActions:
             self.actions_by_id[spec.id].setEnabled(conditions[spec.enabled_when])
         if state is not None:
             self.actions_by_id["undo"].setText(tr("action.undo", lang)
-                                               + (f": {state.undo_text()}" if state.can_undo else ""))
+                                               + (f": {undo_description(state.undo_text(), lang)}"
+                                                  if state.can_undo else ""))
             self.actions_by_id["redo"].setText(tr("action.redo", lang)
-                                               + (f": {state.redo_text()}" if state.can_redo else ""))
+                                               + (f": {undo_description(state.redo_text(), lang)}"
+                                                  if state.can_redo else ""))
 
     def label_menu(self, lang: str, mark: Callable[[str], object]) -> QMenu:
         menu = QMenu(self.window)
