@@ -1,6 +1,11 @@
 """Build the offline onedir bundle ``dist/veil-desktop/`` with PyInstaller.
 
-    python packaging/build.py [--model DIR] [--numba] [--clean]
+    python packaging/build.py [--model DIR] [--viterbi aot|jit|numpy] [--clean]
+
+``--viterbi`` (default ``aot``): the Viterbi kernel is compiled ahead of time with ``numba.pycc``
+(``build_aot.py``; needs a C compiler here) and shipped as an extension module, so the bundle decodes with
+numba-compiled code without carrying numba or llvmlite. ``jit`` bundles numba + llvmlite instead (+164 MB),
+``numpy`` ships no numba code at all.
 
 ``--model DIR`` ships a veil model folder (e.g. the real ``veil-pii-ko-small-3`` downloaded on a connected
 machine) inside the bundle as ``resources/models/<folder name>/``. A model folder is data, never code: only
@@ -25,6 +30,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import build_aot  # noqa: E402
 import bundle_config as cfg  # noqa: E402
 import bundle_report  # noqa: E402
 
@@ -102,8 +108,10 @@ def _group(reason: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", type=Path, help="a veil model folder to ship in resources/models/")
-    ap.add_argument("--numba", action="store_true",
-                    help="also bundle numba + llvmlite (+165 MB, +0.5 s start-up): JIT Viterbi instead of numpy")
+    ap.add_argument("--viterbi", choices=("aot", "jit", "numpy"), default="aot",
+                    help="aot (default): numba kernel compiled ahead of time, no numba/llvmlite in the bundle; "
+                         "jit: bundle numba + llvmlite (+164 MB); numpy: no numba code")
+    ap.add_argument("--numba", action="store_const", const="jit", dest="viterbi", help="same as --viterbi jit")
     ap.add_argument("--clean", action="store_true", help="discard PyInstaller's cache (build/) first")
     ap.add_argument("--dist", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
     ap.add_argument("--work", type=Path, default=ROOT / "build", help="work folder (default: build/)")
@@ -126,7 +134,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"model: NOT copied (not model data): {r}")
     prune_log = work / "pruned.txt"
     env["VEIL_BUNDLE_PRUNE_LOG"] = str(prune_log)
-    env["VEIL_BUNDLE_NUMBA"] = "1" if args.numba else "0"
+    env["VEIL_BUNDLE_VITERBI"] = args.viterbi
+    env.pop("VEIL_BUNDLE_AOT", None)
+    aot_s = 0.0
+    if args.viterbi == "aot":
+        t = time.perf_counter()
+        module = build_aot.build(work / "aot")
+        build_aot.verify(module)
+        aot_s = time.perf_counter() - t
+        print(f"viterbi: numba-aot module {module.name} ({module.stat().st_size / 1e3:.0f} kB) in {aot_s:.0f} s")
+        env["VEIL_BUNDLE_AOT"] = str(module)
 
     cmd = [sys.executable, "-m", "PyInstaller", str(HERE / "veil-desktop.spec"), "--noconfirm",
            "--log-level", "WARN", "--distpath", str(args.dist.resolve()), "--workpath", str(work)]
@@ -135,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     print("running:", " ".join(cmd), flush=True)
     t = time.perf_counter()
     rc = subprocess.call(cmd, cwd=ROOT, env=env)
-    build_s = time.perf_counter() - t
+    build_s = time.perf_counter() - t + aot_s
     if rc != 0:
         print(f"PyInstaller failed (exit {rc}) after {build_s:.0f} s", file=sys.stderr)
         return rc

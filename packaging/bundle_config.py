@@ -24,6 +24,10 @@ from pathlib import Path, PurePosixPath
 
 APP_NAME = "veil-desktop"
 
+#: licence files at the repository root that travel in the wheel and the bundle as resources/licenses/<name>
+#: (the font's OFL.txt lives in resources/fonts/ and travels with it). Read by the About box.
+LICENCE_FILES = ("NOTICE", "LICENSE")
+
 EXCLUDED_MODULES = [
     # training / test / dev stacks
     "torch", "torchvision", "transformers", "safetensors", "accelerate", "datasets", "sklearn", "scipy",

@@ -2,10 +2,12 @@
 # CI bundle check (Linux): build the offline bundle(s), then prove each works offline.
 #
 #   packaging/ci_bundle.sh [build.py options, e.g. --model DIR]
-#   CI_BUNDLE_VARIANTS="default numba" (default) | "default" | "numba"
+#   CI_BUNDLE_VARIANTS="default" (default) | "default jit" | "jit" | "numpy"
 #
-# Variants: "default" = dist/veil-desktop/ (numpy Viterbi, the one to ship); "numba" = dist/numba/veil-desktop/
-# (build.py --numba: numba + llvmlite bundled, checks the frozen JIT and its cache handling).
+# Variants: "default" = dist/veil-desktop/ (Viterbi compiled ahead of time with numba.pycc, no numba/llvmlite
+# in the bundle: the one to ship; its self-test must report `viterbi: numba-aot`); "jit" =
+# dist/jit/veil-desktop/ (build.py --viterbi jit: numba + llvmlite bundled, checks the frozen JIT and its
+# cache handling; "numba" is an alias); "numpy" = dist/numpy/veil-desktop/ (no numba code).
 # Per variant: build (timed) -> size breakdown -> ldd check -> --self-test with the network cut off
 # (`unshare -n`) -> --self-test with no writable cache/profile/temp location -> cold start (3 launches).
 # Every launch uses a fresh, throw-away user profile; the OS file cache is not dropped (shared machines).
@@ -13,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
-VARIANTS=${CI_BUNDLE_VARIANTS:-"default numba"}
+VARIANTS=${CI_BUNDLE_VARIANTS:-"default"}
 export QT_QPA_PLATFORM=offscreen
 
 section() { printf '\n===== %s =====\n' "$*"; }
@@ -66,9 +68,9 @@ case "$(pwd -P)/" in
     NOMOUNT=() ;;
 esac
 
-check_variant() {  # check_variant NAME DIST [build.py args...]
-  local name=$1 dist=$2
-  shift 2
+check_variant() {  # check_variant NAME DIST KERNEL [build.py args...]  (KERNEL: the `viterbi:` line expected)
+  local name=$1 dist=$2 kernel=$3
+  shift 3
   local bundle="$dist/veil-desktop" exe="$PWD/$dist/veil-desktop/veil-desktop"
 
   section "[$name] build: packaging/build.py --dist $dist $*"
@@ -79,7 +81,9 @@ check_variant() {  # check_variant NAME DIST [build.py args...]
 
   section "[$name] self-test, network cut off: ${NONET[*]:-(NO NETWORK ISOLATION)} $exe --self-test"
   fresh_profile
-  "${NONET[@]}" "$exe" --self-test
+  "${NONET[@]}" "$exe" --self-test | tee "$SCRATCH/selftest.txt"
+  grep -qx "viterbi: $kernel" "$SCRATCH/selftest.txt" \
+    || { echo "FAIL: expected 'viterbi: $kernel' in the self-test report"; return 1; }
 
   section "[$name] network syscalls of the whole process (strace), self-test + 20 s idle"
   # The in-process guard only sees Python sockets; native code (onnxruntime's telemetry client, for one,
@@ -133,21 +137,27 @@ check_variant() {  # check_variant NAME DIST [build.py args...]
     echo "$label: ${line:-STARTUP_SECONDS=FAIL (no report)}"
     case "$line" in STARTUP_SECONDS=[0-9]*) ;; *) return 1 ;; esac
   done
+  if [ "$kernel" != numpy ]; then
+    section "[$name] detection throughput: this bundle's $kernel Viterbi vs the same bundle with VEIL_NO_NUMBA=1"
+    fresh_profile
+    "${NONET[@]}" "$PY" packaging/bench_bundle.py "$exe" --chars 50000 --repeat 2 --rounds 2
+  fi
   echo "[$name] $("$PY" packaging/bundle_report.py "$bundle" | tail -1)"
 }
 
 for variant in $VARIANTS; do
   case "$variant" in
-    default) check_variant default dist "$@" ;;
-    numba) check_variant numba dist/numba --numba "$@" ;;
-    *) echo "unknown variant $variant (use: default numba)" >&2; exit 2 ;;
+    default) check_variant default dist numba-aot "$@" ;;
+    jit|numba) check_variant jit dist/jit numba-jit --viterbi jit "$@" ;;
+    numpy) check_variant numpy dist/numpy numpy --viterbi numpy "$@" ;;
+    *) echo "unknown variant $variant (use: default jit numpy)" >&2; exit 2 ;;
   esac
 done
 
 section "summary"
 echo "machine: $(nproc) CPUs, $(uname -sm), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 for variant in $VARIANTS; do
-  dist=$([ "$variant" = default ] && echo dist || echo dist/numba)
+  case "$variant" in default) dist=dist ;; numba) dist=dist/jit ;; *) dist=dist/$variant ;; esac
   echo "$variant: $("$PY" packaging/bundle_report.py "$dist/veil-desktop" | tail -1)"
 done
 echo "bundle checks passed: $VARIANTS"

@@ -12,6 +12,10 @@ Order matters here, which is why the frozen app has its own entry instead of ``v
    ``--self-test``      -> :func:`veil_desktop.selftest.main` (no window unless the self-test builds one);
    ``--startup-time``   -> start the normal UI, print the time from process start until the main window is
                            exposed with a running event loop, then quit (used by packaging/ci_bundle.sh);
+   ``--bench-detect``   -> time the default detector (model + rules) on the Korean sample repeated to
+                           ``--chars`` characters, ``--repeat`` times, and print one ``BENCH_DETECT`` line
+                           with the Viterbi kernel that ran (packaging/bench_bundle.py compares kernels
+                           with it, e.g. the bundle's numba-aot against ``VEIL_NO_NUMBA=1``);
    anything else        -> :func:`veil_desktop.ui.app.main` with the remaining arguments.
 
 The same script runs from a source checkout (``.venv/bin/python packaging/entry.py --startup-time``), which
@@ -202,6 +206,36 @@ def install_startup_probe(timeout_s: float = 60.0) -> None:
     QtWidgets.QApplication.exec = probing_exec
 
 
+def bench_detect(argv: list[str]) -> int:
+    """``--bench-detect [--chars N] [--repeat R] [--threads T]``: detection throughput of this build."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="veil-desktop --bench-detect")
+    ap.add_argument("--chars", type=int, default=100_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=None)
+    args = ap.parse_args(argv)
+    from veil_desktop import paths
+    from veil_desktop.detect import viterbi
+    from veil_desktop.detect.default import build_default_detector
+
+    sample = (paths.resources_dir() / "samples" / "sample_ko.txt").read_text(encoding="utf-8")
+    text = (sample * (args.chars // len(sample) + 1))[: args.chars]
+    detector = build_default_detector(threads=args.threads)
+    viterbi.warm_up()  # load the kernel first: every timed run decodes with the same one
+    n_spans = len(detector.detect(text[:5000]))  # warm-up run (sessions, caches), not timed
+    walls, cpus = [], []
+    for _ in range(args.repeat):
+        w, c = time.perf_counter(), time.process_time()
+        n_spans = len(detector.detect(text))
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    print(f"BENCH_DETECT kernel={viterbi.last_ran()} backend={viterbi.backend()!r} chars={len(text)} "
+          f"spans={n_spans} wall={','.join(f'{x:.4f}' for x in walls)} cpu={','.join(f'{x:.4f}' for x in cpus)}",
+          flush=True)
+    return 0
+
+
 def run(argv: list[str]) -> int:
     """Entry logic; ``argv`` excludes the program name. Returns the process exit code."""
     # find_spec does not import: in the default bundle (no numba) no cache folder is created at all
@@ -222,6 +256,8 @@ def run(argv: list[str]) -> int:
 
         rest = [a for a in argv if a != "--self-test"]
         return selftest.main(rest)
+    if "--bench-detect" in argv:
+        return bench_detect([a for a in argv if a != "--bench-detect"])
     if "--startup-time" in argv:
         argv = [a for a in argv if a != "--startup-time"]
         install_startup_probe()

@@ -44,7 +44,13 @@ class _Recorder:
         self.pure, self.scripts, self.binaries, self.datas = [], [], [], []
 
 
+_FAKE_AOT = Path(__import__("tempfile").mkdtemp(prefix="veil-fake-aot-")) / "_viterbi_aot.so"
+_FAKE_AOT.write_bytes(b"\x7fELF")  # the spec only checks that the compiled module exists
+
+
 def _run_spec(monkeypatch, env: dict[str, str] | None = None) -> dict[str, dict]:
+    monkeypatch.delenv("VEIL_BUNDLE_VITERBI", raising=False)
+    monkeypatch.setenv("VEIL_BUNDLE_AOT", str(_FAKE_AOT))
     for k, v in (env or {}).items():
         monkeypatch.setenv(k, v)
     _Recorder.calls = {}
@@ -76,15 +82,44 @@ def test_spec_references_existing_entry_and_data(monkeypatch):
 def test_spec_ships_a_given_model_folder_and_numba_only_on_request(monkeypatch, tmp_path):
     model = tmp_path / "veil-pii-ko-small-3"
     model.mkdir()
-    monkeypatch.delenv("VEIL_BUNDLE_NUMBA", raising=False)
     calls = _run_spec(monkeypatch, {"VEIL_BUNDLE_MODEL": str(model)})
     datas = calls["Analysis"]["kwargs"]["datas"]
     assert (str(model), "resources/models/veil-pii-ko-small-3") in datas
     excludes = calls["Analysis"]["kwargs"]["excludes"]
     assert "numba" in excludes and "llvmlite" in excludes
-    calls = _run_spec(monkeypatch, {"VEIL_BUNDLE_NUMBA": "1", "VEIL_BUNDLE_MODEL": ""})
+    calls = _run_spec(monkeypatch, {"VEIL_BUNDLE_VITERBI": "jit", "VEIL_BUNDLE_MODEL": ""})
     assert "numba" not in calls["Analysis"]["kwargs"]["excludes"]
     assert "numba._devicearray" in calls["Analysis"]["kwargs"]["hiddenimports"]
+    assert calls["Analysis"]["kwargs"]["binaries"] == []  # no AOT module next to the JIT
+
+
+def test_spec_default_ships_the_aot_viterbi_without_numba(monkeypatch):
+    """Default bundle: the numba.pycc module goes next to detect/viterbi.py; numba and llvmlite stay out."""
+    kw = _run_spec(monkeypatch)["Analysis"]["kwargs"]
+    assert kw["binaries"] == [(str(_FAKE_AOT), "veil_desktop/detect")]
+    assert {"numba", "llvmlite"} <= set(kw["excludes"])
+    assert "numba._devicearray" not in kw["hiddenimports"]
+    # numpy-only build: neither the module nor numba
+    kw = _run_spec(monkeypatch, {"VEIL_BUNDLE_VITERBI": "numpy"})["Analysis"]["kwargs"]
+    assert kw["binaries"] == [] and {"numba", "llvmlite"} <= set(kw["excludes"])
+
+
+def test_spec_refuses_aot_without_the_compiled_module(monkeypatch, tmp_path):
+    with pytest.raises(SystemExit, match="VEIL_BUNDLE_AOT"):
+        _run_spec(monkeypatch, {"VEIL_BUNDLE_AOT": str(tmp_path / "missing.so")})
+    with pytest.raises(SystemExit, match="aot, jit or numpy"):
+        _run_spec(monkeypatch, {"VEIL_BUNDLE_VITERBI": "llvm"})
+
+
+def test_spec_ships_notice_licences_and_every_resource_folder(monkeypatch):
+    datas = _run_spec(monkeypatch)["Analysis"]["kwargs"]["datas"]
+    assert (str(ROOT / "NOTICE"), "resources/licenses") in datas
+    assert (str(ROOT / "LICENSE"), "resources/licenses") in datas
+    dests = {dest for _src, dest in datas}
+    for d in (ROOT / "resources").iterdir():
+        if d.is_dir() and d.name != "models":
+            assert f"resources/{d.name}" in dests, d.name
+    assert any(dest == "resources/models/veil-compact-ko" and src.endswith("model.onnx") for src, dest in datas)
 
 
 def test_excludes_spare_everything_the_app_needs(monkeypatch):
@@ -356,3 +391,218 @@ def test_embedded_model_folders_ship_model_data_only(tmp_path):
         ("veil-compact-ko/onnx/model.int8.onnx", "resources/models/veil-compact-ko/onnx"),
         ("veil-compact-ko/tokenizer.json", "resources/models/veil-compact-ko"),
     ]
+
+
+# ------------------------------------------------------------------------------ wheel and sdist (issue 12)
+
+def _load_setup():
+    return _load("veil_setup", ROOT / "setup.py")  # setup() itself only runs as __main__
+
+
+@pytest.fixture(scope="module")
+def built_wheel(tmp_path_factory) -> Path:
+    """A wheel built from a clean copy of the project sources (never from the checkout's build/ dir).
+
+    No build isolation: the project venv has setuptools >= 77 (dev extra), so nothing is downloaded."""
+    import shutil
+    import subprocess
+
+    base = tmp_path_factory.mktemp("wheel")
+    src = base / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "NOTICE", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc", "_viterbi_aot*")
+    shutil.copytree(ROOT / "veil_desktop", src / "veil_desktop", ignore=ignore)
+    shutil.copytree(ROOT / "resources", src / "resources", ignore=ignore)
+    out = base / "dist"
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                           "-w", str(out), str(src)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    wheels = sorted(out.glob("veil_desktop-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+def test_wheel_carries_model_font_icons_sample_and_licences(built_wheel):
+    import zipfile
+
+    with zipfile.ZipFile(built_wheel) as zf:
+        names = set(zf.namelist())
+        meta = zf.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode("utf-8")
+        res = "veil_desktop/_resources/"
+        # every file of the embedded model folder, byte for byte
+        model = ROOT / "resources" / "models" / "veil-compact-ko"
+        for f in model.iterdir():
+            if f.is_file() and cfg.model_file_allowed(PurePosixPath(f.name)):
+                assert zf.read(f"{res}models/veil-compact-ko/{f.name}") == f.read_bytes(), f.name
+        assert zf.read(res + "fonts/NanumGothic.ttf") == (ROOT / "resources/fonts/NanumGothic.ttf").read_bytes()
+        assert zf.read(res + "licenses/NOTICE") == (ROOT / "NOTICE").read_bytes()
+        assert b"CC BY-SA 4.0" in zf.read(res + "licenses/NOTICE")
+        assert b"Apache License" in zf.read(res + "licenses/LICENSE")
+        assert b"SIL OPEN FONT LICENSE" in zf.read(res + "fonts/OFL.txt")
+    assert {res + "icons/veil-desktop.png", res + "icons/veil-desktop.ico", res + "samples/sample_ko.txt"} <= names
+    # the package data is data: no code from resources/ (a model folder is never executed)
+    assert not [n for n in names if n.startswith(res) and n.endswith((".py", ".pyc", ".so", ".dll"))]
+    # PEP 639 licence metadata: SPDX expression, licence files in .dist-info/licenses/
+    assert "License-Expression: Apache-2.0" in meta
+    for lic in ("License-File: LICENSE", "License-File: NOTICE", "License-File: resources/fonts/OFL.txt"):
+        assert lic in meta
+    assert any(n.endswith(".dist-info/licenses/NOTICE") for n in names)
+    assert "Classifier: Natural Language :: Korean" in meta and "Requires-Python: >=3.11" in meta
+    assert "Requires-Dist: numba" in meta and "Requires-Dist: onnxruntime" in meta
+    # the two entry points
+    ep = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    with zipfile.ZipFile(built_wheel) as zf:
+        entry_points = zf.read(ep).decode("utf-8")
+    assert "veil-redact = veil_desktop.cli:main" in entry_points
+    assert "veil-desktop = veil_desktop.ui.app:main" in entry_points
+
+
+def test_installed_wheel_layout_finds_its_resources_not_the_checkout(built_wheel, tmp_path):
+    """Unpack the wheel as pip would into a site-packages folder and resolve paths from a foreign cwd."""
+    import subprocess
+    import zipfile
+
+    site = tmp_path / "site-packages"
+    with zipfile.ZipFile(built_wheel) as zf:
+        zf.extractall(site)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = ("import json, veil_desktop, veil_desktop.paths as p; print(json.dumps({'pkg': veil_desktop.__file__, "
+            "'res': str(p.resources_dir()), 'model': str(p.default_model_dir()), "
+            "'lic': [str(x) for x in p.licence_files()]}))")
+    env = {k: v for k, v in os.environ.items() if k not in ("VEIL_RESOURCES_DIR", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(site)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    got = json.loads(proc.stdout)
+    assert Path(got["pkg"]).parent == site / "veil_desktop"  # the unpacked copy, not the checkout's package
+    assert Path(got["res"]) == site / "veil_desktop" / "_resources"
+    assert (Path(got["model"]) / "config.json").is_file() and list(Path(got["model"]).glob("*.onnx"))
+    assert [Path(x).relative_to(site).as_posix() for x in got["lic"]] == [
+        "veil_desktop/_resources/licenses/NOTICE", "veil_desktop/_resources/licenses/LICENSE",
+        "veil_desktop/_resources/fonts/OFL.txt"]
+
+
+def test_setup_ships_resources_by_the_bundle_rule_and_refuses_code(tmp_path):
+    setup = _load_setup()
+    shipped = {rel for _src, rel in setup.resource_files()}
+    for f in (ROOT / "resources" / "models" / "veil-compact-ko").iterdir():
+        rel = PurePosixPath(f.name)
+        assert (f"models/veil-compact-ko/{f.name}" in shipped) == cfg.model_file_allowed(rel), f.name
+    assert {"licenses/NOTICE", "licenses/LICENSE", "fonts/OFL.txt", "fonts/NanumGothic.ttf"} <= shipped
+    # a fake project: code, checkpoints, caches and hidden files under resources/ never ship
+    (tmp_path / "resources" / "models" / "m" / "__pycache__").mkdir(parents=True)
+    for rel in ("models/m/config.json", "models/m/model.onnx", "models/m/evil.py", "models/m/w.safetensors",
+                "models/m/__pycache__/x.pyc", "models/m/.git", "samples/a.txt", "tessdata/kor.traineddata"):
+        (tmp_path / "resources" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "resources" / rel).write_text("x", encoding="utf-8")
+    (tmp_path / "NOTICE").write_text("n", encoding="utf-8")
+    got = sorted(rel for _src, rel in setup.resource_files(tmp_path))
+    assert got == ["licenses/NOTICE", "models/m/config.json", "models/m/model.onnx", "samples/a.txt",
+                   "tessdata/kor.traineddata"]
+
+
+# ------------------------------------------------------------------------------------- paths layouts
+
+def test_paths_checkout_layout(monkeypatch):
+    from veil_desktop import paths
+
+    monkeypatch.delenv("VEIL_RESOURCES_DIR", raising=False)
+    assert paths.resources_dir() == ROOT / "resources"
+    assert paths.licence_files() == [ROOT / "NOTICE", ROOT / "LICENSE", ROOT / "resources" / "fonts" / "OFL.txt"]
+
+
+def test_paths_frozen_layout(monkeypatch, tmp_path):
+    """The bundle's layout (spec datas): _MEIPASS/resources/{licenses,fonts,models}/..."""
+    from veil_desktop import paths
+
+    res = tmp_path / "_internal" / "resources"
+    for rel in ("licenses/NOTICE", "licenses/LICENSE", "fonts/OFL.txt", "models/veil-compact-ko/config.json"):
+        (res / rel).parent.mkdir(parents=True, exist_ok=True)
+        (res / rel).write_text(rel, encoding="utf-8")
+    monkeypatch.delenv("VEIL_RESOURCES_DIR", raising=False)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path / "_internal"), raising=False)
+    assert paths.resources_dir() == res
+    assert paths.default_model_dir() == res / "models" / "veil-compact-ko"
+    assert [p.relative_to(res).as_posix() for p in paths.licence_files()] == [
+        "licenses/NOTICE", "licenses/LICENSE", "fonts/OFL.txt"]
+
+
+# ------------------------------------------------------------------------------- numba AOT Viterbi
+
+def test_viterbi_prefers_the_aot_module_and_reports_it(monkeypatch):
+    """When ``veil_desktop.detect._viterbi_aot`` is importable (the bundle), it decodes and is reported."""
+    import types
+
+    import numpy as np
+
+    from veil_desktop.detect import viterbi as V
+
+    calls = []
+
+    def fake_aot(emis, lengths, trans, start, end, out):
+        calls.append(emis.shape)
+        V.viterbi_numpy(emis, lengths, trans, start, end, out)
+
+    monkeypatch.setitem(sys.modules, "veil_desktop.detect._viterbi_aot", types.SimpleNamespace(viterbi=fake_aot))
+    monkeypatch.delenv("VEIL_NO_NUMBA", raising=False)
+    monkeypatch.setattr(V, "_kernel", None)
+    monkeypatch.setattr(V, "_backend", None)
+    monkeypatch.setattr(V, "_last_ran", None)
+    assert V.backend().startswith("numba-aot") and V.kernel_name() == "numba-aot"
+    kinds = np.array([0, 1, 2, 3, 4], dtype=np.int8)
+    types_ = np.array([-1, 0, 0, 0, 0], dtype=np.int16)
+    tags = V.viterbi(np.zeros((2, 4, 5), np.float32), np.array([4, 2]), *V.transitions(kinds, types_))
+    assert calls == [(2, 4, 5)] and V.last_ran() == "numba-aot" and tags.shape == (2, 4)
+    # VEIL_NO_NUMBA still forces numpy, with or without the module
+    monkeypatch.setenv("VEIL_NO_NUMBA", "1")
+    monkeypatch.setattr(V, "_kernel", None)
+    assert V.kernel_name() == "numpy"
+    V.viterbi(np.zeros((1, 3, 5), np.float32), np.array([3]), *V.transitions(kinds, types_))
+    assert V.last_ran() == "numpy" and len(calls) == 1
+
+
+def test_aot_module_compiles_and_runs_without_numba(tmp_path):
+    """packaging/build_aot.py: numba.pycc builds the kernel; in a child interpreter where numba and llvmlite
+    cannot be imported it returns the numpy kernel's tags (build_aot.verify raises otherwise). Needs a C
+    compiler, as the bundle build does (.ci/run installs gcc)."""
+    build_aot = _load("veil_build_aot", PACKAGING / "build_aot.py")
+    module = build_aot.build(tmp_path / "aot")
+    assert module.name.startswith("_viterbi_aot") and module.stat().st_size > 10_000
+    build_aot.verify(module)
+
+
+# ---------------------------------------------------------------------------------------- About box
+
+def test_about_box_shows_notice_and_every_licence_text(qtbot):
+    from veil_desktop.ui.about import EXPECTED, AboutDialog
+
+    for lang in ("ko", "en"):
+        dlg = AboutDialog(None, lang)
+        qtbot.addWidget(dlg)
+        assert dlg.tabs.count() == len(EXPECTED) == 3
+        notice = dlg.texts["NOTICE"].toPlainText()
+        assert "KLUE" in notice and "CC BY-SA 4.0" in notice and "MIT License" in notice
+        assert notice == (ROOT / "NOTICE").read_text(encoding="utf-8")
+        assert "Apache License" in dlg.texts["LICENSE"].toPlainText()
+        assert "SIL OPEN FONT LICENSE" in dlg.texts["OFL.txt"].toPlainText()
+        assert dlg.texts["NOTICE"].isReadOnly()
+    assert dlg.windowTitle() == "About veil-desktop"
+
+
+def test_about_box_says_when_a_licence_file_is_missing(qtbot, monkeypatch, tmp_path):
+    from veil_desktop.ui.about import AboutDialog
+
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts" / "OFL.txt").write_text("SIL OPEN FONT LICENSE", encoding="utf-8")
+    monkeypatch.setenv("VEIL_RESOURCES_DIR", str(tmp_path))  # no NOTICE / LICENSE anywhere near it
+    dlg = AboutDialog(None, "en")
+    qtbot.addWidget(dlg)
+    assert dlg.texts["NOTICE"].toPlainText().startswith("Licence file not found: NOTICE")
+    assert dlg.texts["OFL.txt"].toPlainText() == "SIL OPEN FONT LICENSE"

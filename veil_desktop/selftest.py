@@ -27,6 +27,7 @@ Threading: everything runs on the calling (main) thread; the window step creates
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import socket
@@ -330,6 +331,8 @@ class SelfTest:
         backend = viterbi.warm_up()  # compiles (or loads from cache) and runs the Viterbi kernel once
         if numba is not None and not os.environ.get("VEIL_NO_NUMBA"):
             _check(backend.startswith("numba"), f"numba is bundled but the Viterbi fell back: {backend}")
+        if not os.environ.get("VEIL_NO_NUMBA") and importlib.util.find_spec("veil_desktop.detect._viterbi_aot"):
+            _check(backend.startswith("numba-aot"), f"the AOT Viterbi module is shipped but not used: {backend}")
         parts.append(f"Viterbi: {backend}")
         if numba is not None:
             parts.append(f"NUMBA_CACHE_DIR={os.environ.get('NUMBA_CACHE_DIR', '(unset)')}")
@@ -523,6 +526,10 @@ def main(argv: list[str] | None = None) -> int:
     t = time.perf_counter()
     results = run_selftest(args.keep, build_window=not args.no_window)
     print(format_report(results))
+    from veil_desktop.detect import viterbi
+
+    # which kernel decoded the last detection of this process (numba-aot / numba-jit / numpy)
+    print(f"viterbi: {viterbi.last_ran() or viterbi.kernel_name()}")
     print(f"total {time.perf_counter() - t:.2f} s", flush=True)
     if args.linger > 0:
         time.sleep(args.linger)

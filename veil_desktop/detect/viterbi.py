@@ -157,10 +157,27 @@ def _numba_cache_setup() -> None:
             pass
 
 
+def _load_aot():
+    """The ahead-of-time compiled numba kernel, or None.
+
+    ``packaging/build_aot.py`` compiles :func:`_viterbi_loops` with ``numba.pycc`` into the extension module
+    ``veil_desktop.detect._viterbi_aot`` (the offline bundle ships it instead of numba + llvmlite, which it
+    then needs neither of). Never present in a source checkout or a wheel, which use the JIT."""
+    try:
+        from . import _viterbi_aot  # type: ignore[attr-defined]
+
+        return _viterbi_aot.viterbi
+    except Exception:  # ImportError, or a module built for another CPU/Python: fall through to the JIT
+        return None
+
+
 def _compile():
     """Return ``(kernel, backend description)``; never raises."""
     if os.environ.get("VEIL_NO_NUMBA"):
         return viterbi_numpy, "numpy (VEIL_NO_NUMBA set)"
+    aot = _load_aot()
+    if aot is not None:
+        return aot, "numba-aot (ahead-of-time compiled)"
     _numba_cache_setup()
     try:
         import numba
@@ -196,6 +213,22 @@ def backend() -> str:
     """Which kernel is in use, e.g. ``"numba (cached)"`` or ``"numpy (...)"``."""
     kernel()
     return _backend or "?"
+
+
+def kernel_name(k=None) -> str:
+    """Short name of kernel ``k`` (default: this process's kernel): ``numba-aot``, ``numba-jit`` or ``numpy``."""
+    k = kernel() if k is None else k
+    if k is viterbi_numpy:
+        return "numpy"
+    return "numba-aot" if (_backend or "").startswith("numba-aot") and k is _kernel else "numba-jit"
+
+
+_last_ran: str | None = None
+
+
+def last_ran() -> str | None:
+    """Short name of the kernel that decoded the most recent :func:`viterbi` call (None before any)."""
+    return _last_ran
 
 
 def warm_up() -> str:
@@ -247,7 +280,9 @@ def viterbi(emis: np.ndarray, lengths: np.ndarray, trans: np.ndarray, start: np.
     emis = np.ascontiguousarray(emis, dtype=np.float32)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
     out = np.zeros(emis.shape[:2], dtype=np.int32)
+    global _last_ran
     k = kernel_nowait() if use_numba is None else (kernel() if use_numba else viterbi_numpy)
+    _last_ran = kernel_name(k)
     k(emis, lengths, np.ascontiguousarray(trans, dtype=np.float32), np.ascontiguousarray(start, dtype=np.float32),
       np.ascontiguousarray(end, dtype=np.float32), out)
     return out
