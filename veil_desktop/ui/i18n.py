@@ -5,6 +5,8 @@ from ``veil_desktop.labels`` and are not repeated here.
 """
 from __future__ import annotations
 
+import re
+
 LANGUAGES = {"ko": "한국어", "en": "English"}
 
 _CATALOGUE: dict[str, tuple[str, str]] = {
@@ -242,6 +244,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "undo.mask_copies": ("사본 마스킹 {n}개", "mask copies {n}"),
     "undo.bulk": ("일괄 {n}개", "bulk {n}"),
     "undo.other": ("{text}", "{text}"),
+    "status.rejected_n": ("{n}개 거부", "Rejected {n}"),
     # banner
     "banner.incomplete": ("⚠ 탐지가 끝나지 않았습니다 ({status}): 항목 {n}개까지만 찾았습니다. 다시 탐지(F5)하기 전에는 내보낼 수 없습니다 (부분 검토로 내보내기를 직접 고르지 않는 한).",
                           "⚠ Detection has not finished ({status}): only {n} items found so far. Export is "
@@ -276,6 +279,34 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "shortcuts.key": ("키", "Keys"),
     "shortcuts.action": ("동작", "Action"),
 }
+
+
+_UNDO_PATTERNS = (
+    (re.compile(r"^(accepted|rejected|pending) (\d+)$"), lambda m: ("undo." + m[1], {"n": m[2]})),
+    (re.compile(r"^accept \(manual\)$"), lambda m: ("undo.accepted", {"n": "1"})),
+    (re.compile(r"^accept >= ([\d.]+)$"), lambda m: ("undo.accept_above", {})),
+    (re.compile(r"^mark (\w+)$"), lambda m: ("undo.mark", {"label": m[1]})),
+    (re.compile(r"^adjust boundaries$"), lambda m: ("undo.adjust", {})),
+    (re.compile(r"^relabel (\w+)$"), lambda m: ("undo.relabel", {"label": m[1]})),
+    (re.compile(r"^mask copies (\d+)$"), lambda m: ("undo.mask_copies", {"n": m[1]})),
+)
+
+
+def undo_description(description: str | None, lang: str = "ko") -> str:
+    """The state's command description (an English identifier such as ``accepted 3`` or ``relabel RRN``)
+    in the UI language, for the Undo/Redo menu texts. Unknown descriptions are shown as they are."""
+    if not description:
+        return ""
+    from ..labels import display_name
+
+    for pattern, make in _UNDO_PATTERNS:
+        m = pattern.match(description)
+        if m:
+            key, args = make(m)
+            if "label" in args:
+                args["label"] = display_name(args["label"], lang)
+            return tr(key, lang).format(**args)
+    return description
 
 
 def tr(key: str, lang: str = "ko") -> str:
