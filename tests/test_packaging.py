@@ -606,3 +606,19 @@ def test_about_box_says_when_a_licence_file_is_missing(qtbot, monkeypatch, tmp_p
     qtbot.addWidget(dlg)
     assert dlg.texts["NOTICE"].toPlainText().startswith("Licence file not found: NOTICE")
     assert dlg.texts["OFL.txt"].toPlainText() == "SIL OPEN FONT LICENSE"
+
+
+def test_help_menu_about_action_opens_the_about_box(qtbot, monkeypatch):
+    """Help > About in the real main window opens the About box with the shipped notices."""
+    from tests.ui_helpers import show_window
+    from veil_desktop import paths
+    from veil_desktop.ui import about
+
+    shown = []
+    monkeypatch.setattr(about.AboutDialog, "exec", lambda self: shown.append(self) or 0)
+    w = show_window(qtbot, paths.default_model_dir())
+    act = w.actions_by_id["about"]
+    assert act in w.menus["help"].actions() and act.isEnabled()
+    act.trigger()
+    assert len(shown) == 1 and shown[0].parent() is w
+    assert "KLUE" in shown[0].texts["NOTICE"].toPlainText()

@@ -48,6 +48,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("run_detection", ("F5",), "detect", "doc"),
     ActionSpec("cancel_detection", ("Esc",), "detect", "detecting"),
     ActionSpec("shortcuts", ("F1",), "help"),
+    ActionSpec("about", (), "help"),
 )
 
 MENUS = ("file", "edit", "review", "detect", "help")

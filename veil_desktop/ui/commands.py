@@ -124,6 +124,11 @@ class WindowCommands:
 
         ShortcutsDialog(self, self.lang).exec()
 
+    def _on_about(self) -> None:
+        from .about import show_about
+
+        show_about(self, self.lang)  # NOTICE, LICENSE and the font's OFL.txt, as shipped
+
     def _on_quit(self) -> None: self.close()
     def _on_undo(self) -> None: self._history(undo=True)
     def _on_redo(self) -> None: self._history(undo=False)

@@ -46,6 +46,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "action.run_detection": ("다시 탐지", "Run detection again"),
     "action.cancel_detection": ("탐지 취소", "Cancel detection"),
     "action.shortcuts": ("단축키 안내", "Keyboard shortcuts"),
+    "action.about": ("veil-desktop 정보 (라이선스)…", "About veil-desktop (licences)…"),
     "action.copy": ("복사", "Copy"),
     # panel
     "panel.filter": ("필터", "Filter"),
