@@ -67,8 +67,10 @@ VERSION = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 
 PII = {"010-1234-5678": "PHONE", "김민수": "PERSON", "hong@example.com": "EMAIL",
        "서울특별시 종로구 세종대로 175": "ADDRESS", "윤봉길": "PERSON", "010-5555-6666": "PHONE",
-       "이영희": "PERSON", "장보고": "PERSON", "900101-1234567": "RRN"}
-META_PII = ["홍길동 이력서", "최고객", "비밀 프로젝트", "정수정", "강감찬", "이순신", "choigogaek"]
+       "이영희": "PERSON", "장보고": "PERSON", "900101-1234567": "RRN",
+       "홍길동": "PERSON", "강감찬": "PERSON"}   # metadata (title, keyword) is reviewed like the body
+# always removed whatever the review: creator, last saved by, change-tracking authors, the link path
+META_PII = ["최고객", "정수정", "이순신", "choigogaek"]
 
 
 def build_hwpx(path: Path, prvtext_encoding: str = "utf-8") -> Path:
@@ -114,14 +116,19 @@ def member_texts(path: Path) -> dict[str, str]:
 def test_reader(tmp_path):
     doc = open_document(build_hwpx(tmp_path / "a.hwpx"))
     assert doc.format == "hwpx"
-    assert [p.name for p in doc.parts] == ["본문", "구역 2"]
+    assert [p.name for p in doc.parts] == ["Body", "Section 2", "Document properties",
+                                           "Removed from the export"]
     assert doc.text.startswith("담당자 연락처: 010-1234-5678 입니다.\n이름\t김민수\n메일 hong@example.com\n")
     assert "서울특별시 종로구 세종대로 175" in doc.text
-    assert "출처: 윤봉길 010-5555-6666" in doc.text
-    assert "[stringParam] mailto:hong@example.com;1;0;0;" in doc.text
-    assert "메모: 이영희 확인" in doc.text
-    assert "── 구역 2 (Contents/section1.xml) ──\n둘째 구역 장보고 900101-1234567" in doc.text
-    assert "Preview" not in doc.text and "최고객" not in doc.text   # derived/metadata: not reviewed
+    assert "주소 | 서울특별시 종로구 세종대로 175\n" in doc.text          # a table row on one line
+    assert "각주 참조\n[Footnote] 출처: 윤봉길 010-5555-6666\n" in doc.text  # not glued to the anchor
+    assert "[Field] mailto:hong@example.com;1;0;0;" in doc.text and "stringParam" not in doc.text
+    assert "[Memo] 메모: 이영희 확인" in doc.text
+    assert "── Section 2 ──\n둘째 구역 장보고 900101-1234567" in doc.text and "Contents/" not in doc.text
+    assert "[Title] 홍길동 이력서\n" in doc.text and "[Keywords] 강감찬" in doc.text
+    removed = doc.text[doc.parts[-1].start:]
+    assert doc.parts[-1].removed and "[Author] 최고객" in removed and "[Last modified by] 정수정" in removed
+    assert "Preview" not in doc.text
 
 
 @pytest.mark.parametrize("prv_enc", ["utf-8", "utf-16-le"])
@@ -154,6 +161,7 @@ def test_export_masks_and_regenerates_preview(tmp_path, prv_enc):
             '<hp:run charPrIDRef="2"><hp:t></hp:t></hp:run><hp:run charPrIDRef="3"><hp:t></hp:t></hp:run>') in sec0
     assert "<hp:t>이름<hp:tab/>[PERSON]<hp:lineBreak/>메일 [EMAIL]</hp:t>" in sec0
     assert prv.startswith("담당자 연락처: 010-****-**** 입니다.\r\n이름\t[PERSON]")
+    assert "Field" not in prv and "stringParam" not in prv and "mailto" not in prv
     assert "<opf:language>ko</opf:language>" in hpf
     again = open_document(out)                       # our own reader accepts the output
     assert "둘째 구역 [PERSON] [RRN]" in again.text

@@ -1,23 +1,30 @@
-"""HWPX (OWPML, Hangul 2014+): sections read into reviewable text, masked in place across runs.
+"""HWPX (OWPML, Hangul 2014+): every XML part reviewed, masked in place across runs; scripts removed.
 
 Layout: a ZIP with ``mimetype`` first and stored, ``Contents/section*.xml`` (``hp:p`` > ``hp:run`` >
 ``hp:t``; ``hp:t`` may hold ``hp:tab``/``hp:lineBreak`` children whose *tails* carry text), tables,
-footnotes/endnotes and memos as nested ``hp:p``, ``Contents/content.hpf`` (OPF metadata), ``Preview/``.
+footnotes/endnotes and memos as nested ``hp:p``, ``Contents/header.xml`` (styles, fonts, change-tracking
+authors), ``Contents/content.hpf`` (OPF metadata and manifest), ``settings.xml``, ``Scripts/``,
+``BinData/``, ``Preview/``.
 
-Leak vectors handled:
-- every ``hp:t`` text and tail in every section, plus any other non-blank element text in a section
-  (field parameters such as hyperlink commands, shape comments) as its own line;
-- ``Preview/PrvText.txt`` is regenerated from the *masked* section text (as Hangul does: the start of
-  the document), in the encoding it had; ``Preview/PrvImage.*`` (a picture of page 1) is removed
-  together with its manifest entries;
-- ``content.hpf`` metadata (title, creator, subject, description, keywords, last saved by) blanked;
-  author/creator attributes (track-change authors in ``header.xml``, memo authors) blanked, and the
-  ``hh:linkinfo`` path cut to its file name.
+What the reviewer sees (``section_walker``): every ``hp:t`` text and tail (also after an XML comment);
+tables one row per line with cells separated by `` | ``; footnotes/endnotes/memos *after* the paragraph
+they are anchored in, each with its caption (so ``각주`` and a name are never glued together); field
+parameters (hyperlink commands, memo fields) as ``[Field] …`` without internal names; attribute values
+that may be personal text (``@name`` of ``hp:fieldBegin`` and any other, by ``xmlwalk.textual_attribute``);
+any other element text. ``Contents/header.xml``, ``settings.xml``, ``version.xml``, custom and unknown XML
+parts are reviewed the same generic way; ``content.hpf`` metadata as document properties.
+
+Output: masked in place; ``Preview/PrvText.txt`` regenerated from the masked *body text only* (no
+captions, no field parameters), in the encoding it had; ``Preview/PrvImage.*`` removed; ``Scripts/*`` and
+any non-picture binary (OLE objects in ``BinData``, unknown parts) removed with their manifest entries;
+``BinData`` pictures renamed to neutral names (a file name can carry a name); creator / last-saved-by /
+author attributes blanked (shown in the removed part); the ``hh:linkinfo`` path cut to its file name.
 Limitation: HWPX change tracking is not resolved (deleted text between ``hp:deleteBegin``/``End`` stays
 in the file) — it is shown and masked like all other text, so it cannot leak a masked value.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 
@@ -27,7 +34,7 @@ from ..masking import Replacement
 from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
-from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, generic_walker, localname,
+from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, generic_walker, localname,
                       read_zip_document, without_refs, write_zip_document)
 
 HP = "http://www.hancom.co.kr/hwpml/2011/paragraph"
@@ -35,11 +42,24 @@ _hp = "{%s}" % HP
 _SECTION = re.compile(r"^Contents/section(\d+)\.xml$")
 _INLINE = {"tab": "\t", "lineBreak": "\n", "fwSpace": " ", "nbSpace": " ", "hyphen": "-"}
 _PERSON_ATTRS = {"author", "creator", "lastsaveby", "userName"}
+_NOTES = {"footNote": "footnote", "endNote": "endnote"}
 PREVIEW_CHARS = 1024
 
 
+def _is_body_slot(slot: Slot) -> bool:
+    el = slot.elem
+    if slot.kind == "text":
+        return el.tag == _hp + "t"
+    if slot.kind == "tail":
+        parent = el.getparent()
+        return parent is not None and parent.tag == _hp + "t"
+    return False
+
+
 def section_walker(root: etree._Element, em: Emitter) -> None:
-    def walk(el) -> None:
+    pending: list[tuple[str, list]] = []
+
+    def walk(el, depth: int) -> None:
         if not isinstance(el.tag, str):
             return
         name = localname(el)
@@ -50,29 +70,174 @@ def section_walker(root: etree._Element, em: Emitter) -> None:
                     em.boilerplate(_INLINE.get(localname(child), ""))
                 em.slot(Slot(child, "tail"))
             return
-        if el.text and el.text.strip() and el.tag != _hp + "t":
-            em.slot(Slot(el, "text"), prefix=f"\n[{name}] ", suffix="\n")
+        if name in _NOTES or name == "memo":
+            # shown after the paragraph it is anchored in, captioned, not glued into its words
+            em.push()
+            for child in el:
+                walk(child, 0)
+            pending.append((_NOTES.get(name, "memo"), em.pop()))
+            return
+        if name == "stringParam" or name == "integerParam":
+            if el.text and el.text.strip():
+                em.slot(Slot(el, "text"), prefix="\n", suffix="\n", caption="field")
+            return
+        if name == "fieldBegin":
+            v = el.get("name")
+            if v and v.strip():
+                em.slot(Slot(el, "attr", "name"), prefix="\n", suffix="\n", caption="field")
+            for a, val in el.attrib.items():
+                if a != "name":
+                    _maybe_attr(el, a, em)
+        else:
+            attribute_slots(el, em)
+        if el.text and el.text.strip():
+            em.slot(Slot(el, "text"), prefix="\n", suffix="\n")
+        is_para = el.tag == _hp + "p"
+        cells = [c for c in el if isinstance(c.tag, str) and localname(c) == "tc"] if name == "tr" else []
         for child in el:
-            walk(child)
+            walk(child, depth + 1 if is_para else depth)
+            if cells and child is not cells[-1] and localname(child) == "tc":
+                em.boilerplate(" | ")
             if child.tail and child.tail.strip():
                 em.slot(Slot(child, "tail"), prefix="\n", suffix="\n")
-        if name == "p" and el.tag == _hp + "p":
+        if is_para:
+            sub = el.getparent()
+            in_cell = sub is not None and localname(sub) == "subList" and sub.getparent() is not None \
+                and localname(sub.getparent()) == "tc"
+            if in_cell:
+                paras = [c for c in sub if isinstance(c.tag, str) and c.tag == _hp + "p"]
+                if paras and el is not paras[-1]:
+                    em.boilerplate(" ")
+            else:
+                em.boilerplate("\n")
+            if depth == 0 and pending:
+                _flush(em, pending)
+        elif name == "tr":
             em.boilerplate("\n")
 
-    walk(root)
+    def _maybe_attr(el, a, em):
+        from .xmlwalk import textual_attribute
+        if textual_attribute(el, a, el.get(a) or ""):
+            em.slot(Slot(el, "attr", a), prefix="\n", suffix="\n", caption="attribute")
+
+    walk(root, 0)
+    _flush(em, pending)
+
+
+def _flush(em: Emitter, pending: list) -> None:
+    for key, ops in pending:
+        em.caption(key)
+        em.extend(ops)
+        if ops and not (ops[-1][0] == "b" and str(ops[-1][1]).endswith("\n")):
+            em.boilerplate("\n")
+    pending.clear()
+
+
+_HPF_KEYS = {"title": "meta_title", "subject": "meta_subject", "description": "meta_description",
+             "keyword": "meta_keywords", "keywords": "meta_keywords"}
+_HPF_REMOVED = {"creator": "meta_author", "lastsaveby": "meta_last_modified_by", "author": "meta_author"}
+_META_KEEP = {"language", "CreatedDate", "ModifiedDate", "date"}
+
+
+def hpf_walker(root: etree._Element, em: Emitter) -> None:
+    for md in root.iter():
+        if not isinstance(md.tag, str):
+            continue
+        if localname(md) == "metadata":
+            for el in md:
+                if not isinstance(el.tag, str):
+                    continue
+                key = el.get("name") if localname(el) == "meta" else localname(el)
+                if key in _META_KEEP or not (el.text and el.text.strip()):
+                    continue
+                if key in _HPF_REMOVED:
+                    em.deleted_slot(Slot(el, "text"), _HPF_REMOVED[key])
+                else:
+                    em.slot(Slot(el, "text"), caption=_HPF_KEYS.get(key, "meta_other"), suffix="\n")
+        elif localname(md) in ("manifest", "spine"):
+            continue
+        elif md.getparent() is not None and localname(md.getparent()) in ("manifest", "spine", "metadata"):
+            continue
+        else:
+            attribute_slots(md, em)
+
+
+def header_walker(root: etree._Element, em: Emitter) -> None:
+    """``Contents/header.xml``: style/numbering text, memo shapes... generic, but change-tracking author
+    names go to the removed part (always blanked)."""
+    for el in root.iter():
+        if isinstance(el.tag, str) and localname(el) == "trackChangeAuthor" and el.get("name"):
+            em.deleted_slot(Slot(el, "attr", "name"), "meta_author")
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            if el.tail and el.tail.strip():
+                em.slot(Slot(el, "tail"), suffix="\n")
+            continue
+        if localname(el) == "trackChangeAuthor":
+            continue
+        if el.text and el.text.strip():
+            em.slot(Slot(el, "text"), suffix="\n")
+        attribute_slots(el, em)
+        if el is not root and el.tail and el.tail.strip():
+            em.slot(Slot(el, "tail"), suffix="\n")
+
+
+def _looks_xml(data: bytes) -> bool:
+    head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head[:1] == b"<"
+
+
+_IMAGE_MAGIC = (b"\x89PNG", b"\xff\xd8", b"GIF8", b"BM", b"II*\x00", b"MM\x00*", b"\xd7\xcd\xc6\x9a",
+                b"\x01\x00\x09\x00")
+
+
+def _is_picture(data: bytes) -> bool:
+    return data.startswith(_IMAGE_MAGIC) or (data[:4] == b"\x01\x00\x00\x00" and data[40:44] == b" EMF")
+
+
+def _removed(members: list[Member]) -> dict[str, str]:
+    """Members dropped from the output, with the reason category."""
+    out: dict[str, str] = {}
+    for m in members:
+        n = m.name
+        if n == "mimetype" or n == "Preview/PrvText.txt":
+            continue
+        if n.startswith("Preview/PrvImage"):
+            out[n] = "preview picture"
+        elif n.startswith("Scripts/"):
+            out[n] = "scripts"
+        elif _looks_xml(m.data) or _is_picture(m.data):
+            continue
+        else:
+            out[n] = "embedded objects and unknown binary parts"
+    return out
 
 
 def classify(members: list[Member]) -> list[TextPart]:
     names = [m.name for m in members]
+    removed = _removed(members)
+    by_name = {m.name: m for m in members}
     secs = sorted((n for n in names if _SECTION.match(n)), key=lambda n: int(_SECTION.match(n).group(1)))
-    out = [TextPart(n, "본문" if i == 0 else f"구역 {i + 1}", section_walker, header=i > 0)
-           for i, n in enumerate(secs)]
+    out = [TextPart(n, "body" if i == 0 else "section", section_walker, header=i > 0,
+                    detail="" if i == 0 else str(i + 1)) for i, n in enumerate(secs)]
+    if "Contents/header.xml" in by_name:
+        out.append(TextPart("Contents/header.xml", "styles", header_walker, header=False))
     for n in sorted(names):
-        if n.startswith("Contents/") and n.endswith(".xml") and n not in secs and "header" not in n:
-            out.append(TextPart(n, "기타 XML", section_walker))
+        if n in secs or n in removed or n == "Contents/header.xml" or n.endswith(".hpf"):
+            continue
+        if n.startswith("Custom") and _looks_xml(by_name[n].data):
+            out.append(TextPart(n, "customxml", generic_walker, header=False))
     for n in sorted(names):
-        if n.startswith("Custom") and n.endswith(".xml"):
-            out.append(TextPart(n, "사용자 지정 XML", generic_walker))
+        if n in secs or n in removed or n == "Contents/header.xml" or n.endswith(".hpf"):
+            continue
+        if n.startswith("Custom"):
+            continue
+        if _looks_xml(by_name[n].data):
+            out.append(TextPart(n, "settings" if n == "settings.xml" else "other", generic_walker,
+                                header=False))
+    for n in sorted(names):
+        if n.endswith(".hpf"):
+            out.append(TextPart(n, "metadata", hpf_walker, header=False))
     return out
 
 
@@ -94,28 +259,45 @@ def clean(name: str, root: etree._Element) -> bool:
     return changed
 
 
-_META_KEEP = {"language", "CreatedDate", "ModifiedDate", "date"}
-
-
-def _scrub_hpf(m: Member) -> Member:
+def _scrub_hpf(m: Member, renamed: dict[str, str]) -> Member:
     root = parse_xml(m.data, m.name)
     for md in root.iter():
-        if not isinstance(md.tag, str) or localname(md) != "metadata":
+        if not isinstance(md.tag, str):
             continue
-        for el in md:
-            if not isinstance(el.tag, str):
-                continue
-            key = el.get("name") if localname(el) == "meta" else localname(el)
-            if key in _META_KEEP:
-                continue
-            el.text = None
-            for c in list(el):
-                el.remove(c)
+        if localname(md) == "metadata":
+            for el in md:
+                if not isinstance(el.tag, str):
+                    continue
+                key = el.get("name") if localname(el) == "meta" else localname(el)
+                if key in _HPF_REMOVED:
+                    el.text = None
+                    for c in list(el):
+                        el.remove(c)
+        for a in ("href", "full-path"):
+            v = md.get(a)
+            if v and v.lstrip("/") in renamed:
+                md.set(a, renamed[v.lstrip("/")])
     return Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
 
 
+def _rename_refs(m: Member, renamed: dict[str, str]) -> Member:
+    if not renamed or not (m.name.endswith(".xml") or m.name.endswith(".hpf")):
+        return m
+    root = parse_xml(m.data, m.name)
+    changed = False
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for a, v in el.attrib.items():
+            if v.lstrip("/") in renamed:
+                el.set(a, renamed[v.lstrip("/")])
+                changed = True
+    return Member(m.name, serialize_xml(root), m.compress_type, m.date_time) if changed else m
+
+
 def masked_section_text(members: list[Member]) -> str:
-    """Plain text of the (already masked) sections, for the regenerated preview."""
+    """Plain body text of the (already masked) sections for the regenerated preview: ``hp:t`` text and
+    the breaks between paragraphs only — no captions, field parameters or attribute values."""
     out = []
     for tp in classify(members):
         if not _SECTION.match(tp.member):
@@ -123,25 +305,44 @@ def masked_section_text(members: list[Member]) -> str:
         m = next(x for x in members if x.name == tp.member)
         em = Emitter()
         section_walker(parse_xml(m.data, m.name), em)
-        out.append("".join(v if k == "b" else v.get() for k, v in em.ops))  # type: ignore[union-attr]
+        for k, v in em.ops:
+            if k == "b":
+                out.append(v)  # type: ignore[arg-type]
+            elif k == "s" and _is_body_slot(v):  # type: ignore[arg-type]
+                out.append(v.get())  # type: ignore[union-attr]
+            elif k == "c":
+                out.append("\n")
     text = re.sub(r"\n{3,}", "\n\n", "".join(out)).strip()
     return text[:PREVIEW_CHARS]
 
 
 def scrub(members: list[Member], doc: Document | None) -> list[Member]:
-    dropped = [m.name for m in members if m.name.startswith("Preview/PrvImage")]
+    removed = _removed(members)
+    dropped = list(removed)
+    renamed: dict[str, str] = {}
+    k = 0
+    for m in members:
+        if m.name.startswith("BinData/") and m.name not in removed:
+            ext = posixpath.splitext(m.name)[1].lower()
+            ext = ext if re.fullmatch(r"\.[a-z0-9]{1,5}", ext) else ""
+            k += 1
+            renamed[m.name] = f"BinData/image{k}{ext}"
     out = []
     for m in members:
-        if m.name in dropped:
+        if m.name in removed:
             continue
         if m.name.endswith(".hpf"):
-            m = _scrub_hpf(m)
+            m = _scrub_hpf(m, renamed)
         elif m.name == "Preview/PrvText.txt":
             preview = masked_section_text(members)
             enc = "utf-16-le" if m.data[:2] == b"\xff\xfe" or (b"\x00" in m.data[:64]) else "utf-8"
             bom = b"\xff\xfe" if m.data[:2] == b"\xff\xfe" else b""
             m = Member(m.name, bom + preview.replace("\n", "\r\n").encode(enc, "replace"),
                        m.compress_type, m.date_time)
+        elif m.name in renamed:
+            m = Member(renamed[m.name], m.data, m.compress_type, m.date_time)
+        else:
+            m = _rename_refs(m, renamed)
         out.append(m)
     return [without_refs(m, dropped) for m in out]
 
@@ -155,14 +356,27 @@ def check(members: list[Member]) -> None:
         raise DocumentError("This is not an HWPX document (wrong mimetype).")
 
 
+def removed_members(members: list[Member]) -> list[str]:
+    return sorted(_removed(members))
+
+
 def notes(members: list[Member]) -> list[str]:
-    if any(m.name.startswith("BinData/") for m in members):
-        return ["Pictures and objects (BinData) are copied unchanged; text inside images is not detected."]
-    return []
+    out = []
+    removed = {n: c for n, c in _removed(members).items() if c != "preview picture"}
+    if removed:
+        cats: dict[str, int] = {}
+        for c in removed.values():
+            cats[c] = cats.get(c, 0) + 1
+        out.append("Removed from the export because their content cannot be reviewed: "
+                   + ", ".join(f"{c} ({n})" for c, n in sorted(cats.items())) + ".")
+    if any(m.name.startswith("BinData/") and m.name not in removed for m in members):
+        out.append("Pictures (BinData) are copied unchanged under neutral names; text inside images is "
+                   "not detected.")
+    return out
 
 
 PROFILE = ZipProfile(what="HWPX document", fmt="hwpx", classify=classify, clean=clean, scrub=scrub,
-                     first_stored="mimetype", check=check, notes=notes)
+                     first_stored="mimetype", check=check, notes=notes, removed=removed_members)
 
 
 def read_hwpx(path: Path, data: bytes) -> Document:
