@@ -96,3 +96,31 @@ def test_typing_on_a_million_characters_searches_incrementally(qtbot, monkeypatc
     assert bar.matches == [(1_000_001, 1_000_004)]
     assert bar.count.text() == "1 of 1" and selected(view) == "김민준"
     assert bar.mark_all("PERSON") == 1 and state.value(next(iter(state))) == "김민준"
+
+
+def test_find_and_mark_in_the_window_is_one_undo_step(qtbot, tmp_path, tmp_path_factory):
+    from PySide6.QtCore import Qt
+
+    from tests.fixtures.tiny_model import build_tiny_model
+    from tests.ui_helpers import open_and_detect, show_window
+
+    model = build_tiny_model(tmp_path_factory.mktemp("m") / "tiny", entities={"홍길동": "PERSON"}, score=0.9)
+    doc = tmp_path / "memo.txt"
+    doc.write_text("담당 홍길동. 프로젝트 가람 회의, 프로젝트가람 예산, ＰＲＯＪＥＣＴ 가람.\n", encoding="utf-8")
+    w = show_window(qtbot, model)
+    assert open_and_detect(qtbot, w, doc) is False
+    before = sorted((w.state.value(it), it.status.value) for it in w.state)
+    qtbot.keyClick(w.view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    bar = w.tools.find_bar
+    assert w.tools.find_toolbar.isVisible() and bar.isVisible()
+    bar.query.setText("프로젝트가람")
+    qtbot.waitUntil(lambda: not bar.scanning)
+    assert bar.count.text() == "1 / 2"
+    bar.label_box.setCurrentIndex(bar.label_box.findData("ORGANIZATION"))
+    bar.mark_btn.click()
+    marked = sorted(w.state.value(it) for it in w.state if it.source == "manual")
+    assert marked == ["프로젝트 가람", "프로젝트가람"]
+    assert all(it.label == "ORGANIZATION" and it.status.value == "accepted" for it in w.state if it.source == "manual")
+    qtbot.keyClick(w.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)   # one undo: all of them
+    assert sorted((w.state.value(it), it.status.value) for it in w.state) == before
+    qtbot.keyClick(w.view, Qt.Key.Key_Escape)

@@ -134,3 +134,30 @@ def test_terms_in_the_window(qtbot, model, tmp_path):
     items = sorted((w.state.value(it), it.source, it.status.value) for it in w.state)
     assert items == [("박 서 연", "list", "accepted"), ("주무관", "list", "accepted"), ("홍길동", "model", "rejected")]
     assert w.state.undo_text() == "term list: keep"
+
+
+def test_terms_dialog_import_errors_edit_and_export(qtbot, tmp_path):
+    from veil_desktop.ui.terms_dialog import TermsDialog
+
+    dlg = TermsDialog(None, TermList([Term("서울시청", "keep")]), lang="en")
+    qtbot.addWidget(dlg)
+    assert dlg.table.rowCount() == 1
+    bad = tmp_path / "bad.csv"
+    bad.write_text("term,action,label\n박서연,mask,\n가람,erase,OTHER\n", encoding="utf-8")
+    assert dlg.import_file(bad) is False
+    assert "line 2: a mask term needs a label" in dlg.last_error and "line 3: action must be" in dlg.last_error
+    assert dlg.table.rowCount() == 1                        # a bad file changes nothing
+    for box in dlg.findChildren(QMessageBox):
+        box.done(0)
+    good = tmp_path / "good.csv"
+    good.write_text("term,action,label\n박서연,mask,PERSON\n서울시청,keep,\n", encoding="utf-8")
+    assert dlg.import_file(good) is True and dlg.table.rowCount() == 2
+    r = dlg.add_row("프로젝트 가람", "mask", "OTHER")
+    assert dlg.table.cellWidget(r, 2).isEnabled()
+    dlg.table.cellWidget(r, 1).setCurrentIndex(1)           # keep: no label
+    assert not dlg.table.cellWidget(r, 2).isEnabled()
+    out = tmp_path / "out.csv"
+    assert dlg.export_file(out)
+    assert out.read_text("utf-8") == "term,action,label\n박서연,mask,PERSON\n서울시청,keep,\n프로젝트 가람,keep,\n"
+    dlg.save_btn.click()
+    assert dlg.result_terms() == TermList.load(out)

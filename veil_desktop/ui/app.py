@@ -29,7 +29,8 @@ from .fonts import korean_font_family  # noqa: E402,F401  (re-exported: older ca
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="veil-desktop", description="Review and redact personal information "
                                 "in Korean documents (offline).")
-    p.add_argument("file", nargs="?", help="document to open")
+    p.add_argument("file", nargs="?", help="document (or folder of documents) to open")
+    p.add_argument("more", nargs="*", metavar="FILE", help="more documents or folders: a workspace")
     p.add_argument("--screenshot", metavar="OUT.png", help="render the window reviewing FILE to OUT.png and exit")
     p.add_argument("--size", default="1280x800", help="window size for --screenshot (default 1280x800)")
     p.add_argument("--timeout", type=float, default=180.0, help="--screenshot: seconds to wait for detection")
@@ -92,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
         return _screenshot(app, window, Path(args.file), Path(args.screenshot), args.size, args.timeout)
 
     window.show()
-    if args.file:
+    if args.file and (args.more or Path(args.file).is_dir()):
+        window.tools.open_paths([args.file, *args.more])  # several documents: the workspace list
+    elif args.file:
         window.open_path(args.file)
     return app.exec()
 
