@@ -150,3 +150,23 @@ def test_cell_role_carries_what_the_delegate_paints(qtbot):
     opt2 = QStyleOptionViewItem()
     delegate.initStyleOption(opt2, model.index(1, COLUMNS.index("text")))
     assert opt2.text == "서울" and not opt2.font.strikeOut()
+
+
+def test_where_column_names_the_part_of_each_item(qtbot):
+    from veil_desktop.documents.model import Part
+
+    state = ReviewState(TEXT)
+    state.add_detected(spans())
+    model = SpanTableModel(state, lang="en")
+    model.catch_up()
+    mid = TEXT.index("김민준은")
+    model.set_parts([Part("본문", 0, mid), Part("3쪽", mid, len(TEXT), "page 3")])
+    col = COLUMNS.index("where")
+    assert model.headerData(col, Qt.Orientation.Horizontal) == "Section/page"
+    where = [model.data(model.index(r, col)) for r in range(model.rowCount())]
+    assert where == ["본문", "본문", "3쪽", "3쪽", "3쪽"]
+    # sorting by part keeps text order inside a part
+    keys = [model.data(model.index(r, col), SortRole) for r in range(model.rowCount())]
+    assert keys == sorted(keys)
+    model.set_language("ko")
+    assert model.headerData(col, Qt.Orientation.Horizontal) == "구역·쪽"

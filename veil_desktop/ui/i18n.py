@@ -261,7 +261,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "status.wrapped_start": ("문서 처음에서 끝으로 돌아왔습니다", "Wrapped to the end of the document"),
     "action.change_label": ("유형 바꾸기…", "Change label…"),
     "dialog.change_label": ("새 유형:", "New label:"),
-    "col.where": ("위치", "Where"),
+    "col.where": ("구역·쪽", "Section/page"),
     "ok": ("확인", "OK"),
     "cancel": ("취소", "Cancel"),
     "close": ("닫기", "Close"),

@@ -293,6 +293,7 @@ class MainWindow(WindowCommands, QMainWindow):
         self.banner.set_incomplete(None)
         self.banner.set_unreadable(unreadable_captions(loaded.document, self.lang))
         self._model = SpanTableModel(state, self.lang, self)
+        self._model.set_parts(getattr(loaded.document, "parts", ()))  # the section/page column
         self.panel.set_model(self._model)
         self.view.set_text(state.text, state)
         # attach after the text is in, so Qt highlights the (already restored) items in one pass

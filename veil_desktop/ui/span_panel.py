@@ -23,7 +23,7 @@ from .table_model import SpanDelegate, SpanFilterProxy, SpanTableModel
 MAIN_LABELS = ("PERSON", "ADDRESS", "ORGANIZATION")
 LABEL_CHOICES = MAIN_LABELS + tuple(l for l in ALL_LABELS if l not in MAIN_LABELS) + ("OTHER",)
 #: table column widths (0 = the stretching text column)
-COLUMN_WIDTHS = (52, 0, 92, 48, 58, 48)
+COLUMN_WIDTHS = (52, 0, 92, 48, 58, 48, 84)  # the last: section/page (table_model "where")
 
 
 class SpanPanel(QWidget):

@@ -38,7 +38,7 @@ SortRole = Qt.ItemDataRole.UserRole + 2
 #: everything a cell needs for painting in one call: (text, alignment|None, fg|None, bg|None, struck)
 CellRole = Qt.ItemDataRole.UserRole + 3
 
-COLUMNS = ("pos", "text", "label", "score", "status", "source")
+COLUMNS = ("pos", "text", "label", "score", "status", "source", "where")
 _COLUMN_IDS = COLUMNS
 _NCOLS = len(COLUMNS)
 _MAX_TEXT = 60
@@ -76,6 +76,9 @@ class SpanTableModel(QAbstractTableModel, StateListener):
         self._key_of: dict[int, tuple[int, int]] = {}
         self._backlog: dict[int, None] = {}       # appended but not yet shown (insertion-ordered set)
         self._timer = QTimer(self, singleShot=True, timeout=self._on_timer)
+        self._part_starts: list[int] = []
+        self._parts: list = []
+        self._part_names: list[str] = []
         self._rebuild()
         state.add_listener(self)
 
@@ -151,8 +154,28 @@ class SpanTableModel(QAbstractTableModel, StateListener):
     def detach(self) -> None:
         self._state.remove_listener(self)
 
+    def set_parts(self, parts) -> None:
+        """The document's parts (``documents.Part``): the *where* column names the one an item is in
+        (body, header, footnote, comment, page …), in the UI language."""
+        self._parts = sorted(parts or (), key=lambda p: p.start)
+        self._part_starts = [p.start for p in self._parts]
+        self._name_parts()
+        if self._ids:
+            col = COLUMNS.index("where")
+            self.dataChanged.emit(self.index(0, col), self.index(len(self._ids) - 1, col))
+
+    def _name_parts(self) -> None:
+        self._part_names = [part_caption(p, self.lang) for p in self._parts]
+
+    def part_name(self, offset: int) -> str:
+        i = bisect.bisect_right(self._part_starts, offset) - 1
+        if i < 0 or offset >= self._parts[i].end:
+            return ""
+        return self._part_names[i]
+
     def set_language(self, lang: str) -> None:
         self.lang = lang
+        self._name_parts()
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         if self._ids:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(COLUMNS) - 1))
@@ -231,6 +254,8 @@ class SpanTableModel(QAbstractTableModel, StateListener):
             return f"{it.score:.2f}"
         if col == "status":
             return tr(f"status.{it.status.value}", self.lang)
+        if col == "where":
+            return self.part_name(it.start)
         return tr(f"source.{it.source}", self.lang)
 
     def _sort_key(self, it: ReviewItem, col: str) -> Any:
@@ -244,6 +269,8 @@ class SpanTableModel(QAbstractTableModel, StateListener):
             return float(it.score)
         if col == "status":
             return it.status.value
+        if col == "where":
+            return (bisect.bisect_right(self._part_starts, it.start), it.start)
         return it.source
 
     # -- StateListener -> Qt -------------------------------------------------------------------------
@@ -318,6 +345,19 @@ class SpanDelegate(QStyledItemDelegate):
             f.setStrikeOut(True)
             option.font = f
             option.fontMetrics = QFontMetrics(f)
+
+
+def part_caption(part, lang: str) -> str:
+    """A document part's caption in the UI language: by its caption key (``Part.kind``/``detail``) when
+    the reader gave one (``Header 1`` / ``머리글 1``), else its name."""
+    kind = getattr(part, "kind", "")
+    if kind:
+        from . import i18n
+
+        caption = getattr(i18n, "caption", None)
+        if caption is not None:
+            return caption(kind, getattr(part, "detail", ""), lang)
+    return getattr(part, "name", "")
 
 
 def item_tooltip(state: ReviewState, it: ReviewItem, lang: str) -> str:
