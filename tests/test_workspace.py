@@ -139,3 +139,27 @@ def test_unreadable_document_fails_with_message_and_cancel_saves_nothing(tmp_pat
     with pytest.raises(Cancelled):
         detect_document(good, detector, cancelled=lambda: True)
     assert not session_path(document_hash(open_document(good).text)).exists()
+
+
+def test_a_listed_value_the_detector_also_finds_is_accepted(tmp_path, detector):
+    from veil_desktop.review.workspace import accept_list_hits
+
+    doc = tmp_path / "memo.txt"
+    doc.write_text("담당 홍길동 과장, 이영희 대리\n", encoding="utf-8")
+    terms = TermList([Term("홍길동", "mask", "PERSON")])
+    out = detect_document(doc, detector, terms=terms)
+    st = ReviewState(open_document(doc).text)
+    load_session(st)
+    assert sorted((st.value(it), it.source, it.status) for it in st) == [
+        ("이영희", "model", Status.PENDING), ("홍길동", "list", Status.ACCEPTED)]
+    assert out.pending == 1
+    # a review saved before the list existed: the pending suggestion on the listed value gets accepted
+    doc2 = tmp_path / "memo2.txt"
+    doc2.write_text("담당 홍길동 과장\n", encoding="utf-8")
+    detect_document(doc2, detector)
+    st2 = ReviewState(open_document(doc2).text)
+    load_session(st2)
+    assert [(it.source, it.status) for it in st2] == [("model", Status.PENDING)]
+    assert accept_list_hits(st2, terms.mask_spans(st2.text), undoable=True) == 1
+    assert [(it.source, it.status) for it in st2] == [("model", Status.ACCEPTED)]
+    assert st2.undo_text() == "term list: mask"

@@ -272,19 +272,35 @@ def detect_document(path: Path, detector, *, threshold: float = 0.5, terms=None,
             return DetectOutcome(DocStatus.FAILED, message=f"detection failed: {e}")
     if cancelled():
         raise Cancelled()
-    list_spans = []
     if terms:
         applied = terms.apply(doc.text, spans)
-        spans, list_spans = applied.spans, applied.list_spans
-    state.add_detected(spans)
-    if list_spans:
-        state.add_detected(list_spans, Status.ACCEPTED)
+        spans = applied.spans
+        accept_list_hits(state, applied.list_spans)
+    state.add_detected(spans)        # after the list items: a detection of a listed value is not pending
     info = SessionInfo(document_hash(doc.text), str(path), getattr(detector, "id", "") or "",
                        state.threshold, True)
     snap = take_snapshot(state, info)
     write_atomic(snap.path, snap.to_bytes())
     status, pending = review_status(state, True)
     return DetectOutcome(status, pending, note, len(state))
+
+
+def accept_list_hits(state: ReviewState, list_spans, *, undoable: bool = False) -> int:
+    """Deny-list hits as accepted items with source ``list``; a pending item already on the same span and
+    label (a detector suggestion restored from a session) is accepted instead (as one undoable step when
+    ``undoable``). Returns the number of items added or accepted."""
+    added = state.add_detected(list_spans, Status.ACCEPTED)
+    waiting = [it.id for s in list_spans if (it := state.find(s.start, s.end, s.label)) is not None
+               and it.status is Status.PENDING]
+    if waiting:
+        if undoable:
+            state.set_status(waiting, Status.ACCEPTED, description="term list: mask")
+        else:  # not shown anywhere yet: no history to keep
+            from dataclasses import replace as _replace
+
+            ids = set(waiting)
+            state.restore_items([_replace(it, status=Status.ACCEPTED) if it.id in ids else it for it in state])
+    return len(added) + len(waiting)
 
 
 # ---------------------------------------------------------------------------------- export all reviewed

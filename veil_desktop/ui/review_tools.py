@@ -32,7 +32,9 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox, QSplitter, 
 from ..detect.events import SpansFound
 from ..review.state import StateListener, Status
 from ..review.terms import TermList, TermsError, load_user_terms, save_user_terms
-from ..review.workspace import Cancelled, DocStatus, Workspace, detect_document, export_reviewed
+from ..review.workspace import (
+    Cancelled, DocStatus, Workspace, accept_list_hits, detect_document, export_reviewed,
+)
 from .find_bar import FindBar
 from .i18n_tools import tr
 from .pdf_view import PdfPageView, load_boxes
@@ -414,7 +416,7 @@ class ReviewTools(QObject):
         st = self.w.state
         if st is None or not self.terms.mask_terms:
             return 0
-        return len(st.add_detected(self.terms.mask_spans(st.text), Status.ACCEPTED))
+        return accept_list_hits(st, self.terms.mask_spans(st.text), undoable=True)
 
     def set_terms(self, terms: TermList, *, save: bool = True) -> tuple[int, int]:
         """Use ``terms`` from now on (saved to the user's list) and apply them to the document on screen:
