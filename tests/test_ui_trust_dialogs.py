@@ -193,3 +193,12 @@ def test_occurrence_hits_list_every_occurrence_with_context():
     hits = occurrence_hits(st, [kim])
     assert [h.item_id for h in hits] == [kim.id, st.find(*at("김민준", 1), "PERSON").id]
     assert hits[0].context.startswith("검토자 [김민준]이")
+
+
+def test_settings_dialog_sets_the_default_threshold_for_new_documents(qtbot):
+    dlg = SettingsDialog(None, AppSettings(threshold=0.5), "ko")
+    qtbot.addWidget(dlg)
+    box = dlg.findChild(type(dlg.default_threshold), "defaultThreshold")
+    assert box.value() == pytest.approx(0.5)
+    box.setValue(0.7)
+    assert dlg.result_settings().threshold == pytest.approx(0.7)

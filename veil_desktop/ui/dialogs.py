@@ -10,7 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QThreadPool, QTimer
-from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog,
+                               QFormLayout,
                                QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QPlainTextEdit, QPushButton, QRadioButton, QSpinBox, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
@@ -309,6 +310,13 @@ class SettingsDialog(QDialog):
             self.language.addItem(name, code)
         self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
         self.default_style = _style_combo(lang, settings.default_style, None)
+        # the threshold every newly opened document starts from (the slider changes only that document)
+        self.default_threshold = QDoubleSpinBox()
+        self.default_threshold.setObjectName("defaultThreshold")
+        self.default_threshold.setRange(0.0, 1.0)
+        self.default_threshold.setSingleStep(0.05)
+        self.default_threshold.setDecimals(2)
+        self.default_threshold.setValue(settings.threshold)
 
         row = QHBoxLayout()
         row.addWidget(self.model_dir, 1)
@@ -320,6 +328,7 @@ class SettingsDialog(QDialog):
         form.addRow(tr("settings.threads", lang), self.threads)
         form.addRow(tr("settings.language", lang), self.language)
         form.addRow(tr("settings.default_style", lang), self.default_style)
+        form.addRow(tr("settings.default_threshold", lang), self.default_threshold)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         translate_buttons(buttons, lang)
         buttons.accepted.connect(self.accept)
@@ -365,7 +374,8 @@ class SettingsDialog(QDialog):
 
     def result_settings(self) -> AppSettings:
         return replace(self._settings, model_dir=self.model_dir.text().strip(), threads=self.threads.value(),
-                       language=self.language.currentData(), default_style=self.default_style.currentData())
+                       language=self.language.currentData(), default_style=self.default_style.currentData(),
+                       threshold=round(self.default_threshold.value(), 2))
 
 
 class ShortcutsDialog(QDialog):

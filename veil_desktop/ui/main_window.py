@@ -513,6 +513,9 @@ class MainWindow(WindowCommands, QMainWindow):
         """Show an error without blocking the event loop (window-modal, opened asynchronously)."""
         self.last_error = message
         box = QMessageBox(QMessageBox.Icon.Warning, "veil-desktop", message, QMessageBox.StandardButton.Ok, self)
+        from .dialogs import translate_buttons
+
+        translate_buttons(box, self.lang)  # "확인", not Qt's untranslated "OK"
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         self.errorShown.emit(message)
