@@ -8,6 +8,7 @@ come from ``reference_spans`` below: an independent, deliberately plain implemen
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import replace
@@ -52,35 +53,49 @@ def _viterbi(lp: np.ndarray) -> list[int]:
     return path[::-1]
 
 
-def reference_spans(folder, text: str, *, o_bias: float = 0.0) -> list[tuple[int, int, str, float]]:
-    """PIPELINE.md, plainly: encode once; windows of 126 content tokens, step 110, 8/8 overlap split;
-    each window ``[CLS] … [SEP]`` run alone; o_bias subtracted from O; log-softmax; Viterbi over the whole
-    window; spans = B…E runs / S tokens among the decided tokens (empty offsets skipped); same-label
-    spans touching across a seam merged; ADDRESS spans within one whitespace merged. (Texts here have
-    no whitespace at span edges, no particles and no overlaps, so the other steps do nothing.)"""
+@functools.lru_cache(maxsize=8)
+def _load(folder):
     import onnxruntime as ort
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    sess = ort.InferenceSession(str(folder / "model.fp32.onnx"), sess_options=so,
+                                providers=["CPUExecutionProvider"])
+    return tok, sess
+
+
+def reference_pieces(folder, text: str, *, o_bias: float = 0.0, skip_ids: bool = False):
+    """Windows + decoding of PIPELINE.md, plainly. Returns ``(pieces, seams)``: per decided run
+    ``[start_char, end_char, label, prob_sum, n_tokens, first_tok, end_tok, last_kind]`` in token order,
+    and the token indices where one window's decided tokens end and the next's begin."""
+    tok, sess = _load(folder)
     vocab = tok.get_vocab()
-    sess = ort.InferenceSession(str(folder / "model.fp32.onnx"), providers=["CPUExecutionProvider"])
     enc = tok.encode(text, add_special_tokens=False)
     ids, offs = enc.ids, enc.offsets
+    if skip_ids:  # hide tokens inside ASCII identifier-like strings from the model
+        from veil_desktop.detect.normalize import id_like_ranges
+
+        ranges = id_like_ranges(text)
+        keep = [i for i, (a, b) in enumerate(offs) if not any(r0 <= a and b <= r1 for r0, r1 in ranges)]
+        ids, offs = [ids[i] for i in keep], [offs[i] for i in keep]
     n = len(ids)
     if n == 0:
-        return []
+        return [], set()
     if n <= 126:
         wins = [(0, n, 0, n)]
     else:
         count = math.ceil((n - 126) / 110) + 1
         wins = [(110 * i, min(n, 110 * i + 126), 0 if i == 0 else 110 * i + 8, n if i == count - 1 else 110 * i + 118)
                 for i in range(count)]
-    pieces = []  # [start_char, end_char, label, prob_sum, n, first_tok, end_tok]
+    pieces = []
     seams = {w[2] for w in wins[1:]}
+    names = {i.name for i in sess.get_inputs()}
     for s, e, ks, ke in wins:
         row = np.array([[vocab["[CLS]"], *ids[s:e], vocab["[SEP]"]]], dtype=np.int64)
-        logits = sess.run(None, {"input_ids": row, "attention_mask": np.ones_like(row),
-                                 "token_type_ids": np.zeros_like(row)})[0][0].astype(np.float64)
+        feed = {"input_ids": row, "attention_mask": np.ones_like(row), "token_type_ids": np.zeros_like(row)}
+        logits = sess.run(None, {k: v for k, v in feed.items() if k in names})[0][0].astype(np.float64)
         logits[:, 0] -= o_bias
         lp = logits - logits.max(axis=1, keepdims=True)
         lp = lp - np.log(np.exp(lp).sum(axis=1, keepdims=True))
@@ -99,6 +114,16 @@ def reference_spans(folder, text: str, *, o_bias: float = 0.0) -> list[tuple[int
             if kind != "O":
                 cur = [offs[k][0], offs[k][1], TYPE[lab], p, 1, k, k + 1, kind]
                 pieces.append(cur)
+    return pieces, seams
+
+
+def reference_spans(folder, text: str, *, o_bias: float = 0.0) -> list[tuple[int, int, str, float]]:
+    """PIPELINE.md, plainly: encode once; windows of 126 content tokens, step 110, 8/8 overlap split;
+    each window ``[CLS] … [SEP]`` run alone; o_bias subtracted from O; log-softmax; Viterbi over the whole
+    window; spans = B…E runs / S tokens among the decided tokens (empty offsets skipped); same-label
+    spans touching across a seam merged; ADDRESS spans within one whitespace merged. (Texts here have
+    no whitespace at span edges, no particles and no overlaps, so the other steps do nothing.)"""
+    pieces, seams = reference_pieces(folder, text, o_bias=o_bias)
     merged = []
     for p in pieces:
         q = merged[-1] if merged else None
