@@ -119,7 +119,9 @@ def _describe_exception(exc: BaseException) -> str:
         return str(exc)
     frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+    cause = exc.__cause__  # a wrapped error (e.g. DocumentError from a TypeError): name the real one too
+    because = f"; caused by {_describe_exception(cause)}" if cause is not None and cause is not exc else ""
+    return f"{type(exc).__name__}: {exc}{where}{because}"
 
 
 def _check(cond: bool, message: str) -> None:
