@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip
 
 from ..review.state import ReviewItem, ReviewState
 from .colors import label_color
+from .i18n import localize_captions
 from .offsets import Utf16Map, display_text
 from .table_model import item_tooltip
 
@@ -40,14 +41,15 @@ class DocumentView(QPlainTextEdit):
     #: characters put into the view per event-loop turn while a long document loads
     LOAD_CHUNK = 40_000
 
-    def set_text(self, text: str, state: ReviewState | None) -> Utf16Map:
+    def set_text(self, text: str, state: ReviewState | None, captions=()) -> Utf16Map:
         """Show ``text``. A long text goes in chunk by chunk (one per event-loop turn, cut after a line
         break) so opening a 1M-character document never blocks the window; items whose text has not
         arrived yet are highlighted by the highlighter as their blocks are inserted."""
         self._state = state
         self._offsets = Utf16Map(text)
         self.setExtraSelections([])
-        shown = display_text(text)
+        # the core's English section captions in the UI language, same length (offsets stay valid)
+        shown = display_text(localize_captions(text, captions, self.lang))
         self._pending_text = ""
         self._load_timer.stop()
         first = self._cut(shown, 0)

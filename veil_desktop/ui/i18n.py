@@ -280,6 +280,57 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "shortcuts.title": ("단축키", "Keyboard shortcuts"),
     "shortcuts.key": ("키", "Keys"),
     "shortcuts.action": ("동작", "Action"),
+    # document section captions (keys of documents.model.CAPTIONS_EN; the core writes English)
+    "caption.body": ("본문", "Body"),
+    "caption.section": ("구역 {detail}", "Section {detail}"),
+    "caption.header": ("머리글 {detail}", "Header {detail}"),
+    "caption.footer": ("바닥글 {detail}", "Footer {detail}"),
+    "caption.footnotes": ("각주", "Footnotes"),
+    "caption.endnotes": ("미주", "Endnotes"),
+    "caption.comments": ("메모", "Comments"),
+    "caption.comment": ("메모 {detail}", "Comment {detail}"),
+    "caption.textbox": ("글상자", "Text box"),
+    "caption.footnote": ("각주", "Footnote"),
+    "caption.endnote": ("미주", "Endnote"),
+    "caption.memo": ("메모 {detail}", "Memo {detail}"),
+    "caption.chart": ("차트·도형", "Chart / diagram"),
+    "caption.glossary": ("상용구", "Building blocks"),
+    "caption.settings": ("문서 설정", "Document settings"),
+    "caption.styles": ("스타일·번호", "Styles and numbering"),
+    "caption.customxml": ("사용자 XML", "Custom XML data"),
+    "caption.other": ("기타 문서 데이터", "Other document data"),
+    "caption.links": ("링크 대상", "Link targets"),
+    "caption.metadata": ("문서 속성", "Document properties"),
+    "caption.removed": ("내보내기에서 제거됨", "Removed from the export"),
+    "caption.deleted": ("변경 추적 삭제", "Tracked deletion"),
+    "caption.alt": ("대체 텍스트", "Alt text"),
+    "caption.alt_title": ("대체 텍스트 제목", "Alt text title"),
+    "caption.object_name": ("개체 이름", "Object name"),
+    "caption.shape_text": ("도형 텍스트", "Shape text"),
+    "caption.field": ("필드", "Field"),
+    "caption.link_tip": ("링크 설명", "Link tooltip"),
+    "caption.form": ("양식 필드", "Form field"),
+    "caption.control": ("콘텐츠 컨트롤", "Content control"),
+    "caption.bookmark": ("책갈피", "Bookmark"),
+    "caption.variable": ("문서 변수", "Document variable"),
+    "caption.mail_merge": ("편지 병합", "Mail merge"),
+    "caption.attribute": ("속성", "Attribute"),
+    "caption.scripts": ("스크립트", "Scripts"),
+    "caption.meta_title": ("제목", "Title"),
+    "caption.meta_subject": ("주제", "Subject"),
+    "caption.meta_keywords": ("키워드", "Keywords"),
+    "caption.meta_description": ("설명", "Comments"),
+    "caption.meta_category": ("범주", "Category"),
+    "caption.meta_status": ("상태", "Status"),
+    "caption.meta_author": ("작성자", "Author"),
+    "caption.meta_last_modified_by": ("마지막 수정자", "Last modified by"),
+    "caption.meta_company": ("회사", "Company"),
+    "caption.meta_manager": ("관리자", "Manager"),
+    "caption.meta_template": ("서식 파일", "Template"),
+    "caption.meta_custom": ("사용자 지정 속성", "Custom property"),
+    "caption.meta_other": ("속성", "Property"),
+    "caption.meta_comment_author": ("메모 작성자", "Comment author"),
+    "caption.page": ("{detail}쪽", "Page {detail}"),
 }
 
 
@@ -309,6 +360,41 @@ def undo_description(description: str | None, lang: str = "ko") -> str:
                 args["label"] = display_name(args["label"], lang)
             return tr(key, lang).format(**args)
     return description
+
+
+def caption(key: str, detail: str = "", lang: str = "ko") -> str:
+    """A document section caption (``documents.model.Caption.key``) in the UI language."""
+    text = tr("caption." + key, lang)
+    if text == "caption." + key:
+        text = key
+    return text.replace("{detail}", detail).strip()
+
+
+def localize_captions(text: str, captions, lang: str = "ko") -> str:
+    """``text`` with the core's English captions (``Document.captions``) shown in ``lang``, *same length*
+    (every offset stays valid): a shorter translation is padded with zero-width spaces (invisible), a
+    longer one is cut with ``…``."""
+    if lang == "en" or not captions:
+        return text
+    out, pos = [], 0
+    for c in sorted(captions, key=lambda c: c.start):
+        inline = getattr(c, "inline", False)
+        a, b = (c.start - 1, c.end + 1) if inline else (c.start, c.end)
+        if a < pos or b > len(text):
+            continue
+        if inline and not (text[a] == "[" and text[b - 1] == "]"):
+            continue
+        width = b - a
+        t = caption(c.key, c.detail, lang)
+        t = f"[{t}]" if inline else t
+        if len(t) > width:
+            t = t[:max(0, width - 2)] + ("…]" if inline else "…") if width >= 2 else t[:width]
+        t = t + "\u200b" * (width - len(t))   # zero-width padding: invisible, keeps the length
+        out.append(text[pos:a])
+        out.append(t)
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def tr(key: str, lang: str = "ko") -> str:

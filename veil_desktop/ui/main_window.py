@@ -295,7 +295,7 @@ class MainWindow(WindowCommands, QMainWindow):
         self._model = SpanTableModel(state, self.lang, self)
         self._model.set_parts(getattr(loaded.document, "parts", ()))  # the section/page column
         self.panel.set_model(self._model)
-        self.view.set_text(state.text, state)
+        self.view.set_text(state.text, state, getattr(loaded.document, "captions", ()))
         # attach after the text is in, so Qt highlights the (already restored) items in one pass
         self._highlighter = SpanHighlighter(self.view.document(), state, self.view.offsets,
                                             self.view.visible_block_range)
