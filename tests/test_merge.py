@@ -130,3 +130,62 @@ def test_output_is_sorted_non_overlapping_and_only_from_inputs_on_random_inputs(
         after = {i for sp in out for i in range(sp.start, sp.end)}
         lost = sorted(before - after)
         assert all(not (b == a + 1) for a, b in zip(lost, lost[1:])), lost
+
+
+def _random_case(rng, n=200):
+    labels_m = ["PERSON", "ADDRESS", "ORGANIZATION"]
+    labels_r = ["PHONE", "ADDRESS", "RRN", "POSTAL_CODE", "EMAIL"]
+    model, pos = [], 0
+    while pos < n:
+        a = pos + rng.randint(0, 15)
+        b = a + rng.randint(1, 20)
+        model.append(M(a, b, rng.choice(labels_m), round(rng.random(), 2)))
+        pos = b
+    rules = [R(a, a + rng.randint(1, 25), rng.choice(labels_r), round(rng.random(), 2))
+             for a in (rng.randint(0, n) for _ in range(rng.randint(0, 12)))]
+    return model, rules
+
+
+def test_model_spans_that_overlap_no_rule_span_come_out_unchanged():
+    # the contract of issue 15: rule spans are added on top; they never reshape a model span they do not meet
+    rng = random.Random(15)
+    text = "가나다라마바사아자차" * 30  # letters everywhere: no edge trimming can play a role
+    for _ in range(300):
+        model, rules = _random_case(rng, 250)
+        out = set(merge_spans(model, rules, text))
+        for m in model:
+            if not any(m.overlaps(r) for r in rules):
+                assert m in out
+
+
+def test_no_character_an_input_covered_is_left_uncovered_except_short_cut_remnants():
+    rng = random.Random(16)
+    text = "가나다라마바사아자차" * 30
+    for _ in range(300):
+        model, rules = _random_case(rng, 250)
+        out = merge_spans(model, rules, text)
+        covered = [False] * len(text)
+        for s in out:
+            for i in range(s.start, s.end):
+                covered[i] = True
+        for m in model:
+            lost = [i for i in range(m.start, m.end) if not covered[i]]
+            # what a cut drops is a remnant of fewer than MIN_PIECE (2) characters between blockers
+            runs, prev = [], None
+            for i in lost:
+                if prev is None or i != prev + 1:
+                    runs.append(0)
+                runs[-1] += 1
+                prev = i
+            assert all(r < 2 for r in runs), (m, out)
+
+
+def test_a_value_found_by_both_is_one_span_for_the_reviewer():
+    text = "담당 김민수 010-1234-5678 연락"
+    phone = at(text, "010-1234-5678", "PHONE", 0.97, "rule")
+    person_over = at(text, "김민수 010-1234", "PERSON", 0.8, "model")   # the model ran into the number
+    out = merge_spans([person_over], [phone], text)
+    assert [(text[s.start:s.end], s.label, s.source) for s in out] == [
+        ("김민수", "PERSON", "model"), ("010-1234-5678", "PHONE", "rule")]
+    # each character of the number is covered by exactly one span
+    assert sum(s.start <= text.index("010") < s.end for s in out) == 1
