@@ -109,6 +109,9 @@ def entities(text: str) -> list[tuple[str, str]]:
     ("기재부는 한전의 요금 인상을", [("기재부", "ORGANIZATION"), ("한전", "ORGANIZATION")]),
     ("유엔 안보리는 결의안을", [("유엔 안보리", "ORGANIZATION")]),
     ("맨유와 넥센 히어로즈 경기", [("맨유", "ORGANIZATION"), ("넥센 히어로즈", "ORGANIZATION")]),
+    ("애슐리 주드는 모건 프리먼과 함께", [("애슐리 주드", "PERSON"), ("모건 프리먼", "PERSON")]),
+    ("카사블랑카의 험프리 보가트는", [("험프리 보가트", "PERSON")]),
+    ("이호중 서강대 교수, 곽동수 교수", [("서강대", "ORGANIZATION")]),
 ])
 def test_context_entities(text, expected):
     assert entities(text) == expected
@@ -126,6 +129,10 @@ def test_context_entities(text, expected):
     "김 팀장님께 보고",            # office titles are not taken
     "한전KDN 과 기재부처",          # not whole words
     "중국 정부와 삼성 제품",        # ambiguous countries / company names are left to the model
+    "빅토리아 대학 석사 과정",       # a foreign given name before a place word
+    "크리스 감독의 신작",            # ... or before a title
+    "존 레논, 톰 행크스",            # one-syllable given names are words too: left to the model
+    "신세대 교수법, 현대 교수",       # 세대 / 현대 are not universities
 ])
 def test_context_entities_negatives(text):
     assert entities(text) == []

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from veil_desktop.datasets import load_klue, load_ko_pii
+from veil_desktop.datasets import is_heldout, load_klue, load_ko_pii
 
 from . import synth
 from .labels import ALL_ORG_MASK, LABELS, O_MASK, tag_mask
@@ -78,8 +78,8 @@ def klue_examples(split: str) -> list[Example]:
 def ko_pii_examples(split: str) -> list[Example]:
     out = []
     for d in load_ko_pii():
-        if d.split != split:
-            continue
+        if d.split != split or is_heldout(d):
+            continue  # held-out domains (datasets.HELDOUT_DOMAINS) are the disjoint evaluation split
         spans = [(s.start, s.end, s.label) for s in d.spans if s.label in ("PERSON", "ADDRESS")]
         strict = tuple((s.start, s.end) for s in d.spans if s.label not in ("PERSON", "ADDRESS"))
         out.append(Example(d.text, _trim(d.text, spans), soft_org=True, strict=strict, source="ko-pii"))

@@ -23,6 +23,8 @@ detector enables) that *adds* what the model misses:
   ambiguous determiners (``이 회장`` = this chairman, ``전 대표`` = former CEO, ``고 회장`` = the late …) are
   only taken before ``씨``;
 * a Latin-script name after a name field (``성명: NGUYEN THI HOA``);
+* a transliterated Western given name (two syllables or more) and the word after it (``모건 프리먼``);
+* a university abbreviation before a campus role (``서강대 교수``);
 * gazetteers of foreign leaders' names (``시진핑``, ``리커창``), organisation abbreviations (``기재부``, ``한전``,
   ``유엔 안보리``) and sports teams (``맨유``, ``넥센``), each matched as a whole word (a particle may follow).
 
@@ -118,7 +120,7 @@ _ORG_ABBREV = """
 기재부 기획재정부 국토부 산업부 산자부 복지부 보건복지부 행안부 행자부 과기부 과기정통부 문체부 농식품부 해수부 외교부 국방부
 법무부 교육부 환경부 고용부 노동부 여가부 중기부 통일부 인사처 법제처 식약처 보훈처 금융위 금감원 공정위 방통위 권익위
 원안위 선관위 국정원 감사원 헌재 헌법재판소 대법원 검찰 대검 대검찰청 경찰청 국세청 관세청 조달청 통계청 병무청 특허청
-기상청 산림청 소방청 해경 질병청 질병관리청 청와대 국회 한전 한국전력 한은 한국은행 코레일 수공 수자원공사 도공 도로공사
+기상청 산림청 소방청 해경 질병청 질병관리청 질병관리본부 중수부 대검 중수부 국과수 한수원 한국수력원자력 청와대 국회 한전 한국전력 한은 한국은행 코레일 수공 수자원공사 도공 도로공사
 LH 토지주택공사 가스공사 석유공사 건보공단 건강보험공단 심평원 국민연금 국민연금공단 근로복지공단 코트라 KOTRA 코이카 KOICA
 무역협회 전경련 경총 대한상의 중기중앙회 민노총 민주노총 한국노총 전교조 참여연대 경실련
 민주당 더불어민주당 국민의힘 새누리당 한나라당 자유한국당 미래통합당 정의당 국민의당 바른미래당 새정치민주연합 열린우리당
@@ -165,6 +167,49 @@ _TITLES = ("씨", "군", "양", "옹", "회장", "총괄회장", "명예회장",
            "총장", "지사", "씨는", "전 회장", "전 대표", "전 의원", "전 장관", "전 대통령", "전회장", "할머니", "할아버지")
 _TITLE = re.compile(r"(?P<sur>[" + _SURNAMES + r"])(?<![가-힣A-Za-z0-9][" + _SURNAMES + r"])(?P<sp>[ ]?)(?P<title>"
                     + "|".join(sorted(_TITLES, key=len, reverse=True)) + r")" + _WORD_END)
+
+
+#: transliterated Western given names (two syllables or more: one-syllable ones — 존, 톰, 진 — are words too);
+#: "first + space + last" is taken as one PERSON (애슐리 주드, 모건 프리먼, 험프리 보가트)
+_FOREIGN_FIRST = set("""
+애슐리 모건 에릭 르네 험프리 아만다 테드 애런 크리스 제니퍼 브래드 레오나르도 조지 로버트 마이클 데이비드 제임스 윌리엄
+리처드 리차드 찰스 조셉 토머스 토마스 크리스토퍼 다니엘 대니얼 매튜 매슈 앤서니 앤드류 앤드루 스티븐 스티브 케빈 브라이언
+에드워드 로널드 티모시 제이슨 제프리 라이언 제이콥 니콜라스 조나단 저스틴 스콧 브랜든 벤저민 벤자민 사무엘 새뮤얼 프랭크
+그레고리 레이먼드 알렉산더 패트릭 데니스 타일러 에런 헨리 아담 더글러스 네이선 피터 카일 월터 에단 제레미 해리 로저 노아
+오스틴 아서 로렌스 딜런 제시 조던 앨런 알란 빌리 브루스 가브리엘 로건 앨버트 윌리 유진 러셀 바비 메이슨 필립 해리슨
+빈센트 마틴 메리 퍼트리샤 패트리샤 린다 엘리자베스 바바라 수잔 제시카 사라 카렌 낸시 리사 베티 마거릿 마가렛 샌드라
+킴벌리 에밀리 도나 미셸 캐럴 도로시 멜리사 데보라 스테파니 레베카 샤론 로라 신시아 캐슬린 에이미 셜리 안젤라 헬렌 안나
+브렌다 파멜라 니콜 엠마 사만다 캐서린 크리스틴 레이첼 캐롤린 재닛 마리아 헤더 다이앤 줄리 조이스 빅토리아 켈리 크리스티나
+로렌 에블린 올리비아 주디 메건 셰릴 마사 안드레아 프랜시스 해나 재클린 글로리아 케이트 테일러 나탈리 스칼렛 키아누 조니
+줄리아 콜린 이안 이완 마크 키이라 리암 우디 더스틴 덴젤 드류 카메론 안젤리나 기네스 할리 페넬로페 로빈 에디 잭키 블라디미르
+세르게이 드미트리 알렉세이 미하일 니콜라이 안드레이 볼프강 프리드리히 장피에르 프랑수아 카를로스 후안 호세 루이스 안토니오
+마리오 파울로 루카 마르코 하비에르 디에고 페르난도 알레한드로
+""".split())
+_FOREIGN_LAST_STOP = frozenset("""대학 대학교 공원 호텔 거리 시티 스퀘어 센터 재단 병원 극장 여왕 시대 왕조 효과 스타일 패션 감독 주연 배우
+영화 시리즈 가족 씨 역 역할 팬 팬들 선수 대표 대통령 총리 장관 의원 교수 박사 기자 회장 사장""".split())
+_FOREIGN_NAME = re.compile(r"(?<![가-힣A-Za-z])(?P<first>" + "|".join(sorted(_FOREIGN_FIRST, key=len, reverse=True))
+                           + r")[ ·](?P<last>[가-힣]{2,6})(?![가-힣])")
+_PARTICLES_2 = ("에게", "에서", "처럼", "까지", "부터", "이랑", "한테", "에도", "과의", "와의", "이나", "라는", "이다", "께서",
+                "보다", "으로", "만의", "님의", "님이", "님은")
+_PARTICLES_1 = frozenset("은는을를의과와도로랑만님")
+
+
+#: a university abbreviation before a campus role: "서강대 교수", "고려대 연구팀"
+_UNIV = re.compile(r"(?<![가-힣A-Za-z])[가-힣]{2,5}대(?:학교)?(?= (?:교수|명예교수|석좌교수|부교수|조교수|총장|연구팀|"
+                   r"학생|학생들|졸업|강사|연구진|교수팀|병원))")
+_UNIV_STOP = frozenset(("세대", "시대", "부대", "군대", "현대", "반대", "기대", "상대", "절대", "최대", "확대", "연대", "신세대",
+                        "구세대", "새시대", "신시대", "청년세대", "미래세대", "강대", "특대", "초대", "역대", "교대", "근대"))
+
+
+def _strip_particle(word: str) -> str:
+    for p in _PARTICLES_2:
+        if word.endswith(p) and len(word) - len(p) >= 2:
+            return word[:-len(p)]
+    if len(word) >= 3 and word[-1] in _PARTICLES_1:
+        return word[:-1]
+    if len(word) >= 4 and word[-1] in "이가":
+        return word[:-1]
+    return word
 
 
 #: a capital letter standing for a person: "A씨(37)", "B군", "K모 기자"
@@ -246,6 +291,14 @@ def find_context_entities(text: str, cx: ContextIndex) -> Iterator[Span]:
         yield _span(m.start(), m.start() + 1, "PERSON", 0.85)  # "A씨", "K모 기자": KLUE marks the letter
     for m in _LATIN_AFTER_FIELD.finditer(text):
         yield _span(m.start("name"), m.end("name"), "PERSON", 0.9)
+    for m in _FOREIGN_NAME.finditer(text):
+        last = _strip_particle(m.group("last"))
+        if last in _FOREIGN_LAST_STOP:
+            continue
+        yield _span(m.start("first"), m.start("last") + len(last), "PERSON", 0.86)
+    for m in _UNIV.finditer(text):
+        if m.group(0) not in _UNIV_STOP:
+            yield _span(m.start(), m.end(), "ORGANIZATION", 0.86)
     for m in _GAZ.finditer(text):
         if m.group("org") is not None:
             yield _span(m.start("org"), m.end("org"), "ORGANIZATION", 0.88)
