@@ -169,6 +169,5 @@ def test_cancel_stops_ocr(tmp_path):
 
 def test_resources_ship_the_models():
     d = resources_dir() / "tessdata"
-    assert (d / "kor.traineddata").stat().st_size > 1_000_000
-    assert (d / "eng.traineddata").stat().st_size > 1_000_000
+    assert (d / "Hangul.traineddata").stat().st_size > 1_000_000
     assert "Apache License" in (d / "LICENSE").read_text(encoding="utf-8")

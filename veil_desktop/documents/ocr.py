@@ -15,6 +15,8 @@ word confidence on a reduced copy; the winner is recognised at full size. Boxes 
 inverse rotation, so they land on the source pixels, whatever the page's orientation.
 
 Models: ``resources/tessdata/{kor,eng}.traineddata`` (tessdata_fast, Apache-2.0; see the folder's README).
+Tesseract's Hangul *script* model read the drawn pages' characters slightly better but split every Korean
+word into syllables, which the detectors cannot use (docs/DOCUMENTS.md).
 Nothing is downloaded; without ``tesserocr`` or the models ``available()`` is False and callers mark such
 pages *needs review* instead of OCR'ing them.
 
@@ -32,6 +34,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 LANG = "kor+eng"
+#: Tesseract page segmentation mode (see the module docstring)
+PSM = 6
 MAX_SKEW_DEG = 5.0
 SKEW_STEP_DEG = 0.25
 #: below this mean word confidence (0..100) an upright reading is compared with the other orientations
@@ -54,7 +58,7 @@ def tessdata_dir() -> Path:
 
 
 def available() -> bool:
-    """True when tesserocr imports and both language models are present."""
+    """True when tesserocr imports and the language models are present."""
     try:
         import tesserocr  # noqa: F401
     except Exception:  # noqa: BLE001 - a missing or broken native library means "no OCR"
@@ -92,9 +96,9 @@ def _api():
         import tesserocr
 
         if not available():
-            raise RuntimeError("OCR is not available: tesserocr or the Korean/English models are missing.")
+            raise RuntimeError("OCR is not available: tesserocr or the models in resources/tessdata are missing.")
         api = tesserocr.PyTessBaseAPI(path=str(tessdata_dir()) + os.sep, lang=LANG,
-                                      psm=tesserocr.PSM.SINGLE_COLUMN, oem=tesserocr.OEM.LSTM_ONLY)
+                                      psm=int(os.environ.get("VEIL_OCR_PSM", PSM)), oem=tesserocr.OEM.LSTM_ONLY)
         api.SetVariable("debug_file", os.devnull)
         _local.api = api
     return api
@@ -137,6 +141,56 @@ def estimate_skew(gray) -> float:
     return best
 
 
+def clean(gray):
+    """Speckle removal (3×3 median) then ``remove_rules``: what Tesseract is given to read."""
+    from PIL import ImageFilter
+
+    return remove_rules(gray.filter(ImageFilter.MedianFilter(3)))
+
+
+def remove_rules(gray):
+    """A copy of ``gray`` with long horizontal and vertical lines (form boxes, table grids) painted white.
+
+    A pixel is part of a rule when it lies on a straight run of ink at least ``max(60, width / 25)`` pixels
+    long (a morphological opening along rows and columns); glyph strokes are far shorter at any usual size.
+    Tesseract reads boxed forms and tables poorly with the grid in place (the benchmark's degraded form page
+    went from 41 % to over 90 % character accuracy)."""
+    import numpy as np
+    from PIL import Image
+
+    a = np.asarray(gray)
+    ink = a < 160
+    if not ink.any():
+        return gray
+    length = max(60, min(a.shape) // 25)
+
+    def runs(mask: np.ndarray) -> np.ndarray:
+        # opening with a 1 x length element along axis 1: erosion by window sums, then dilation back
+        c = np.cumsum(np.pad(mask, ((0, 0), (1, 0))).astype(np.int32), axis=1)
+        full = (c[:, length:] - c[:, :-length]) == length          # window [j, j+length) all ink
+        d = np.cumsum(np.pad(full, ((0, 0), (1, 0))).astype(np.int32), axis=1)
+        out = np.zeros_like(mask)
+        w = full.shape[1]
+        for_j = np.arange(mask.shape[1])
+        lo = np.clip(for_j - length + 1, 0, w)
+        hi = np.clip(for_j + 1, 0, w)
+        out[:, :] = (d[:, hi] - d[:, lo]) > 0
+        return out
+
+    rule = runs(ink) | runs(ink.T).T
+    if not rule.any():
+        return gray
+    # grow by one pixel so the anti-aliased fringe of a rule goes too
+    grown = rule.copy()
+    grown[1:, :] |= rule[:-1, :]
+    grown[:-1, :] |= rule[1:, :]
+    grown[:, 1:] |= rule[:, :-1]
+    grown[:, :-1] |= rule[:, 1:]
+    out = a.copy()
+    out[grown] = 255
+    return Image.fromarray(out)
+
+
 def _rotate(gray, angle: float):
     from PIL import Image
 
@@ -169,34 +223,68 @@ def _inverse(point: tuple[float, float], src_size: tuple[int, int], angle: float
 
 
 def _recognise(api, img) -> tuple[list, float]:
-    """Symbols of ``img`` as ``(char, box, word_start, line_start, para_start, line_height)`` + mean conf."""
+    """Symbols of ``img`` as ``(char, box, space_before, line_start, para_start, line_height)`` + mean conf.
+
+    Spacing comes from Tesseract's own text of the page (with the ``kor`` model it keeps Korean words
+    whole; the per-symbol "beginning of word" flag, and the text of a single line, split them into
+    syllables). A symbol's right edge
+    is clamped to the next symbol's left edge on the same line: LSTM symbol boxes often stretch to the end
+    of the word, while their left edges are reliable.
+    """
     import tesserocr
 
     api.SetImage(img)
     api.Recognize()
     conf = float(api.MeanTextConf())
+    page_text = api.GetUTF8Text() or ""
     ri = api.GetIterator()
-    out = []
     if ri is None:
-        return out, 0.0
-    level, RIL = tesserocr.RIL.SYMBOL, tesserocr.RIL
-    line_h = 0.0
-    for r in tesserocr.iterate_level(ri, level):
+        return [], 0.0
+    RIL = tesserocr.RIL
+    lines: list[tuple[str, bool, float, list]] = []   # (line text, para start, height, symbols)
+    for r in tesserocr.iterate_level(ri, RIL.SYMBOL):
         try:
-            ch = r.GetUTF8Text(level)
-            box = r.BoundingBox(level)
+            ch = r.GetUTF8Text(RIL.SYMBOL)
+            box = r.BoundingBox(RIL.SYMBOL)
         except RuntimeError:
             continue
-        if not ch or box is None:
-            continue
-        para = r.IsAtBeginningOf(RIL.PARA)
-        line = r.IsAtBeginningOf(RIL.TEXTLINE)
-        word = r.IsAtBeginningOf(RIL.WORD)
-        if line or para:
+        if r.IsAtBeginningOf(RIL.TEXTLINE) or not lines:
             lb = r.BoundingBox(RIL.TEXTLINE)
-            line_h = float(lb[3] - lb[1]) if lb else float(box[3] - box[1])
-        out.append((ch, box, word, line, para, line_h))
+            lines.append(("", bool(r.IsAtBeginningOf(RIL.PARA)),
+                          float(lb[3] - lb[1]) if lb else 0.0, []))
+        if not ch or not ch.strip() or box is None:
+            continue
+        lines[-1][3].append((ch, box, bool(r.IsAtBeginningOf(RIL.WORD))))
+    spaces = _spaces_from_text(page_text, [c for *_, syms in lines for c, _, _ in syms])
+    out = []
+    i = 0
+    for _, para, line_h, syms in lines:
+        for k, (ch, (x0, y0, x1, y1), word) in enumerate(syms):
+            if k + 1 < len(syms):
+                nx0 = syms[k + 1][1][0]
+                if x0 < nx0 < x1:
+                    x1 = nx0
+            space = spaces[i] if spaces is not None else word
+            i += 1
+            out.append((ch, (x0, y0, x1, y1), space and k > 0, k == 0, para and k == 0,
+                        line_h or float(y1 - y0)))
     return out, conf
+
+
+def _spaces_from_text(line: str, symbols: list[str]) -> list[bool] | None:
+    """For each symbol: is there white space before it in ``line``? None if the two disagree."""
+    out: list[bool] = []
+    pos, n = 0, len(line)
+    for sym in symbols:
+        space = False
+        while pos < n and line[pos].isspace():
+            space = True
+            pos += 1
+        if not line.startswith(sym, pos):
+            return None
+        out.append(space)
+        pos += len(sym)
+    return out
 
 
 def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
@@ -218,7 +306,7 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
     skew = estimate_skew(gray)
     cancelled()
     rotation = 0
-    symbols, conf = _recognise(api, _rotate(_rotate(gray, skew), 0))
+    symbols, conf = _recognise(api, clean(_rotate(gray, skew)))
     if conf < ORIENTATION_RETRY_CONF:
         # compare the orientations on a reduced copy (cheap), then read the winner at full size
         small = gray.resize((max(1, gray.width // 2), max(1, gray.height // 2)), Image.BILINEAR)
@@ -226,7 +314,7 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
         for rot in (0, 90, 180, 270):
             cancelled()
             sk = estimate_skew(_rotate(small, rot))
-            _, c = _recognise(api, _rotate(_rotate(small, rot), sk))
+            _, c = _recognise(api, clean(_rotate(_rotate(small, rot), sk)))
             scores[rot] = c
         best = max(scores, key=lambda k: (scores[k], -k))
         if best != 0 and scores[best] > scores[0] + 5:
@@ -234,7 +322,7 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
             rotated = _rotate(gray, rotation)
             skew = estimate_skew(rotated)
             cancelled()
-            symbols, conf = _recognise(api, _rotate(rotated, skew))
+            symbols, conf = _recognise(api, clean(_rotate(rotated, skew)))
     cancelled()
 
     # map boxes back: deskewed -> rotated -> (scaled) source
@@ -250,13 +338,13 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
     boxes: list[Box | None] = []
     heights: list[float] = []
     words = 0
-    for ch, (x0, y0, x1, y1), word, line, para, line_h in symbols:
+    for ch, (x0, y0, x1, y1), space, line, para, line_h in symbols:
         if text:
             if para:
                 sep = "\n"
             elif line:
                 sep = " "          # lines of one paragraph read as one sentence
-            elif word:
+            elif space:
                 sep = " "
             else:
                 sep = ""
@@ -264,7 +352,7 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
                 text.append(s)
                 boxes.append(None)
                 heights.append(0.0)
-        if word:
+        if space or line or not text:
             words += 1
         corners = [back(x0, y0), back(x1, y0), back(x0, y1), back(x1, y1)]
         xs, ys = [c[0] for c in corners], [c[1] for c in corners]
