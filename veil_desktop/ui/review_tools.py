@@ -204,7 +204,7 @@ class ReviewTools(QObject):
         """Add files/folders to the workspace; shows the first new document if none is on screen."""
         new, problems = self.ws.add(paths)
         if len(self.ws) > 1 or any(Path(p).is_dir() for p in paths):
-            self.dock.show()
+            self.show_dock()
         self.panel.refresh()
         if problems:
             self.w.show_error(tr("ws.problems", self.lang) + "\n" + "\n".join(problems[:20]))
@@ -213,6 +213,11 @@ class ReviewTools(QObject):
         else:
             self._schedule_queue()
         return new
+
+    def show_dock(self) -> None:
+        if not self.dock.isVisible():
+            self.dock.show()
+            self.w.resizeDocks([self.dock], [230], Qt.Orientation.Horizontal)
 
     def goto(self, index: int) -> None:
         if not 0 <= index < len(self.ws):
@@ -246,7 +251,7 @@ class ReviewTools(QObject):
             self.ws.add([path])
             i = self.ws.index_of(path)
             if len(self.ws) > 1:
-                self.dock.show()
+                self.show_dock()
         if self._bg_index == i or w.detection.running:
             self._cancel_background()          # one document detected at a time: the one on screen
         if i >= 0:
