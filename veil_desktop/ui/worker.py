@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from ..detect.events import Detector, Progress, SpansFound
+from .slicing import SLICE_CHARS, sliced_stream
 
 
 def forward_stream(events: Iterable, on_spans: Callable[[list], None],
@@ -66,13 +67,16 @@ class DetectSignals(QObject):
 
 
 class DetectWorker(QRunnable):
-    """Runs ``detector_provider().stream(text, ...)`` and forwards batches, at most one per ``throttle_s``.
+    """Runs the detector over ``text`` slice by slice (``slicing.sliced_stream``: paragraphs of about
+    ``slice_chars``, the visible one first) and forwards batches, at most one per ``throttle_s``.
 
-    ``detector_provider`` is called on the pool thread (loading an ONNX session takes a while).
+    ``detector_provider`` is called on the pool thread (loading an ONNX session takes a while). Cancel is
+    checked between slices and, inside the detector, between batches.
     """
 
     def __init__(self, job_id: int, detector_provider: Callable[[], Detector], text: str,
-                 first: tuple[int, int] | None, signals: DetectSignals, throttle_s: float = 0.05) -> None:
+                 first: tuple[int, int] | None, signals: DetectSignals, throttle_s: float = 0.05,
+                 slice_chars: int = SLICE_CHARS) -> None:
         super().__init__()
         self.job_id = job_id
         self._provider = detector_provider
@@ -80,6 +84,7 @@ class DetectWorker(QRunnable):
         self._first = first
         self.signals = signals
         self._throttle = throttle_s
+        self._slice_chars = slice_chars
         self._cancel = Event()
         self.ended = Event()  # set when run() has returned (tests, benchmarks: how fast a cancel stops it)
 
@@ -98,7 +103,9 @@ class DetectWorker(QRunnable):
                 sig.finished.emit(job, True)
                 return
             sig.started.emit(job, getattr(detector, "id", type(detector).__name__))
-            forward_stream(detector.stream(self._text, cancelled=self._cancel.is_set, first=self._first),
+            events = sliced_stream(detector, self._text, cancelled=self._cancel.is_set, first=self._first,
+                                   size=self._slice_chars)
+            forward_stream(events,
                            lambda spans: sig.spans.emit(job, spans),
                            lambda done, total: sig.progress.emit(job, done, total),
                            self._throttle, is_cancelled=self._cancel.is_set)
