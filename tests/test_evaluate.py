@@ -143,3 +143,47 @@ def test_cli_clear_errors_for_missing_corpus_and_model(tmp_path, corpus):
         E.main(["--detector", "default", "--model", str(tmp_path / "nomodel"), "--data-path", str(corpus)])
     with pytest.raises(SystemExit, match="unknown rule labels"):
         E.main(["--detector", "rules", "--labels", "PHONE,SHOE", "--data-path", str(corpus)])
+
+
+# ---------------------------------------------------------------------------------- issue 17 additions
+
+def test_heldout_split_is_whole_domains_and_klue_falls_back_to_the_hash_split():
+    from veil_desktop.datasets import HELDOUT_DOMAINS, Doc, in_split
+
+    held = sorted(HELDOUT_DOMAINS)[0]
+    docs = [Doc(f"d{i}", f"문서 {i}", [], held if i % 2 else "사내 업무 이메일", "ko-pii") for i in range(40)]
+    heldout = [d for d in docs if in_split(d, "heldout")]
+    assert heldout and all(d.domain == held for d in heldout) and len(heldout) == 20
+    assert all(d.domain != held for d in docs if in_split(d, "tuning"))
+    assert {d.id for d in docs if in_split(d, "heldout-test")} == {d.id for d in heldout if d.split == "test"}
+    assert all(d.split in ("train", "dev") for d in docs if in_split(d, "tuning-dev"))
+    klue = [Doc(f"k{i}", f"문장 {i}", [], "wikitree", "klue") for i in range(40)]
+    assert [d.id for d in klue if in_split(d, "heldout")] == [d.id for d in klue if d.split == "test"]
+    assert [d.id for d in klue if in_split(d, "tuning")] == [d.id for d in klue if d.split != "test"]
+
+
+def test_other_identifiers_group_false_positive_rate_and_service_numbers():
+    rep = E.Report()
+    text = "홈페이지 www.seoulclinic.kr 고객센터 1588-1234 사번 EMP-2024-0012 " + "가" * 930
+    gold = [S(text, "www.seoulclinic.kr", "URL"), S(text, "1588-1234", "PHONE")]
+    pred = [S(text, "www.seoulclinic.kr", "URL", "rule"), S(text, "EMP-2024-0012", "URL", "rule")]
+    E.score_doc(rep, text, gold, pred, None)
+    rep.chars = 1000  # as if the document were 1,000 characters long
+    md = E.markdown(rep)
+    assert "| **other identifiers (micro)** | 1 | 2 |" in md
+    assert "**structured (micro)** | 1 | 0 |" in md   # the PHONE row: a service number left unmasked
+    assert "URL 1.00" in md                            # one false positive in 1,000 characters
+    assert "Public service numbers annotated as PHONE (1588-…, 1330, 110 …): 1; left unmasked by design" in md
+    js = E.to_json(rep)
+    assert js["labels"]["_other_ids"]["gold"] == 1 and js["labels"]["URL"]["fp_per_1000_chars"] == 1.0
+    assert (js["service_numbers"], js["service_numbers_kept"]) == (1, 1)
+
+
+def test_identifier_leaks_count_letters_and_digits_birth_dates_count_digits():
+    text = "처방전 번호 RX-ABCD-12 생년월일 1982년 5월 14일"
+    rx = S(text, "RX-ABCD-12", "MEDICAL_ID")
+    assert E.is_leak(text, rx, [S(text, "12", "MEDICAL_ID")])         # RXABCD: 6 letters survive
+    assert not E.is_leak(text, rx, [S(text, "RX-ABC", "MEDICAL_ID")])  # D12: 3 survive
+    bd = S(text, "1982년 5월 14일", "BIRTH_DATE")
+    assert E.is_leak(text, bd, [])
+    assert not E.is_leak(text, bd, [S(text, "1982", "BIRTH_DATE")])   # "년 5월 14일": 3 digits

@@ -127,6 +127,7 @@ def test_context_entities(text, expected):
     "이사장 인사말, 공사장 안전",   # glued words
     "솜씨와 날씨와 아가씨",        # words ending in 씨
     "김 팀장님께 보고",            # office titles are not taken
+    "'피플'은 기자가 미리",         # a particle after a quote, not the surname 은
     "한전KDN 과 기재부처",          # not whole words
     "중국 정부와 삼성 제품",        # ambiguous countries / company names are left to the model
     "빅토리아 대학 석사 과정",       # a foreign given name before a place word

@@ -55,6 +55,9 @@ _UNIT = re.compile(r"(?:[0-9]+|[A-Za-z])동|[0-9]+(?:-[0-9]+)?호")
 _DIGIT = re.compile(r"[0-9０-９]")
 _ALNUM = re.compile(r"[0-9A-Za-z０-９Ａ-Ｚａ-ｚ가-힣]")
 _NONSPACE = re.compile(r"[^\s,.()\-·]")
+#: public service numbers (1588-1234, 1330, 110, 119 …): business / emergency lines, not personal; the rules
+#: keep them on purpose, so a corpus that annotates them as PHONE counts them as leaks — reported separately
+SERVICE_NUMBER = re.compile(r"1[5-9][0-9]{2}-?[0-9]{4}|1[0-9]{2,3}")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -95,6 +98,8 @@ class Report:
     leaks: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     unit_leaks: int = 0
     units: int = 0
+    service_gold: int = 0   # gold PHONE spans that are public service numbers
+    service_kept: int = 0   # ... of them left unmasked (by design)
     unscored: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     docs: int = 0
     chars: int = 0
@@ -208,6 +213,9 @@ def score_doc(report: Report, text: str, gold: Sequence[Span], pred: Sequence[Sp
         leak = is_leak(text, g, preds_sorted)
         if leak:
             report.leaks[g.label] += 1
+        if g.label == "PHONE" and SERVICE_NUMBER.fullmatch(text[g.start:g.end].strip()):
+            report.service_gold += 1
+            report.service_kept += bool(leak)
         if g.label == "ADDRESS":
             u, e = unit_exposed(text, g, preds_sorted)
             report.units += u
@@ -336,6 +344,9 @@ def markdown(rep: Report, title: str = "") -> str:
                      + ".")
     if rep.units:
         lines.append(f"ADDRESS 동·호 units in gold: {rep.units}; left (partly) unmasked: {rep.unit_leaks}.")
+    if rep.service_gold:
+        lines.append(f"Public service numbers annotated as PHONE (1588-…, 1330, 110 …): {rep.service_gold}; left "
+                     f"unmasked by design (not personal): {rep.service_kept} — included in the PHONE leaks above.")
     if rep.unscored:
         lines.append("Unscored predictions (label not annotated in this corpus): "
                      + ", ".join(f"{k} {v}" for k, v in sorted(rep.unscored.items())) + ".")
@@ -348,6 +359,7 @@ def markdown(rep: Report, title: str = "") -> str:
 def to_json(rep: Report) -> dict:
     out: dict = {"docs": rep.docs, "chars": rep.chars, "seconds": round(rep.seconds, 3), "labels": {},
                  "address_units": rep.units, "address_unit_leaks": rep.unit_leaks,
+                 "service_numbers": rep.service_gold, "service_numbers_kept": rep.service_kept,
                  "unscored": dict(rep.unscored)}
     groups = {lab: [lab] for lab in rep.labels()}
     groups["_structured"] = [lab for lab in rep.labels() if lab in STRUCTURED]

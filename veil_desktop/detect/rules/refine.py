@@ -158,8 +158,9 @@ _SURNAMES = ("김이박최정강조윤장임한오서신권황안송전홍유류
              "여추도소석선설마길연위표명기반왕금옥육인맹제탁국어은편용예경봉사부가복태목형계피두감")
 #: surnames that are also determiners / prefixes before a title: 이 (this), 전 (former), 고 (the late),
 #: 현 (current), 부 (vice), 신 (new), 구 (old), 총 (general), 각 (each), 본 (this), 동 (the same), 모 (some), 당 (the),
-#: 한 / 두 (one / two), 제 (my), 여 (ruling party: 여 의원), 주 (resident: 주 대표)
-_DETERMINERS = set("이전고현부신구총각본동모당원대소한두제여주")
+#: 한 / 두 (one / two), 제 (my), 여 (ruling party: 여 의원), 주 (resident: 주 대표), and the particles 은 / 가 / 도
+#: (``'피플'은 기자가``)
+_DETERMINERS = set("이전고현부신구총각본동모당원대소한두제여주은가도")
 #: titles of public figures (news prose). Office titles (팀장, 과장, 대리 …) are left out on purpose: in
 #: administrative documents "김 팀장님" is not annotated as a name, and a surname alone identifies no one.
 _TITLES = ("씨", "군", "양", "옹", "회장", "총괄회장", "명예회장", "사장", "부회장", "대표", "의원", "장관", "차관", "총리",
