@@ -290,8 +290,9 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
         data = tmp.read_bytes()  # what is really on disk, not what we meant to write
         kind = CHECK_KIND[out_fmt]
         check = {"text": leakcheck.check_text_bytes, "zip": leakcheck.check_zip_bytes,
-                 "pdf": leakcheck.check_pdf_bytes}[kind]
-        rep = check(data, matcher) if matcher else leakcheck.LeakReport()
+                 "pdf": leakcheck.check_pdf_bytes, "image": leakcheck.check_image_bytes}[kind]
+        with document_budget("output", export=True, fresh=True):   # its own running total
+            rep = check(data, matcher) if matcher else leakcheck.LeakReport()
         summary.update({"method": kind, "values_checked": len(matcher.cores),
                         "unverifiable": matcher.unverifiable, "views_scanned": len(rep.scanned),
                         "result": "clean" if rep.clean else "leak"})

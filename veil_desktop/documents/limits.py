@@ -69,7 +69,7 @@ class Budget:
         self.elements += n
         if self.elements > self.element_limit:
             raise ResourceLimit(
-                f"The {self.what} has more than {MAX_XML_ELEMENTS:,} XML elements"
+                f"The {self.what} has more than {self.element_limit:,} XML elements"
                 + (f" (reached in {where})" if where else "")
                 + "; refusing to open it. Split the document into smaller files and try again.")
 
@@ -88,10 +88,12 @@ def budget_or_new(what: str = "document") -> Budget:
 
 
 @contextlib.contextmanager
-def document_budget(what: str = "document", *, export: bool = False):
-    """Open a per-document budget on this thread (nested calls reuse the outer one)."""
+def document_budget(what: str = "document", *, export: bool = False, fresh: bool = False):
+    """Open a per-document budget on this thread. Nested calls reuse the outer one, unless ``fresh``
+    (the export's leak check re-reads the output with a budget of its own: it inflates the same
+    members the writer already did)."""
     outer = current_budget()
-    if outer is not None:
+    if outer is not None and not fresh:
         yield outer
         return
     b = Budget(what=what, element_limit=MAX_XML_ELEMENTS * (4 if export else 1))
@@ -99,7 +101,7 @@ def document_budget(what: str = "document", *, export: bool = False):
     try:
         yield b
     finally:
-        _local.budget = None
+        _local.budget = outer
 
 
 def check_text_size(n_chars: int, n_slots: int = 0) -> None:
