@@ -28,19 +28,15 @@ def model(tmp_path_factory):
     return build_tiny_model(tmp_path_factory.mktemp("m") / "tiny", entities=ENTITIES, score=0.9)
 
 
-def hwpx_with(path: Path, line: str) -> Path:
+def build_folder(root: Path) -> Path:
     from tests.test_documents_hwpx import build_hwpx
 
-    build_hwpx(path)
-    return path
-
-
-def build_folder(root: Path) -> Path:
     folder = root / "inbox"
     folder.mkdir()
     (folder / "1_memo.txt").write_text("담당자 홍길동 과장\n", encoding="utf-8")
     build_docx_text(folder / "2_letter.docx", ["수신: 이영희 님", "발신: 안중근"])
-    make_pdf(folder / "3_scan.pdf", [["담당 홍길동 연락처 010-2222-3333"]], font=REPO_FONT, meta=False)
+    build_hwpx(folder / "3_form.hwpx")
+    make_pdf(folder / "4_scan.pdf", [["담당 홍길동 연락처 010-2222-3333"]], font=REPO_FONT, meta=False)
     return folder
 
 
@@ -62,9 +58,23 @@ def accept_all_pending(w):
         w.state.set_status(ids, Status.ACCEPTED)
 
 
-def test_folder_queue_keyboard_review_and_export_all(qtbot, model, tmp_path):
+def press(qtbot, w, k, mod=Qt.KeyboardModifier.NoModifier):
+    qtbot.keyClick(w.view, k, mod)
+
+
+def review_from_keyboard(qtbot, w, keys):
+    """J to the first pending suggestion, then one key (A/R) per suggestion, as a reviewer does."""
+    press(qtbot, w, Qt.Key.Key_J)
+    for k in keys:
+        assert w.current_item() is not None and w.current_item().status is Status.PENDING
+        press(qtbot, w, k)
+
+
+def test_folder_of_mixed_documents_reviewed_from_the_keyboard_and_exported(qtbot, model, tmp_path):
     folder = build_folder(tmp_path)
     w = show_window(qtbot, model)
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=2000)
     tools = w.tools
     started = []
     tools.backgroundStarted.connect(started.append)
@@ -72,50 +82,59 @@ def test_folder_queue_keyboard_review_and_export_all(qtbot, model, tmp_path):
         tools.open_paths([folder])
     assert tools.dock.isVisible()
     assert w.path == folder / "1_memo.txt" and tools.ws.current == 0
-    qtbot.waitUntil(lambda: settled(w), timeout=60000)
-    # the document on screen was detected by the window; the other two in the background, in list order
-    assert started == [1, 2]
+    qtbot.waitUntil(lambda: settled(w), timeout=90000)
+    # the document on screen was detected by the window; the others in the background, in list order
+    assert started == [1, 2, 3]
     ws = tools.ws
-    assert [(e.status, e.pending) for e in ws.entries] == [
-        (DocStatus.PENDING, 1), (DocStatus.PENDING, 2), (DocStatus.PENDING, 2)]
-    assert tools.panel.row_texts() == ["1_memo.txt  —  미검토 1", "2_letter.docx  —  미검토 2",
-                                       "3_scan.pdf  —  미검토 2"]
+    assert [e.status for e in ws.entries] == [DocStatus.PENDING] * 4
+    assert [e.pending for e in ws.entries][:2] == [1, 2] and ws[2].pending > 2 and ws[3].pending == 2
+    assert tools.panel.row_texts()[:2] == ["1_memo.txt  —  미검토 1", "2_letter.docx  —  미검토 2"]
 
-    # review the first document, then go to the next one from the keyboard
-    accept_all_pending(w)
+    # document 1: J, A
+    review_from_keyboard(qtbot, w, [Qt.Key.Key_A])
     qtbot.waitUntil(lambda: ws[0].status is DocStatus.REVIEWED, timeout=5000)
+    # Ctrl+PgDown: document 2, restored from its background session (no detection runs)
     with qtbot.waitSignal(w.documentLoaded, timeout=10000):
-        qtbot.keyClick(w.view, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
-    assert w.path == folder / "2_letter.docx" and ws.current == 1
-    assert not w.detection.running                        # restored from its background session
-    assert sorted(w.state.value(it) for it in w.state) == ["안중근", "이영희"]
-    w.state.set_status([it.id for it in w.state if w.state.value(it) == "이영희"], Status.ACCEPTED)
-    w.state.set_status([it.id for it in w.state if w.state.value(it) == "안중근"], Status.REJECTED)
+        press(qtbot, w, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert w.path == folder / "2_letter.docx" and ws.current == 1 and not w.detection.running
+    assert [w.state.value(it) for it in w.state.in_text_order()] == ["이영희", "안중근"]
+    review_from_keyboard(qtbot, w, [Qt.Key.Key_A, Qt.Key.Key_R])     # accept 이영희, reject 안중근
     qtbot.waitUntil(lambda: ws[1].status is DocStatus.REVIEWED, timeout=5000)
-
-    # back and forth: the first document's decisions are still there (its session)
+    # document 3 (HWPX): accept everything from the keyboard
     with qtbot.waitSignal(w.documentLoaded, timeout=10000):
-        qtbot.keyClick(w.view, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
-    assert w.path == folder / "1_memo.txt"
-    assert [it.status for it in w.state] == [Status.ACCEPTED]
+        press(qtbot, w, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert w.path == folder / "3_form.hwpx"
+    review_from_keyboard(qtbot, w, [Qt.Key.Key_A] * ws[2].pending)
+    qtbot.waitUntil(lambda: ws[2].status is DocStatus.REVIEWED, timeout=5000)
 
-    # export all reviewed: two written with their reports, the PDF (still pending) listed, not exported
+    # back: document 2's decisions are still there (its session)
+    with qtbot.waitSignal(w.documentLoaded, timeout=10000):
+        press(qtbot, w, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
+    assert w.path == folder / "2_letter.docx"
+    assert [it.status for it in w.state.in_text_order()] == [Status.ACCEPTED, Status.REJECTED]
+
+    # export all reviewed: three written with their reports, the PDF (still pending) listed, not exported
     out = tmp_path / "out"
     with qtbot.waitSignal(tools.exportAllFinished, timeout=30000) as sig:
         tools.export_all_to(out)
     summary = sig.args[0]
     assert [(r.source.name, r.status) for r in summary.rows] == [
-        ("1_memo.txt", "exported"), ("2_letter.docx", "exported"), ("3_scan.pdf", "not_reviewed")]
+        ("1_memo.txt", "exported"), ("2_letter.docx", "exported"), ("3_form.hwpx", "exported"),
+        ("4_scan.pdf", "not_reviewed")]
     assert (out / "1_memo.txt").read_text("utf-8") == "담당자 [인명] 과장\n"
-    assert (out / "1_memo.txt.report.json").is_file() and (out / "2_letter.docx.report.json").is_file()
+    for name in ("1_memo.txt", "2_letter.docx", "3_form.hwpx"):
+        assert (out / (name + ".report.json")).is_file()
     with zipfile.ZipFile(out / "2_letter.docx") as z:
         body = z.read("word/document.xml").decode("utf-8")
     assert "이영희" not in body and "안중근" in body
-    assert not (out / "3_scan.pdf").exists()
+    with zipfile.ZipFile(out / "3_form.hwpx") as z:
+        blob = "".join(z.read(n).decode("utf-8", "replace") for n in z.namelist() if n.endswith((".xml", ".txt")))
+    assert "이영희" not in blob and "홍길동" not in blob and "1234-5678" not in blob
+    assert not (out / "4_scan.pdf").exists()
     data = json.loads((out / SUMMARY_NAME).read_text("utf-8"))
-    assert (data["exported"], data["not_exported"]) == (2, 1)
-    assert data["documents"][2]["message"] == "2 suggestion(s) pending"
-    assert [e.status for e in ws.entries] == [DocStatus.EXPORTED, DocStatus.EXPORTED, DocStatus.PENDING]
+    assert (data["exported"], data["failed"], data["not_exported"]) == (3, 0, 1)
+    assert data["documents"][3]["message"] == "2 suggestion(s) pending"
+    assert [e.status for e in ws.entries] == [DocStatus.EXPORTED] * 3 + [DocStatus.PENDING]
     assert tools.panel.row_texts()[0] == "1_memo.txt  —  내보냄"
     close_boxes(qtbot, w)
 

@@ -163,3 +163,33 @@ def test_a_listed_value_the_detector_also_finds_is_accepted(tmp_path, detector):
     assert accept_list_hits(st2, terms.mask_spans(st2.text), undoable=True) == 1
     assert [(it.source, it.status) for it in st2] == [("model", Status.ACCEPTED)]
     assert st2.undo_text() == "term list: mask"
+
+
+def test_export_all_refuses_changed_files_own_folder_and_name_clashes(tmp_path, detector):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    for folder in (a, b):
+        (folder / "memo.txt").write_text(f"담당자 홍길동 ({folder.name})\n", encoding="utf-8")
+    (a / "other.txt").write_text("담당자 이영희\n", encoding="utf-8")
+    ws = Workspace()
+    ws.add([a, b])
+    assert [str(e.rel) for e in ws.entries] == ["memo.txt", "other.txt", "memo.txt"]
+    for i, e in enumerate(ws.entries):
+        detect_document(e.path, detector)
+        decide_all(e.path, Status.ACCEPTED)
+        out = detect_document(e.path, None)
+        ws.update(i, out.status, pending=out.pending)
+    assert all(e.status is DocStatus.REVIEWED for e in ws.entries)
+    # a reviewed file edited afterwards: its review does not fit the new content -> not exported
+    (a / "other.txt").write_text("담당자 이영희, 박서연\n", encoding="utf-8")
+    summary = export_reviewed(ws.entries, tmp_path / "out")
+    assert [(r.source.parent.name, r.source.name, r.status) for r in summary.rows] == [
+        ("a", "memo.txt", "exported"), ("a", "other.txt", "not_reviewed"), ("b", "memo.txt", "failed")]
+    assert "changed since it was reviewed" in summary.rows[1].message
+    assert "same output name" in summary.rows[2].message
+    assert (tmp_path / "out" / "memo.txt").read_text("utf-8") == "담당자 [인명] (a)\n"
+    # exporting into the documents' own folder never overwrites an original
+    before = (a / "memo.txt").read_bytes()
+    summary = export_reviewed([ws[0]], a)
+    assert summary.rows[0].status == "failed" and "overwrite the original" in summary.rows[0].message
+    assert (a / "memo.txt").read_bytes() == before

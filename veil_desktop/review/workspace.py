@@ -359,7 +359,10 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style="tag", 
         doc = open_document(entry.path)
         state = ReviewState(doc.text)
         info = load_session(state)
-        if info is None or not info.detection_complete:
+        if info is None:
+            return ExportRow(entry.path, None, "not_reviewed",
+                             "no saved review for this content (the file changed since it was reviewed?)")
+        if not info.detection_complete:
             return ExportRow(entry.path, None, "not_reviewed", "detection has not finished")
         plan = build_plan(state, styles, PendingPolicy.BLOCK, default_style,
                           allow_below_threshold=allow_below_threshold,
