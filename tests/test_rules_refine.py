@@ -54,6 +54,9 @@ def test_real_organisations_keep_their_label(text, org):
     ("차종: 그랜저 (흰색)", "그랜저"),
     ("담당자 변경 시 즉시 통보", "변경 시"),
     ("임차인은 보증금을", "임차인"),
+    ("처방약: 아모크라 625mg, 3일분", "아모크라"),
+    ("한미약품 노자르탄정 50mg 1일 1회", "노자르탄"),
+    ("타이레놀 복용 후", "타이레놀"),
 ])
 def test_words_that_are_not_names_are_dropped(text, word):
     assert refined(text, word, "PERSON") is None
@@ -64,6 +67,7 @@ def test_words_that_are_not_names_are_dropped(text, word):
     ("국적: 대한민국, 성명: 이민호", "이민호"),   # a name after the nationality field stays
     ("이유진 님께", "이유진"),                   # starts with 이유 but is a name
     ("원고 박지훈", "박지훈"),
+    ("김정민 2명, 이서준 3정목", "김정민"),       # a count is not a dose
 ])
 def test_names_are_kept(text, name):
     assert refined(text, name, "PERSON") == (name, "PERSON")

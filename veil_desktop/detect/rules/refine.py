@@ -12,7 +12,8 @@ the same result. Fixes:
   paperwork, or a name field (``성명``, ``이름``, ``Name`` …) stands right before;
 * PERSON spans that are not names: nationality words in a ``국적`` field or anywhere (``베트남``), role nouns
   of legal and administrative documents (``채권자``, ``원고``, ``임차인``), headings (``이유``, ``주문``, also
-  spaced ``이   유``), common words starting with a surname syllable (``심지어``, ``권선징악``), car models;
+  spaced ``이   유``), common words starting with a surname syllable (``심지어``, ``권선징악``), car models,
+  drug names and anything followed by a dose or dosage form (``아모크라 625mg``, ``…정``);
 * ADDRESS spans that are an issuing authority, not an address: region words without a number right before
   ``공고`` / ``고시`` / ``시장`` … (``성남시 분당구 공고 제2024-12호``).
 
@@ -78,7 +79,17 @@ _CAR_MODELS = set("""
 그랜저 쏘나타 아반떼 제네시스 싼타페 투싼 팰리세이드 코나 캐스퍼 스타렉스 스타리아 포터 카니발 쏘렌토 스포티지 셀토스
 모닝 레이 니로 봉고 말리부 스파크 트레일블레이저 티볼리 코란도 렉스턴 토레스 아이오닉 포르테 옵티마 에쿠스 베뉴
 """.split())
-_NOT_PERSON = _NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS
+_DRUGS = set("""
+타이레놀 아스피린 게보린 판피린 부루펜 이부프로펜 아세트아미노펜 아목시실린 아모크라 오구멘틴 세파클러 코자 노바스크 리피토
+크레스토 메트포르민 다이아벡스 자누비아 란소프라졸 오메프라졸 판토프라졸 넥시움 가스모틴 무코스타 스멕타 세티리진 지르텍
+로라타딘 클라리틴 낙센 세레브렉스 트라마돌 프레드니솔론 덱사메타손 레보플록사신 시프로플록사신 졸피뎀 스틸녹스 자낙스
+알프라졸람 프로작 렉사프로 졸로푸트 인데놀 콩코르 아토르바스타틴 로수바스타틴 암로디핀 로사르탄 텔미사르탄 와파린 플라빅스
+베타딘 후시딘 마데카솔 박트로반 훼스탈 베아제 겔포스 알마겔 개비스콘 탁센 이지엔 펜잘 사리돈 쌍화탕 판콜 코푸시럽
+""".split())
+_NOT_PERSON = _NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS | _DRUGS
+#: a dose or a dosage form right after the span: a drug, not a person ("아모크라 625mg", "코자정")
+_DOSE_AFTER = re.compile(r"[ ]?(?:[0-9][0-9.,]*[ ]?(?:mg|㎎|mL|ml|g|mcg|μg|IU|정|캡슐|포|T|C)(?![A-Za-z가-힣])"
+                         r"|(?:정|캡슐|시럽|연고|주사|주|서방정|필름코팅정|액|과립|크림)(?![가-힣]))")
 
 #: Latin-script name tokens frequent in Korean paperwork (migrant workers, spouses, foreign residents)
 _LATIN_NAME_TOKENS = set("""
@@ -255,6 +266,8 @@ def refine_model_span(text: str, span: Span) -> Span | None:
         words = value.split()
         if len(words) > 1 and words[-1] in _PHRASE_END:
             return None
+        if _DOSE_AFTER.match(text, span.end):
+            return None  # "아모크라 625mg", "코자정 50mg"
         if _NATIONALITY_FIELD.search(before):
             return None  # "국적: 베트남", "국적(베트남)": whatever the word, a nationality field is not a name
         return span
