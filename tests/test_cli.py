@@ -106,3 +106,62 @@ def test_console_entry_point_runs_in_a_fresh_process(model, files):
                         str(model), str(a)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert [s["text"] for s in json.loads(r.stdout)["spans"]] == ["김철수", "서울시"]
+
+
+def test_json_spans_are_written_as_soon_as_they_are_final():
+    import io
+
+    from veil_desktop.detect.events import Progress, SpansFound
+    from veil_desktop.detect.span import Span
+
+    out = io.StringIO()
+    seen_before_second_batch = []
+
+    class Streaming:
+        id = "scripted"
+
+        def stream(self, text):
+            yield Progress(0, 2)
+            yield SpansFound((Span(3, 6, "PERSON", 0.9),))
+            seen_before_second_batch.append(out.getvalue())  # the first span is already written
+            yield SpansFound((Span(0, 2, "ADDRESS", 0.8),))
+            yield Progress(2, 2)
+
+    text = "서울 김철수 님"
+    assert cli.stream_json(Streaming(), text, file="x.txt", out=out) == 2
+    assert '"text": "김철수"' in seen_before_second_batch[0] and "서울" not in seen_before_second_batch[0]
+    line = json.loads(out.getvalue())
+    assert line["file"] == "x.txt" and line["detector"] == "scripted"
+    assert [(s["text"], s["label"]) for s in line["spans"]] == [("김철수", "PERSON"), ("서울", "ADDRESS")]
+
+
+def test_json_line_stays_valid_when_detection_fails_midway():
+    import io
+
+    from veil_desktop.detect.events import SpansFound
+    from veil_desktop.detect.span import Span
+
+    class Failing:
+        id = "failing"
+
+        def stream(self, text):
+            yield SpansFound((Span(0, 2, "PERSON", 0.9),))
+            raise MemoryError("out of memory")
+
+    out = io.StringIO()
+    with pytest.raises(cli.CliError, match="detection failed: MemoryError"):
+        cli.stream_json(Failing(), "김철 수", file="y.txt", out=out)
+    line = json.loads(out.getvalue())
+    assert [s["text"] for s in line["spans"]] == ["김철"] and "MemoryError" in line["error"]
+
+
+def test_no_skip_ids_lets_the_model_read_identifiers(tmp_path, capsys):
+    m = build_tiny_model(tmp_path / "ids", char_tags={"Q": "S-ORGANIZATION"}, entities=ENTITIES)
+    f = tmp_path / "ids.txt"
+    f.write_text("주문 Q1W2E3R4 김철수\n", encoding="utf-8")
+    assert cli.main(["detect", "--json", "--no-rules", "--threads", "1", "--model", str(m), str(f)]) == 0
+    default = [s["text"] for s in json.loads(capsys.readouterr().out)["spans"]]
+    assert default == ["김철수"]  # the ID is hidden from the model by default
+    assert cli.main(["detect", "--json", "--no-rules", "--no-skip-ids", "--threads", "1", "--model", str(m),
+                     str(f)]) == 0
+    assert [s["text"] for s in json.loads(capsys.readouterr().out)["spans"]] == ["Q", "김철수"]
