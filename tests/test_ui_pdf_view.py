@@ -83,6 +83,20 @@ def test_page_view_boxes_click_and_select(qtbot, model, tmp_path):
     for value, (x0, x1, _baseline) in expected.items():
         (page, rect), = view.boxes_of(values[value].id)
         assert page == 0 and inside_advance(rect.left(), rect.right(), x0, x1)
+    # the page is rendered on the pool; the item's box lies over the glyphs' dark pixels, the margin is white
+    qtbot.waitUntil(lambda: len(view._images) == 1, timeout=10000)
+    image = next(iter(view._images.values()))
+    scale = view._scale
+
+    def dark(rect) -> float:
+        xs = range(int(rect.left() * scale), int(rect.right() * scale))
+        ys = range(int(rect.top() * scale), int(rect.bottom() * scale))
+        px = [image.pixelColor(x, y).lightness() for x in xs for y in ys]
+        return sum(v < 128 for v in px) / len(px)
+
+    (page, rect), = view.boxes_of(values["홍길동"].id)
+    assert dark(rect) > 0.15
+    assert dark(rect.translated(0, 3 * SIZE)) == 0.0     # three lines lower: blank page
     # clicking a box selects the item (table row too)
     target = values["이영희"]
     (page, rect), = view.boxes_of(target.id)

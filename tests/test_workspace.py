@@ -193,3 +193,17 @@ def test_export_all_refuses_changed_files_own_folder_and_name_clashes(tmp_path, 
     summary = export_reviewed([ws[0]], a)
     assert summary.rows[0].status == "failed" and "overwrite the original" in summary.rows[0].message
     assert (a / "memo.txt").read_bytes() == before
+
+
+def test_a_document_with_nothing_found_is_reviewed_and_exported_as_is(tmp_path, detector):
+    (tmp_path / "in").mkdir()
+    plain = tmp_path / "in" / "plain.txt"
+    plain.write_text("회의는 다음 주 화요일에 열립니다.\n", encoding="utf-8")
+    ws = Workspace()
+    ws.add([plain])
+    out = detect_document(plain, detector)
+    assert (out.status, out.pending, out.items) == (DocStatus.REVIEWED, 0, 0)
+    ws.update(0, out.status)
+    summary = export_reviewed(ws.entries, tmp_path / "out")
+    assert summary.rows[0].status == "exported" and summary.rows[0].counts == {}
+    assert (tmp_path / "out" / "plain.txt").read_bytes() == plain.read_bytes()

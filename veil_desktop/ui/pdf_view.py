@@ -4,7 +4,8 @@ of the text view; the current item is outlined. Clicking a box emits ``itemClick
 scrolls to an item's box.
 
 Pages are rendered lazily (only those on screen, under ``documents.pdf.PDFIUM_LOCK``) at a fit-to-width
-scale and cached; item boxes are computed per item on first use and dropped when the review changes.
+scale, on the pool when a ``renderer`` is set (the window sets one; a white page shows until it arrives),
+and cached; item boxes are computed per item on first use and dropped when the review changes.
 
 Threading: GUI thread only; ``load_boxes`` (pure, reads the file) may run on the pool.
 """
@@ -23,6 +24,26 @@ from .colors import label_color
 GAP = 12          # pixels between pages
 MARGIN = 10
 MAX_CACHED_PAGES = 12
+
+
+def render_page(data: bytes, index: int, scale: float) -> QImage:
+    """Page ``index`` of the PDF ``data`` rendered at ``scale`` pixels per point (any thread)."""
+    from ..documents.pdf import PDFIUM_LOCK, _open
+
+    with PDFIUM_LOCK:
+        pdf = _open(data)
+        try:
+            page = pdf[index]
+            try:
+                bitmap = page.render(scale=scale, may_draw_forms=False, draw_annots=False)
+                pil = bitmap.to_pil().convert("RGB")
+                bitmap.close()
+            finally:
+                page.close()
+        finally:
+            pdf.close()
+    raw = pil.tobytes()
+    return QImage(raw, pil.width, pil.height, 3 * pil.width, QImage.Format.Format_RGB888).copy()
 
 
 def load_boxes(doc) -> tuple[bytes, list]:
@@ -65,6 +86,10 @@ class PdfPageView(QAbstractScrollArea):
         self._images: OrderedDict[tuple[int, float], QImage] = OrderedDict()
         self._boxes: list[tuple[int, QRectF, int]] | None = None   # (page, rect in points, item id)
         self.current_id: int | None = None
+        #: ``renderer(data, index, scale, done)`` renders a page off the GUI thread and calls
+        #: ``done(index, scale, QImage | None, data)`` on the GUI thread; None renders synchronously
+        self.renderer = None
+        self._rendering: set[tuple[int, float]] = set()
 
     # -- content ------------------------------------------------------------------------------------------
     def set_document(self, data: bytes | None, pages: list, state: ReviewState | None) -> None:
@@ -74,6 +99,7 @@ class PdfPageView(QAbstractScrollArea):
         if state is not None:
             state.add_listener(self._watcher)
         self._images.clear()
+        self._rendering.clear()
         self.current_id = None
         self._invalidate()
         self._layout()
@@ -162,26 +188,26 @@ class PdfPageView(QAbstractScrollArea):
             return img
         if self._data is None:
             return None
-        from ..documents.pdf import PDFIUM_LOCK, _open
+        if self.renderer is None:               # standalone: render here
+            self._store(key, render_page(self._data, i, self._scale))
+            return self._images[key]
+        if key not in self._rendering:          # on the pool; painted when it arrives
+            self._rendering.add(key)
+            self.renderer(self._data, i, key[1], self._on_rendered)
+        return None
 
-        with PDFIUM_LOCK:
-            pdf = _open(self._data)
-            try:
-                page = pdf[i]
-                try:
-                    bitmap = page.render(scale=self._scale, may_draw_forms=False, draw_annots=False)
-                    pil = bitmap.to_pil().convert("RGB")
-                    bitmap.close()
-                finally:
-                    page.close()
-            finally:
-                pdf.close()
-        raw = pil.tobytes()
-        img = QImage(raw, pil.width, pil.height, 3 * pil.width, QImage.Format.Format_RGB888).copy()
-        self._images[key] = img
+    def _on_rendered(self, index: int, scale: float, image: QImage | None, data: bytes | None = None) -> None:
+        key = (index, scale)
+        self._rendering.discard(key)
+        if image is None or (data is not None and data is not self._data) or key[1] != round(self._scale, 4):
+            return                              # a failed render, another document, or another zoom
+        self._store(key, image)
+        self.viewport().update()
+
+    def _store(self, key, image: QImage) -> None:
+        self._images[key] = image
         while len(self._images) > MAX_CACHED_PAGES:
             self._images.popitem(last=False)
-        return img
 
     def visible_pages(self) -> list[int]:
         top = self.verticalScrollBar().value()

@@ -159,6 +159,7 @@ class ReviewTools(QObject):
         self.find_bar.close_btn.clicked.connect(self.find_toolbar.hide)
 
         self.pages = PdfPageView()
+        self.pages.renderer = self._render_page
         self.pages.itemClicked.connect(lambda i: window.select_item(i, scroll_view=True))
         self.stack = QStackedWidget()
         holder = window.view.parentWidget()       # a splitter, or a widget with a layout (banner above)
@@ -370,6 +371,11 @@ class ReviewTools(QObject):
         """Export every reviewed document into ``folder`` on the pool; ``exportAllFinished`` reports."""
         w = self.w
         w._flush_autosave()                    # the document on screen: its latest decisions
+        if w.state is not None and w.session is not None and not len(w.state):
+            try:                               # nothing found is a review too (flush skips empty ones)
+                w._autosaver.write(w._autosaver.snapshot(w.state, w.session))
+            except OSError as e:
+                w.show_error(str(e))
         entries = [e for e in self.ws.entries]
         settings = w.settings
         styles = dict(settings.styles)
@@ -483,6 +489,13 @@ class ReviewTools(QObject):
 
         self._pages_job = w.start_task(lambda: load_boxes(doc), done, lambda j, m: w.show_error(m))
         return self._pages_job
+
+    def _render_page(self, data: bytes, index: int, scale: float, done) -> None:
+        from .pdf_view import render_page
+
+        self.w.start_task(lambda: render_page(data, index, scale),
+                          lambda j, img: done(index, scale, img, data),
+                          lambda j, m: done(index, scale, None, data))
 
     def _on_current_item(self, item_id) -> None:
         if self.stack.currentWidget() is self.pages and self.w.state is not None:
