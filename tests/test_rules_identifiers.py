@@ -101,6 +101,7 @@ def test_medical_and_insurance_negatives(text):
     ("학번: 201710452", "201710452", "STUDENT_ID"),
     ("학번 201612045의 김도윤 학생", "201612045", "STUDENT_ID"),
     ("수험번호 12345678 응시자", "12345678", "STUDENT_ID"),
+    ("사번 1234 김민수", "1234", "EMPLOYEE_ID"),
 ])
 def test_employee_and_student_ids(text, value, label):
     assert found(text) == [(value, label)]
@@ -157,6 +158,8 @@ def test_document_numbers(text, value):
     "민원 접수: 02-2100-1234",        # a phone after 접수 stays a phone (below)
     "접수 기간 2024.05.01 ~ 2024.05.31",
     "신청 후 30일 이내",
+    "사건은 1990년대로 거슬러",        # a decade
+    "접수 2024 건수",                  # a bare 4-digit number
 ])
 def test_document_number_negatives(text):
     assert "DOC_NUMBER" not in [lab for _, lab in found(text)]

@@ -115,6 +115,7 @@ def entities(text: str) -> list[tuple[str, str]]:
     ("맨유와 넥센 히어로즈 경기", [("맨유", "ORGANIZATION"), ("넥센 히어로즈", "ORGANIZATION")]),
     ("애슐리 주드는 모건 프리먼과 함께", [("애슐리 주드", "PERSON"), ("모건 프리먼", "PERSON")]),
     ("카사블랑카의 험프리 보가트는", [("험프리 보가트", "PERSON")]),
+    ("리암 니슨이 출연하고 브라이언 싱어가 연출", [("리암 니슨", "PERSON"), ("브라이언 싱어", "PERSON")]),
     ("이호중 서강대 교수, 곽동수 교수", [("서강대", "ORGANIZATION")]),
 ])
 def test_context_entities(text, expected):

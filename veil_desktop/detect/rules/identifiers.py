@@ -89,7 +89,8 @@ _HTOKEN = re.compile(r"[가-힣]{1,12}(?:-[가-힣A-Za-z0-9]+)*-[0-9][0-9A-Za-z]
 _DIGITS = re.compile(r"[0-9]")
 _PHONE_SHAPE = re.compile(r"0[0-9]{1,2}[-.]?[0-9]{3,4}[-.]?[0-9]{4}|1[5-9][0-9]{2}-?[0-9]{4}")
 #: a counter right after a number: an amount, a count, a duration — not an identifier
-_COUNTER_AFTER = re.compile(r"[ ]?(?:원|개|명|회|건|번째|%|세|살|kg|cm|mm|일분|일간|일치|일|월|년|시|분|초|주|개월|정|알|매|장|부|통)"
+_COUNTER_AFTER = re.compile(r"[ ]?(?:년대|년도|년간|년생|세기|개월|주년|원|개|명|회|건|번째|%|세|살|kg|cm|mm|일분|일간|일치|일|월|년"
+                            r"|시|분|초|주|정|알|매|장|부|통)"
                             r"(?![가-힣])|[ ]?(?:mg|ml|mL|정|알)")
 
 # ---------------------------------------------------------------------------------------------
@@ -163,7 +164,7 @@ def _kw_kind(text: str, m: re.Match) -> str | None:
     return _KIND_OF[w]
 
 
-def _value_after(text: str, pos: int) -> tuple[int, int] | None:
+def _value_after(text: str, pos: int, allow_short: bool = False) -> tuple[int, int] | None:
     """The ID-like token right after a keyword ending at ``pos`` (only filler in between), or None."""
     f = _FILLER.match(text, pos, min(len(text), pos + _GAP))
     start = f.end()
@@ -175,6 +176,8 @@ def _value_after(text: str, pos: int) -> tuple[int, int] | None:
     nd = len(_DIGITS.findall(tok))
     if nd < 4 and not (nd >= 2 and len(tok) >= 5 and not tok.isdigit()):
         return None  # "2매", "3일분", "A1", "112" (an emergency line): not an identifier
+    if tok.isdigit() and len(tok) < 5 and not allow_short:
+        return None  # a bare 4-digit number after "사건", "접수": a year or a count far more often than an id
     if _PHONE_SHAPE.fullmatch(tok):
         return None  # a phone number after "접수" / "상담": find_phone owns it
     if _COUNTER_AFTER.match(text, b):
@@ -205,7 +208,7 @@ def find_keyword_ids(text: str, cx: ContextIndex) -> Iterator[Span]:
             if d is not None:
                 yield _span(*d, "BIRTH_DATE", 0.95)
             continue
-        v = _value_after(text, m.end())
+        v = _value_after(text, m.end(), allow_short=kind in ("EMPLOYEE_ID", "STUDENT_ID"))
         if v is None:
             continue
         a, b = v

@@ -219,7 +219,7 @@ def _strip_particle(word: str) -> str:
             return word[:-len(p)]
     if len(word) >= 3 and word[-1] in _PARTICLES_1:
         return word[:-1]
-    if len(word) >= 4 and word[-1] in "이가":
+    if len(word) >= 3 and word[-1] in "이가":
         return word[:-1]
     return word
 
