@@ -54,7 +54,7 @@ def test_selftest_passes_with_the_network_refused(resources, qapp, monkeypatch, 
         assert any(line.startswith(name + " ") and " ok " in line for line in out.splitlines()), (name, out)
     failed = [line for line in out.splitlines() if " FAIL " in line and not line.startswith("RESULT")]
     assert all(line.startswith("no telemetry ") for line in failed), out
-    assert "(child process: veil-compact-ko+veil-rules-1)" in out  # the production detection path ran
+    assert "(pool thread: veil-compact-ko+veil-rules-1)" in out  # the production detection path ran
     assert refused == []
     # the exports exist, are masked, and the sources were left alone
     txt = (keep / "redacted.txt").read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ names the module, never a crash):
 3. ``load detector``   ``detect.default.build_default_detector()``;
 4. ``detect sample``   detection on ``resources/samples/sample_ko.txt`` finds the sample's structured PII;
 5. ``main window``     the real main window, offscreen: shown and exposed, opens the sample through the normal
-                       background path (default detector in the spawned detection process), detection fills
+                       background path (default detector in a QRunnable on QThreadPool), detection fills
                        the review list; the Korean font has Hangul glyphs;
 6. ``export TXT``      open -> plan -> ``export_document`` -> leak check, in a temp folder;
 7. ``export DOCX``     the same for a DOCX built from the sample (body, table and header);
@@ -370,7 +370,7 @@ class SelfTest:
         doc = self.workdir / "window" / "sample_ko.txt"
         doc.parent.mkdir(parents=True, exist_ok=True)
         doc.write_text(self.sample_text, encoding="utf-8")
-        # no detector passed: the window detects as in production (default detector, spawned child process)
+        # no detector passed: the window detects as in production (default detector on a QThreadPool worker)
         return check_main_window(doc, self.workdir / "window" / "settings.ini")
 
     def _export(self, src: Path, suffix: str) -> tuple[Path, set[str], object]:

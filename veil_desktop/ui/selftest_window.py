@@ -4,8 +4,9 @@
 normal background path (open -> detect -> spans into the review state) and checks the result: the window
 was exposed, the document loaded without an error, detection finished with items, and the document font
 (bundled OFL font unless the system has a Korean one) really has Hangul glyphs. Without ``detector`` the
-window runs detection exactly as in production — the default detector in its spawned child process, which
-in a frozen build is the executable started again through ``multiprocessing.freeze_support()``.
+window runs detection exactly as in production — the default detector in a ``QRunnable`` on
+``QThreadPool`` (``ui/detection.py``); the check confirms it ran on a pool thread and that no child
+process was started.
 
 Threading: call on the main thread; it runs nested event loops until each stage ends or times out.
 Settings are written to ``settings_path`` (a throw-away file), never to the user's profile.
@@ -23,6 +24,9 @@ class WindowCheckFailed(Exception):
 def check_main_window(document: Path, settings_path: Path, detector=None, *, timeout_s: float = 120.0) -> str:
     """Run the window check; return a one-line summary or raise :class:`WindowCheckFailed`."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import multiprocessing
+    import threading
+
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QFont, QFontMetrics
     from PySide6.QtWidgets import QApplication
@@ -66,6 +70,8 @@ def check_main_window(document: Path, settings_path: Path, detector=None, *, tim
                 raise WindowCheckFailed(str(outcome["error"]))
 
         window.errorShown.connect(lambda msg: outcome.setdefault("error", f"error shown: {msg}"))
+        # where the detection job runs: a pool thread, never this thread or a child process
+        window.detection.started.connect(lambda _id: outcome.setdefault("worker", window.detection.worker))
         window.detectionFinished.connect(lambda cancelled: outcome.setdefault("finished", not cancelled))
         run_until("window exposed", lambda: window.windowHandle() is not None
                   and window.windowHandle().isExposed())
@@ -76,7 +82,13 @@ def check_main_window(document: Path, settings_path: Path, detector=None, *, tim
         items = len(window.state or [])
         if items == 0:
             raise WindowCheckFailed("detection finished but the review list is empty")
-        where = "child process" if detector is None else "in-process detector"
+        worker = outcome.get("worker")
+        if (worker is None or worker.thread_id in (None, threading.get_ident()) or worker.pool_busy < 1
+                or worker.thread_name != "Thread (pooled)"):
+            raise WindowCheckFailed("detection did not run on a QThreadPool worker")
+        if multiprocessing.active_children():
+            raise WindowCheckFailed("a child process was started during detection")
+        where = "pool thread" if detector is None else "pool thread, injected detector"
         return (f"window {window.width()}x{window.height()} on {app.platformName()}; {items} review items "
                 f"({where}: {window.detector_id or '?'}); font {family}")
     finally:

@@ -13,12 +13,13 @@ Why hand-written and not superqt's ``thread_worker``: see docs/UI.md ("Worker pl
 """
 from __future__ import annotations
 
+import threading
 import time
 import traceback
 from threading import Event
 from typing import Any, Callable, Iterable
 
-from PySide6.QtCore import QObject, QRunnable, Signal
+from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal
 
 from ..detect.events import Detector, Progress, SpansFound
 from .slicing import SLICE_CHARS, sliced_stream
@@ -87,6 +88,11 @@ class DetectWorker(QRunnable):
         self._slice_chars = slice_chars
         self._cancel = Event()
         self.ended = Event()  # set when run() has returned (tests, benchmarks: how fast a cancel stops it)
+        # where it ran (self-test, tests, benchmark): thread id, Qt's thread name ("Thread (pooled)" for a
+        # QThreadPool thread), and the pool's busy thread count seen from inside the job
+        self.thread_id: int | None = None
+        self.thread_name = ""
+        self.pool_busy = 0
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -97,6 +103,9 @@ class DetectWorker(QRunnable):
 
     def run(self) -> None:  # pool thread
         job, sig = self.job_id, self.signals
+        self.thread_id = threading.get_ident()
+        self.thread_name = QThread.currentThread().objectName()
+        self.pool_busy = QThreadPool.globalInstance().activeThreadCount()
         try:
             detector = self._provider()
             if self._cancel.is_set():
