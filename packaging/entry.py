@@ -7,7 +7,7 @@ Order matters here, which is why the frozen app has its own entry instead of ``v
    ``NUMBA_CACHE_DIR`` once, at import). Nothing is ever written next to the executable.
 2. Import onnxruntime (and numba, when bundled) *before* PySide6: on Windows, loading Qt's DLLs first can
    make onnxruntime's DLL initialisation fail (onnxruntime#26127, #16116, #25193).
-3. ``multiprocessing.freeze_support()``: a spawned detection child process ends here.
+3. (Detection runs on a ``QThreadPool`` worker in this process: no child process, no ``freeze_support``.)
 4. Dispatch:
    ``--self-test``      -> :func:`veil_desktop.selftest.main` (no window unless the self-test builds one);
    ``--startup-time``   -> start the normal UI, print the time from process start until the main window is
@@ -244,13 +244,7 @@ def run(argv: list[str]) -> int:
     loaded = preload_native()
     if not loaded.get("numba", "").startswith("not available"):
         use_numba_cache_dir_when_frozen()
-    # The UI detects in a child process started with the "spawn" method: in a frozen build that is this
-    # executable again, with multiprocessing's arguments; freeze_support() runs the child's target and exits
-    # here (after the environment, onnxruntime/numba and the numba cache locator are set up, which the
-    # child needs too; it never imports Qt).
-    import multiprocessing
-
-    multiprocessing.freeze_support()
+    # (No multiprocessing.freeze_support(): the UI detects on a QThreadPool worker, no child process.)
     if "--self-test" in argv:
         from veil_desktop import selftest
 
