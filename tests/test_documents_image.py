@@ -59,7 +59,7 @@ def test_read_mask_write_recheck(tmp_path, fmt, suffix):
     data = as_bytes(page, fmt)
     doc = read_image(tmp_path / f"scan.{suffix}", data)
     assert NAME in doc.text and RRN in doc.text
-    assert doc.extra["unreadable_pages"] == []
+    assert doc.unreadable == ()
     assert doc.extra["ocr"]["mean_confidence"] > 70
     out = write_image(doc, plan_for(doc, [NAME, RRN]), data)
     # same format, no value readable again, everything else still readable
@@ -134,7 +134,7 @@ def test_slight_skew_is_corrected(tmp_path):
 def test_blank_page_is_unreadable_not_ok(tmp_path):
     data = as_bytes(Image.new("L", (600, 400), 255), "PNG")
     doc = read_image(tmp_path / "blank.png", data)
-    assert doc.extra["unreadable_pages"] == [1]
+    assert doc.unreadable_pages() == [1] and doc.needs_review
 
 
 def test_metadata_is_not_carried_over(tmp_path):
@@ -169,5 +169,36 @@ def test_cancel_stops_ocr(tmp_path):
 
 def test_resources_ship_the_models():
     d = resources_dir() / "tessdata"
-    assert (d / "Hangul.traineddata").stat().st_size > 1_000_000
+    assert (d / "kor.traineddata").stat().st_size > 1_000_000
+    assert (d / "eng.traineddata").stat().st_size > 1_000_000
     assert "Apache License" in (d / "LICENSE").read_text(encoding="utf-8")
+
+
+def test_export_document_png_end_to_end(tmp_path):
+    import json
+
+    from veil_desktop.documents import export_document, open_document
+    from veil_desktop.documents.errors import LeakDetected
+
+    src = tmp_path / "scan.png"
+    src.write_bytes(as_bytes(draw_page(), "PNG"))
+    before = src.read_bytes()
+    doc = open_document(src)
+    res = export_document(doc, plan_for(doc, [NAME, RRN]), tmp_path / "out.png")
+    assert src.read_bytes() == before
+    rep = json.loads(res.report.read_text(encoding="utf-8"))
+    assert rep["leak_check"]["result"] == "clean" and rep["leak_check"]["method"] == "image"
+    assert rep["ocr"]["engine"] == "tesseract" and rep["ocr"]["mean_confidence"] > 70
+    assert NAME not in res.report.read_text(encoding="utf-8")
+    # a plan that misses the name's second copy on the page would be refused by the copy check; a writer
+    # that burns nothing is caught by the OCR re-check
+    import veil_desktop.documents.image as image_mod
+
+    real = image_mod.write_image
+    try:
+        image_mod.write_image = lambda d, plan, source: source   # a broken writer: nothing burned
+        with pytest.raises(LeakDetected):
+            export_document(doc, plan_for(doc, [NAME, RRN]), tmp_path / "broken.png")
+    finally:
+        image_mod.write_image = real
+    assert not (tmp_path / "broken.png").exists()

@@ -180,3 +180,28 @@ def test_terms_dialog_import_errors_edit_and_export(qtbot, tmp_path):
     assert out.read_text("utf-8") == "term,action,label\n박서연,mask,PERSON\n서울시청,keep,\n프로젝트 가람,keep,\n"
     dlg.save_btn.click()
     assert dlg.result_terms() == TermList.load(out)
+
+
+def test_opening_a_document_cancels_its_background_detection(qtbot, model, tmp_path):
+    from tests.ui_helpers import HoldingDetector, production_detector
+
+    folder = tmp_path / "two"
+    folder.mkdir()
+    (folder / "a.txt").write_text("담당자 홍길동\n", encoding="utf-8")
+    held_text = "수신 이영희 님\n"
+    (folder / "b.txt").write_text(held_text, encoding="utf-8")
+    det = HoldingDetector(production_detector(model), hold_text=held_text)
+    w = show_window(qtbot, det)
+    tools = w.tools
+    with qtbot.waitSignal(tools.backgroundStarted, timeout=30000):
+        tools.open_paths([folder])
+    assert det.holding.wait(20)                             # b.txt: a batch computed, not delivered
+    assert tools.ws[1].status is DocStatus.DETECTING and tools.background_running
+    # the reviewer opens b.txt: its background job is cancelled (saves nothing), the window detects it
+    with qtbot.waitSignal(w.documentLoaded, timeout=10000):
+        tools.goto(1)
+    assert not tools.background_running
+    det.release.set()
+    qtbot.waitUntil(lambda: not w.detection.running and tools.ws[1].status is DocStatus.PENDING, timeout=30000)
+    assert [w.state.value(it) for it in w.state] == ["이영희"]
+    assert tools.ws[1].pending == 1 and tools.ws[0].status is DocStatus.PENDING

@@ -17,6 +17,11 @@ SUPPORTED_FORMATS: dict[str, str] = {
     "hwpx": "Hangul document (HWPX)",
     "pdf": "PDF (exported as a rasterised PDF with burned-in boxes)",
     "hwp": "Hangul 5 binary (read-only; exported as TXT)",
+    "png": "PNG image (OCR; exported with burned-in boxes)",
+    "jpg": "JPEG image (OCR; exported with burned-in boxes)",
+    "jpeg": "JPEG image (OCR; exported with burned-in boxes)",
+    "tif": "TIFF image, multi-page (OCR; exported with burned-in boxes)",
+    "tiff": "TIFF image, multi-page (OCR; exported with burned-in boxes)",
 }
 
 #: source format -> output formats it can be exported to (first = default, same format where possible)
@@ -27,10 +32,16 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "hwpx": ("hwpx", "txt"),
     "pdf": ("pdf", "txt"),
     "hwp": ("txt",),
+    "png": ("png", "txt"),
+    "jpg": ("jpg", "txt"),
+    "jpeg": ("jpeg", "txt"),
+    "tif": ("tif", "txt"),
+    "tiff": ("tiff", "txt"),
 }
 
 #: output format -> kind of independent leak check
-CHECK_KIND = {"txt": "text", "csv": "text", "docx": "zip", "hwpx": "zip", "pdf": "pdf"}
+CHECK_KIND = {"txt": "text", "csv": "text", "docx": "zip", "hwpx": "zip", "pdf": "pdf",
+              "png": "image", "jpg": "image", "jpeg": "image", "tif": "image", "tiff": "image"}
 
 
 def supported_suffixes() -> tuple[str, ...]:
@@ -67,6 +78,9 @@ def reader_for(fmt: str) -> Reader:
     if fmt == "hwp":
         from .hwp import read_hwp
         return lambda p, d, f, e: read_hwp(p, d)
+    if fmt in ("png", "jpg", "jpeg", "tif", "tiff"):
+        from .image import read_image
+        return lambda p, d, f, e: read_image(p, d)
     raise UnsupportedFormat(f"no reader for {fmt}")
 
 
@@ -95,4 +109,7 @@ def writer_for(src: str, out: str) -> Writer:
     if src == "pdf":
         from .pdf import write_pdf
         return write_pdf
+    if src in ("png", "jpg", "jpeg", "tif", "tiff"):
+        from .image import write_image
+        return write_image
     raise UnsupportedFormat(f"no writer for .{src} -> .{out}")

@@ -3,9 +3,9 @@
 Reading: every frame is decoded (bounded: ``MAX_FRAMES`` frames, ``MAX_PIXELS`` pixels each, Pillow's
 decompression-bomb guard on) and recognised with ``ocr.ocr_image``; ``Document.text`` has one part per frame
 (``1쪽``) whose slot is the frame's OCR text. ``extra["ocr_pages"]`` keeps each frame's ``OcrPage`` (boxes
-in source pixels), ``extra["unreadable_pages"]`` the 1-based numbers of frames OCR could not read with
-confidence (they keep the *needs review* status), ``extra["ocr"]`` the summary the report records (engine,
-pages, mean confidence — never text).
+in source pixels), ``Document.unreadable`` the frames OCR could not read with confidence (they keep the
+*needs review* status), ``extra["ocr"]`` the summary the report records (engine, pages, mean confidence —
+never text).
 
 Writing (``write_image``): each frame gets black boxes over the characters of every replacement (padded for
 blur and skew) and is saved in the source's format (PNG → PNG, JPEG → JPEG, TIFF → multi-page TIFF) without
@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 from ..masking import Replacement
 from . import ocr
 from .errors import DocumentError
-from .model import Document, TextBuilder, split_plan
+from .model import Document, TextBuilder, Unreadable, split_plan
 
 IMAGE_FORMATS = {"png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "tif": "TIFF", "tiff": "TIFF"}
 MAX_FRAMES = 200
@@ -89,9 +89,18 @@ def read_image(path: Path, data: bytes, *, cancelled: Callable[[], bool] | None 
     fmt = path.suffix.lower().lstrip(".")
     return Document(path=path, format=fmt, text=tb.text(), parts=tuple(tb.parts), segments=tuple(tb.segments),
                     sha256=hashlib.sha256(data).hexdigest(), size=len(data), notes=tuple(notes),
-                    extra={"ocr_pages": pages, "unreadable_pages": unreadable,
+                    unreadable=tuple(ocr_unreadable(n) for n in unreadable),
+                    extra={"ocr_pages": pages,
                            "ocr": {"engine": "tesseract", "pages": len(pages),
                                    "mean_confidence": round(sum(confs) / len(confs), 1) if confs else 0.0}})
+
+
+def ocr_unreadable(page_no: int) -> Unreadable:
+    """A page OCR could not read with confidence: the file needs review."""
+    return Unreadable(where=f"page {page_no}", reason="ocr_low_confidence",
+                      caption=f"{page_no}쪽: 글자를 읽지 못했습니다(OCR 신뢰도 낮음) — 직접 확인하세요",
+                      caption_en=f"page {page_no}: OCR could not read it reliably — review it yourself",
+                      page=page_no)
 
 
 def page_ranges(doc: Document, plan: Iterable[Replacement]) -> dict[int, list[tuple[int, int]]]:

@@ -363,6 +363,31 @@ def _pdf_streams(data: bytes) -> list[bytes]:
     return out
 
 
+def check_image_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
+    """Images (PNG/JPEG/TIFF written by ``image.write_image``): the bytes as any binary (metadata, text
+    chunks), and what OCR reads on every page of the written file — a masked value still recognisable
+    there is a leak (compared separator-tolerantly, and squashed: without spaces and punctuation)."""
+    from . import ocr
+    from .image import _open_frames
+
+    rep = LeakReport()
+    if len(data) > MAX_SCAN_BYTES:
+        rep.hits.append("output: too large to verify")
+        return rep
+    scan_bytes("image", data, matcher, rep)
+    try:
+        frames = _open_frames(data, "output")
+    except DocumentError as e:
+        rep.hits.append(f"output: cannot be verified ({e})")
+        return rep
+    for i, frame in enumerate(frames):
+        text = ocr.ocr_image(frame).text
+        _scan_text(f"page {i + 1} (OCR)", text, matcher, rep, xml=False)
+        if ocr.recognisable(matcher.cores, text):
+            rep.hits.append(f"page {i + 1} (OCR): a masked value is still readable")
+    return rep
+
+
 def check_pdf_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     rep = LeakReport()
     if len(data) > MAX_SCAN_BYTES:

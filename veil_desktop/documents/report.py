@@ -73,6 +73,8 @@ def build_report(doc: Document, plan: list[Replacement], *, output_name: str, ou
         # they look, so a person must have checked them (the batch CLI needs --allow-unreadable)
         "needs_review": bool(_unreadable(doc)),
         "unreadable": _unreadable(doc),
+        # OCR (images, scanned PDF pages): engine, pages read, mean word confidence — never the text
+        "ocr": dict(doc.extra["ocr"]) if doc.extra.get("ocr") else None,
         "warnings": list(warnings),
         # the window's review: detection status (a partial export is recorded), pending policy, pending
         # suggestions left unmasked below the threshold (``review.summary.report_fields``); None from the CLI

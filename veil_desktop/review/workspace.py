@@ -259,7 +259,7 @@ def detect_document(path: Path, detector, *, threshold: float = 0.5, terms=None,
             from ..detect.events import SpansFound
 
             if hasattr(detector, "stream"):
-                for ev in detector.stream(doc.text):
+                for ev in detector.stream(doc.text, cancelled=cancelled):
                     if cancelled():
                         raise Cancelled()
                     if isinstance(ev, SpansFound):
