@@ -187,3 +187,13 @@ def test_identifier_leaks_count_letters_and_digits_birth_dates_count_digits():
     bd = S(text, "1982년 5월 14일", "BIRTH_DATE")
     assert E.is_leak(text, bd, [])
     assert not E.is_leak(text, bd, [S(text, "1982", "BIRTH_DATE")])   # "년 5월 14일": 3 digits
+
+
+def test_default_without_context_is_the_baseline_of_the_refine_stage(tmp_path):
+    folder = build_tiny_model(tmp_path / "m", entities={"채권자": "PERSON"}, score=0.9)
+    text = "채권자는 변 씨에게 청구한다"
+    with_ctx = E.make_detector("default", str(folder), threads=1)
+    without = E.make_detector("default-no-context", str(folder), threads=1)
+    assert without.id.endswith("-no-context")
+    assert [(text[s.start:s.end], s.label) for s in with_ctx.detect(text)] == [("변", "PERSON")]
+    assert [(text[s.start:s.end], s.label) for s in without.detect(text)] == [("채권자", "PERSON")]

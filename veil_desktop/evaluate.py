@@ -264,7 +264,26 @@ def make_detector(spec: str, model: str | None = None, threads: int | None = Non
 
         return build_default_detector(Path(model) if model else None, threads=threads, o_bias=o_bias,
                                       rule_labels=rule_labels, spacing=spacing)
-    raise SystemExit(f"unknown detector {spec!r}: choose rules, default or model:DIR")
+    if spec == "default-no-context":
+        return _without_context(make_detector("default", model, threads, o_bias, rule_labels, spacing))
+    raise SystemExit(f"unknown detector {spec!r}: choose rules, default, default-no-context or model:DIR")
+
+
+def _without_context(det):
+    """The default detector without ``rules/refine.py`` (no model-span refinement, no context entities):
+    the baseline the context fixes are measured against. Evaluation only (``detect``, not ``stream``)."""
+    from .detect import default as D
+    from .detect.rules import RuleDetector
+
+    class NoContext(D.CombinedDetector):
+        def model_spans(self, text):
+            return D.union_spacing(list(self.model.detect(text)), self.spacing_spans(text))
+
+    r = det.rules
+    rules = RuleDetector(set(r.enabled) - {"PERSON", "ORGANIZATION"}, spacing=r.spacing, min_score=r.min_score)
+    out = NoContext(det.model, rules, spacing=det.spacing)
+    out.id = det.id + "-no-context"
+    return out
 
 
 def load_corpus(name: str, path: str | None = None):
@@ -381,7 +400,8 @@ def to_json(rep: Report) -> dict:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m veil_desktop.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--detector", default="default",
-                    help="rules | default (embedded model, or --model, + rules) | model:DIR (model alone)")
+                    help="rules | default (embedded model, or --model, + rules) | model:DIR (model alone) | "
+                         "default-no-context (default without rules/refine.py: the baseline of the context fixes)")
     ap.add_argument("--model", help="model folder for --detector default/model")
     ap.add_argument("--data", default="ko-pii", choices=["ko-pii", "klue"])
     ap.add_argument("--data-path", help="corpus file (default: ../shared/data/...)")
