@@ -5,6 +5,7 @@ A place the reader does not show would leave the value in clear (or fail the exp
 asserts the value was *shown* for review."""
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 
@@ -239,3 +240,40 @@ def test_comment_author_shown_in_caption_and_blanked(tmp_path):
     assert cap.detail == NAME
     redact(src, tmp_path / "out.docx", {"확인": "OTHER"})
     assert_gone(tmp_path / "out.docx", NAME, 'initials="KM"')
+
+
+def _png(text_chunk: bytes = b"") -> bytes:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    raw = zlib.compress(b"\x00\xff\x00\x00")
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+            + (chunk(b"tEXt", text_chunk) if text_chunk else b"") + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+
+
+def test_part_names_and_picture_metadata(tmp_path):
+    """A name in a part's file name (never reviewed) and in a picture's text metadata: the part gets a
+    neutral name (relationships and content types follow), the metadata is stripped, pixels kept."""
+    from PIL import Image
+
+    body = ('<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/'
+            'wordprocessingDrawing"><wp:extent cx="9525" cy="9525"/><wp:docPr id="1" name="Picture 1"/>'
+            '<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="'
+            'http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.'
+            'openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr><pic:cNvPr id="0" name="x.png"/>'
+            '<pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rP"/></pic:blipFill><pic:spPr/>'
+            '</pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>') + para("사진")
+    src = make_docx(tmp_path / "a.docx", body,
+                    doc_rels=[("rP", "image", "media/%EA%B9%80%EB%AF%BC%EC%88%98.png")],
+                    parts={f"word/media/{NAME}.png": _png(b"Author\x00" + "이창호".encode("utf-8"))})
+    redact(src, tmp_path / "out.docx", {"사진": "OTHER"})
+    assert_gone(tmp_path / "out.docx", NAME, "이창호", "Author")
+    out = _members(tmp_path / "out.docx")
+    pics = [n for n in out if n.startswith("word/media/")]
+    assert pics == ["word/media/part1.png"]
+    assert 'Target="/word/media/part1.png"' in out["word/_rels/document.xml.rels"].decode()
+    assert Image.open(io.BytesIO(out[pics[0]])).getpixel((0, 0)) == (255, 0, 0)
+    d = docx.Document(str(tmp_path / "out.docx"))
+    assert d.inline_shapes[0].type is not None and len(d.inline_shapes) == 1

@@ -31,6 +31,7 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 from lxml import etree
 
@@ -39,7 +40,8 @@ from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
 from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, generic_walker, localname,
-                      read_zip_document, rels_walker, textual_attribute, write_zip_document)
+                      read_zip_document, rels_walker, strip_picture_metadata, textual_attribute,
+                      write_zip_document)
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
@@ -134,8 +136,14 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
     pending: list[list] = []   # text boxes of the current top-level paragraph
 
     def tails(el, deleted: bool, inline: bool) -> None:
-        # text after a child (an XML comment/PI or an element) inside ``el``
+        # text after a child (an XML comment/PI or an element) inside ``el``; inside a text run, also the
+        # text of child elements (``<w:t>홍<x:y>길</x:y>동</w:t>``), in document order
         for child in el:
+            if inline and isinstance(child.tag, str):
+                if child.text:
+                    s = Slot(child, "text")
+                    em.deleted_slot(s) if deleted else em.slot(s)
+                tails(child, deleted, True)
             if child.tail and (inline or child.tail.strip()):
                 s = Slot(child, "tail")
                 if deleted:
@@ -355,6 +363,7 @@ def _source_of_rels(name: str) -> str:
 
 
 def _resolve(source: str, target: str) -> str:
+    target = unquote(target)  # part names in relationships may be %-encoded (OPC)
     if target.startswith("/"):
         return posixpath.normpath(target.lstrip("/"))
     base = posixpath.dirname(source) if source else ""
@@ -627,8 +636,59 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                 if isinstance(el.tag, str) and localname(el) in _APP_REMOVED:
                     el.text = None
             m = _rewrite(m, root)
+        if k == "image":
+            m = Member(m.name, strip_picture_metadata(m.data), m.compress_type, m.date_time)
         final.append(m)
-    return final
+    return _neutral_names(final)
+
+
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9_./\-\[\]]+$")
+
+
+def _neutral_names(members: list[Member]) -> list[Member]:
+    """Parts whose names hold anything but ASCII letters/digits (``word/media/김민수.png``) get neutral
+    names (``word/media/part1.png``), with every relationship target and content-type override updated:
+    a part name is readable by anyone who unzips the file and is not reviewed."""
+    renamed: dict[str, str] = {}
+    k = 0
+    for m in members:
+        if not _SAFE_NAME.match(m.name):
+            k += 1
+            d = posixpath.dirname(m.name)
+            ext = posixpath.splitext(m.name)[1].lower()
+            ext = ext if re.fullmatch(r"\.[a-z0-9]{1,5}", ext) else ""
+            new = posixpath.join(d if _SAFE_NAME.match(d or "x") else "word", f"part{k}{ext}")
+            if m.name.endswith(".rels"):
+                continue  # a rels part follows its source part (below)
+            renamed[m.name] = new
+    if not renamed:
+        return members
+    out = []
+    for m in members:
+        name = m.name
+        if name.endswith(".rels"):
+            src = _source_of_rels(name)
+            if src in renamed:
+                d, f = posixpath.split(renamed[src])
+                name = posixpath.join(d, "_rels", f + ".rels")
+            root = parse_xml(m.data, m.name)
+            for el in root:
+                if not isinstance(el.tag, str) or el.get("TargetMode") == "External":
+                    continue
+                tgt = _resolve(src, el.get("Target") or "")
+                if tgt in renamed:
+                    el.set("Target", "/" + quote(renamed[tgt]))
+            m = Member(name, serialize_xml(root), m.compress_type, m.date_time)
+        elif name == "[Content_Types].xml":
+            root = parse_xml(m.data, m.name)
+            for el in root:
+                if isinstance(el.tag, str) and unquote(el.get("PartName") or "").lstrip("/") in renamed:
+                    el.set("PartName", "/" + renamed[unquote(el.get("PartName")).lstrip("/")])
+            m = _rewrite(m, root)
+        elif name in renamed:
+            m = Member(renamed[name], m.data, m.compress_type, m.date_time)
+        out.append(m)
+    return out
 
 
 def check(members: list[Member]) -> None:

@@ -35,7 +35,7 @@ from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
 from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, generic_walker, localname,
-                      read_zip_document, without_refs, write_zip_document)
+                      read_zip_document, strip_picture_metadata, without_refs, write_zip_document)
 
 HP = "http://www.hancom.co.kr/hwpml/2011/paragraph"
 _hp = "{%s}" % HP
@@ -47,12 +47,14 @@ PREVIEW_CHARS = 1024
 
 
 def _is_body_slot(slot: Slot) -> bool:
-    el = slot.elem
-    if slot.kind == "text":
-        return el.tag == _hp + "t"
-    if slot.kind == "tail":
-        parent = el.getparent()
-        return parent is not None and parent.tag == _hp + "t"
+    """A slot inside an ``hp:t`` (its text, a child's text or tail)."""
+    if slot.kind == "attr":
+        return False
+    el = slot.elem if slot.kind == "text" else slot.elem.getparent()
+    while el is not None:
+        if el.tag == _hp + "t":
+            return True
+        el = el.getparent()
     return False
 
 
@@ -65,10 +67,7 @@ def section_walker(root: etree._Element, em: Emitter) -> None:
         name = localname(el)
         if el.tag == _hp + "t":
             em.slot(Slot(el, "text"))
-            for child in el:
-                if isinstance(child.tag, str):
-                    em.boilerplate(_INLINE.get(localname(child), ""))
-                em.slot(Slot(child, "tail"))
+            inline(el)
             return
         if name in _NOTES or name == "memo":
             # shown after the paragraph it is anchored in, captioned, not glued into its words
@@ -114,6 +113,14 @@ def section_walker(root: etree._Element, em: Emitter) -> None:
                 _flush(em, pending)
         elif name == "tr":
             em.boilerplate("\n")
+
+    def inline(el) -> None:
+        for child in el:
+            if isinstance(child.tag, str):
+                em.boilerplate(_INLINE.get(localname(child), ""))
+                em.slot(Slot(child, "text"))   # text inside a child element of hp:t
+                inline(child)
+            em.slot(Slot(child, "tail"))
 
     def _maybe_attr(el, a, em):
         from .xmlwalk import textual_attribute
@@ -340,7 +347,7 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
             m = Member(m.name, bom + preview.replace("\n", "\r\n").encode(enc, "replace"),
                        m.compress_type, m.date_time)
         elif m.name in renamed:
-            m = Member(renamed[m.name], m.data, m.compress_type, m.date_time)
+            m = Member(renamed[m.name], strip_picture_metadata(m.data), m.compress_type, m.date_time)
         else:
             m = _rename_refs(m, renamed)
         out.append(m)

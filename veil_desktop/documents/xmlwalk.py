@@ -186,6 +186,45 @@ def rels_walker(root: etree._Element, em: Emitter) -> None:
             em.slot(Slot(el, "attr", "Target"), suffix="\n")
 
 
+def strip_picture_metadata(data: bytes) -> bytes:
+    """A PNG/JPEG picture without its text metadata (PNG ``tEXt``/``zTXt``/``iTXt``/``eXIf``/``tIME``,
+    JPEG ``COM`` and ``APP1``/``APP13``/``APP3``-``APP13`` segments: EXIF author/comment, XMP, IPTC);
+    pixels, colour profile (``APP2``/``iCCP``) and JFIF/Adobe headers are kept. Anything else, or a
+    picture that does not parse cleanly, is returned unchanged (the leak check still reads it)."""
+    import struct
+
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        out, pos = [data[:8]], 8
+        while pos + 12 <= len(data):
+            n = struct.unpack(">I", data[pos:pos + 4])[0]
+            kind = data[pos + 4:pos + 8]
+            end = pos + 12 + n
+            if end > len(data):
+                return data
+            if kind not in (b"tEXt", b"zTXt", b"iTXt", b"eXIf", b"tIME"):
+                out.append(data[pos:end])
+            pos = end
+            if kind == b"IEND":
+                break
+        return b"".join(out)
+    if data[:2] == b"\xff\xd8":
+        out, pos = [data[:2]], 2
+        while pos + 4 <= len(data) and data[pos] == 0xFF:
+            marker = data[pos + 1]
+            if marker == 0xDA:  # start of scan: the rest is image data
+                out.append(data[pos:])
+                return b"".join(out)
+            n = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+            end = pos + 2 + n
+            if end > len(data):
+                return data
+            if not (marker == 0xFE or marker == 0xE1 or 0xE3 <= marker <= 0xED):
+                out.append(data[pos:end])
+            pos = end
+        return data
+    return data
+
+
 def strip_comments_and_pis(root: etree._Element) -> bool:
     """Remove XML comments and processing instructions (their text is not document content; a reader
     could still extract it). Tails are kept. True if anything was removed."""
