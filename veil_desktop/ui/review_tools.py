@@ -25,7 +25,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox, QSplitter, QStackedWidget, QToolBar
 
@@ -185,8 +185,13 @@ class ReviewTools(QObject):
         # the window's current item (table row) -> the page view; after the window's own handler ran
         window.table.selectionModel().currentChanged.connect(
             lambda *_: QTimer.singleShot(0, self._sync_pages_current))
-        window.destroyed.connect(self._cancel_background)
+        window.installEventFilter(self)        # closing the window cancels a background job at once
         self.retranslate(window.lang)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if obj is self.w and event.type() == QEvent.Type.Close:
+            self._cancel_background()
+        return False
 
     # ============================================================================================ i18n
     def retranslate(self, lang: str) -> None:
