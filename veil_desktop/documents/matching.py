@@ -52,10 +52,9 @@ def _ascii_alnum(ch: str) -> bool:
 
 def _cluster_start(ch: str) -> bool:
     """True if ``ch`` starts a new normalisation cluster (not a combining mark / Hangul vowel or final)."""
-    o = ord(ch)
-    if 0x1160 <= o <= 0x11FF or 0xD7B0 <= o <= 0xD7FF:
+    if "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff":
         return False
-    return unicodedata.combining(ch) == 0
+    return not unicodedata.combining(ch)
 
 
 def _normalize(text: str) -> tuple[str, "np.ndarray | None", "np.ndarray | None"]:
@@ -83,15 +82,27 @@ def _normalize(text: str) -> tuple[str, "np.ndarray | None", "np.ndarray | None"
             r = np.arange(pos, a, dtype=np.int64)
             starts.append(r)
             ends.append(r + 1)
+        rs: list[int] = []
+        re_: list[int] = []
+        pieces: list[str] = []
         cs = a
+        normalize, is_start = unicodedata.normalize, _cluster_start
         for i in range(a + 1, b + 1):
-            if i == b or _cluster_start(text[i]):
-                n = unicodedata.normalize("NFKC", text[cs:i])
+            if i == b or is_start(text[i]):
+                n = normalize("NFKC", text[cs:i])
                 if n:
-                    out.append(n)
-                    starts.append(np.full(len(n), cs, dtype=np.int64))
-                    ends.append(np.full(len(n), i, dtype=np.int64))
+                    pieces.append(n)
+                    k = len(n)
+                    if k == 1:
+                        rs.append(cs)
+                        re_.append(i)
+                    else:
+                        rs.extend([cs] * k)
+                        re_.extend([i] * k)
                 cs = i
+        out.append("".join(pieces))
+        starts.append(np.array(rs, dtype=np.int64))
+        ends.append(np.array(re_, dtype=np.int64))
         pos = b
         changed = True
     if not changed:
