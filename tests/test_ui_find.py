@@ -123,4 +123,11 @@ def test_find_and_mark_in_the_window_is_one_undo_step(qtbot, tmp_path, tmp_path_
     assert all(it.label == "ORGANIZATION" and it.status.value == "accepted" for it in w.state if it.source == "manual")
     qtbot.keyClick(w.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)   # one undo: all of them
     assert sorted((w.state.value(it), it.status.value) for it in w.state) == before
-    qtbot.keyClick(w.view, Qt.Key.Key_Escape)
+    # keys in the query box: Enter next, Shift+Enter previous, Esc closes the bar (not the window's Esc)
+    bar.query.setFocus()
+    qtbot.keyClick(bar.query, Qt.Key.Key_Return)
+    assert bar.count.text() == "2 / 2"
+    qtbot.keyClick(bar.query, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert bar.count.text() == "1 / 2"
+    qtbot.keyClick(bar.query, Qt.Key.Key_Escape)
+    assert not bar.isVisible() and not w.tools.find_toolbar.isVisible()

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Iterator
 
 from ..detect.normalize import FULLWIDTH_TABLE, normalize_text
 
@@ -184,9 +183,3 @@ def find_all(text: str, query: str, options: FindOptions = FindOptions()) -> lis
     scanner.scan()
     return scanner.matches
 
-
-def iter_literal_matches(folded_text: str, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
-    """``pattern.finditer`` over a folded text, skipping empty matches."""
-    for m in pattern.finditer(folded_text):
-        if m.end() > m.start():
-            yield m

@@ -10,8 +10,8 @@ Threading: GUI thread only. The bar does not own the document: ``set_document(vi
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QToolButton, QWidget,
 )
@@ -27,6 +27,7 @@ BUDGET_S = 0.008
 class FindBar(QWidget):
     matchSelected = Signal(int, int)     # python offsets of the current match
     marked = Signal(int, str)            # number of items added/accepted, label
+    closed = Signal()
 
     def __init__(self, parent=None, lang: str = "ko") -> None:
         super().__init__(parent)
@@ -76,10 +77,23 @@ class FindBar(QWidget):
         self.prev_btn.clicked.connect(self.find_previous)
         self.mark_btn.clicked.connect(self._on_mark_all)
         self.close_btn.clicked.connect(self.close_bar)
-        QShortcut(QKeySequence("Shift+Return"), self.query, self.find_previous)
-        QShortcut(QKeySequence("Escape"), self, self.close_bar,
-                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.query.installEventFilter(self)   # Esc closes the bar, Shift+Enter goes back (before any shortcut)
         self.retranslate()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        t = event.type()
+        if obj is self.query and t in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            key, mods = event.key(), event.modifiers()
+            if key == Qt.Key.Key_Escape or (key in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                                           and mods & Qt.KeyboardModifier.ShiftModifier):
+                if t == QEvent.Type.ShortcutOverride:
+                    event.accept()            # ours, not the window's Esc (cancel detection)
+                elif key == Qt.Key.Key_Escape:
+                    self.close_bar()
+                else:
+                    self.find_previous()
+                return t == QEvent.Type.KeyPress
+        return super().eventFilter(obj, event)
 
     # -- setup ------------------------------------------------------------------------------------------
     def retranslate(self, lang: str | None = None) -> None:
@@ -128,6 +142,7 @@ class FindBar(QWidget):
     def close_bar(self) -> None:
         self._timer.stop()
         self.hide()
+        self.closed.emit()
         if self._view is not None:
             self._view.setFocus()
 

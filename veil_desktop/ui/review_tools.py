@@ -156,7 +156,7 @@ class ReviewTools(QObject):
         self.find_toolbar.addWidget(self.find_bar)
         window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.find_toolbar)
         self.find_toolbar.hide()
-        self.find_bar.close_btn.clicked.connect(self.find_toolbar.hide)
+        self.find_bar.closed.connect(self.find_toolbar.hide)
 
         self.pages = PdfPageView()
         self.pages.renderer = self._render_page
