@@ -169,3 +169,35 @@ def test_cli_bad_terms_file_is_a_usage_error_and_writes_nothing(tmp_path, model,
     assert code == 2
     assert "line 2: a mask term needs a label" in err and "line 3: action must be" in err
     assert not out.exists()
+
+
+def test_cli_terms_reach_hiding_places_split_runs_zero_width_full_width(tmp_path, model, capsys):
+    """A mask term split over two DOCX runs, in a table cell, in the header, with a zero-width space and
+    in full-width letters: all masked in the written file (the leak check re-reads it)."""
+    import zipfile
+
+    import docx
+
+    d = docx.Document()
+    p = d.add_paragraph("담당 ")
+    p.add_run("박서")
+    p.add_run("연 주무관")                                 # the term split over two runs
+    d.add_paragraph("참석 박\u200b서연, 협력사 ＡＣＭＥ 및 acme")
+    d.add_table(rows=1, cols=1).cell(0, 0).text = "비고: 프로젝트  가람"
+    d.sections[0].header.paragraphs[0].text = "문서 관리: 박서연"
+    src = tmp_path / "letter.docx"
+    d.save(str(src))
+    terms = tmp_path / "terms.csv"
+    terms.write_text(CSV, encoding="utf-8")
+    out = tmp_path / "out"
+    code = main(["redact", str(src), "--out", str(out), "--model", str(model), "--threads", "1", "--quiet",
+                 "--terms", str(terms)])
+    assert code == 0, capsys.readouterr()
+    with zipfile.ZipFile(out / "letter.docx") as z:
+        xml = "".join(z.read(n).decode("utf-8") for n in z.namelist() if n.endswith(".xml"))
+    plain = xml.replace("\u200b", "")
+    for value in ("박서연", "박서", "가람", "ＡＣＭＥ", "acme", "ACME"):
+        assert value not in plain, value
+    report = json.loads((out / "letter.docx.report.json").read_text("utf-8"))
+    assert report["term_list"]["mask_hits_per_label"] == {"ORGANIZATION": 2, "OTHER": 1, "PERSON": 3}
+    assert report["leak_check"]["result"] == "clean"
