@@ -13,7 +13,7 @@ Korean words carry particles: ``김민준이``, ``서울에서`` — a value fol
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..detect.span import Span
@@ -104,27 +104,27 @@ class Hit:
     word_start: int
     word_end: int
     item_id: int | None = None   # an existing review item (None: a copy that is not an item yet)
-    part: str = ""               # the document part (header, footnote, page …), if known
+    part: str = ""               # the document part's name (header, footnote, page …), if known
     source: str = ""
+    #: the ``documents.Part`` itself (its caption key lets the UI name it in its language)
+    part_obj: Any = field(default=None, compare=False, repr=False)
 
     @property
     def default_checked(self) -> bool:
         return self.whole_word
 
 
-def _part_name(document: Any, offset: int) -> str:
+def _part(document: Any, offset: int) -> Any:
     part_at = getattr(document, "part_at", None)
-    if part_at is None:
-        return ""
-    part = part_at(offset)
-    return part.name if part is not None else ""
+    return part_at(offset) if part_at is not None else None
 
 
 def _hit(text: str, start: int, end: int, label: str, score: float, source: str, item_id: int | None,
          document: Any) -> Hit:
     ws, we = enclosing_word(text, start, end)
+    part = _part(document, start)
     return Hit(start, end, label, score, context_of(text, start, end), is_whole_word(text, start, end), ws, we,
-               item_id, _part_name(document, start), source)
+               item_id, part.name if part is not None else "", source, part)
 
 
 def hits_for_items(state: ReviewState, items: Iterable[ReviewItem], document: Any = None) -> list[Hit]:

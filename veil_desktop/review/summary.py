@@ -47,7 +47,7 @@ class ExportSummary:
     threshold: float
     policy: PendingPolicy
     detection: DetectionStatus
-    removed_parts: tuple[str, ...] = ()
+    removed_parts: tuple[Any, ...] = ()      # documents.Part objects (the UI names them in its language)
     unreadable_pages: tuple[int, ...] = ()
     unverifiable: int = 0
     notes: tuple[str, ...] = field(default=())
@@ -126,7 +126,7 @@ def build_summary(state: ReviewState, policy: PendingPolicy | str, detection: De
         else:
             c[it.status.value] += 1
     rows = tuple(LabelCounts(label, **c) for label, c in sorted(per.items()))
-    removed = tuple(p.name for p in getattr(document, "parts", ()) if getattr(p, "removed", False))
+    removed = tuple(p for p in getattr(document, "parts", ()) if getattr(p, "removed", False))
     unverifiable = 0
     if document is not None:
         # values too short for the output's leak check to find again (it counts them the same way)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QHeaderView
 from ..labels import display_name
 from ..review.summary import ExportSummary
 from .i18n import tr
+from .table_model import part_caption
 
 _COLUMNS = ("label", "accepted", "rejected", "pending", "hidden", "manual")
 
@@ -56,6 +57,7 @@ class ExportSummaryDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         for r, row in enumerate(rows):
             self.table.setItem(r, 0, QTableWidgetItem(display_name(row.label, lang)))
@@ -83,7 +85,9 @@ class ExportSummaryDialog(QDialog):
         layout.addWidget(_label(tr("summary.policy", lang).format(
             policy=tr(f"export.pending_{summary.policy.value}", lang))))
         if summary.removed_parts:
-            layout.addWidget(_label(tr("summary.removed", lang).format(parts=", ".join(summary.removed_parts))))
+            names = dict.fromkeys(part_caption(p, lang) if not isinstance(p, str) else p
+                                  for p in summary.removed_parts)
+            layout.addWidget(_label(tr("summary.removed", lang).format(parts=", ".join(names)), name="removed"))
         if summary.unreadable_pages:
             layout.addWidget(_label(tr("summary.unreadable", lang).format(
                 pages=", ".join(str(p) for p in summary.unreadable_pages)), name="unreadable"))

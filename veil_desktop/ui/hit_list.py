@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QDoubleSpin
 from ..labels import display_name
 from ..review.hits import Hit
 from .i18n import tr
+from .table_model import part_caption
 
 
 class HitListDialog(QDialog):
@@ -76,7 +77,7 @@ class HitListDialog(QDialog):
             score = QTableWidgetItem(f"{h.score:.2f}")
             score.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(r, 3, score)
-            where = h.part or ""
+            where = part_caption(h.part_obj, lang) if h.part_obj is not None else (h.part or "")
             if not h.whole_word:
                 where = f"{where} · {in_word}" if where else in_word
             self.table.setItem(r, 4, QTableWidgetItem(where))

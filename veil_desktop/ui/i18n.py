@@ -220,7 +220,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "hits.col.context": ("문맥", "Context"),
     "hits.col.label": ("유형", "Label"),
     "hits.col.score": ("점수", "Score"),
-    "hits.col.where": ("위치", "Where"),
+    "hits.col.where": ("구역·쪽", "Section/page"),
     "hits.in_word": ("단어 일부", "inside a word"),
     "hits.in_word_whole": ("단어 일부 → 단어 전체를 마스킹", "inside a word → whole word masked"),
     "hits.include_partial": ("단어 안에서 찾은 것도 포함", "Include matches inside words"),

@@ -176,7 +176,7 @@ class MainWindow(WindowCommands, QMainWindow):
         splitter.addWidget(self.panel)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([720, 520])
+        splitter.setSizes([670, 610])  # the table needs room for the section/page column
         self.setCentralWidget(splitter)
 
         sb = self.statusBar()
@@ -355,6 +355,7 @@ class MainWindow(WindowCommands, QMainWindow):
     def _on_detection_ended(self, cancelled: bool, error: str) -> None:
         if self._model is not None:
             self._model.catch_up(self._model.CATCH_UP_ROWS)  # the rest follows in batches
+        self.panel.fit_columns(self.lang)  # the labels found may need a wider label column
         self.progress.setVisible(False)
         self.cancel_button.setVisible(False)
         if self.session is not None:

@@ -90,6 +90,25 @@ class SpanPanel(QWidget):
         for col, width in enumerate(COLUMN_WIDTHS):
             if width:
                 self.table.setColumnWidth(col, width)
+        self.fit_columns()
+
+    def fit_columns(self, lang: str | None = None) -> None:
+        """Widen the label / status / source columns to their longest text in the UI language (no clipped
+        "Resident re…"); the label column fits the labels this document has (plus the three main ones)."""
+        lang = lang or getattr(self, "_lang", "ko")
+        model = self.proxy.sourceModel()
+        state = getattr(model, "state", None)
+        labels = set(MAIN_LABELS) | ({it.label for it in state} if state is not None else set())
+        fm = self.table.fontMetrics()
+        hfm = self.table.horizontalHeader().fontMetrics()
+        texts = {2: [display_name(l, lang) for l in labels], 4: [tr(f"status.{s.value}", lang) for s in Status],
+                 5: [tr(f"source.{s}", lang) for s in ("model", "rule", "manual")]}
+        for col, items in texts.items():
+            if col >= self.proxy.columnCount():
+                continue
+            header = self.proxy.headerData(col, Qt.Orientation.Horizontal) or ""
+            need = max([fm.horizontalAdvance(t) for t in items] + [hfm.horizontalAdvance(str(header))]) + 16
+            self.table.setColumnWidth(col, max(COLUMN_WIDTHS[col], need))
 
     # -- threshold --------------------------------------------------------------------------------------
     def threshold(self) -> float:
@@ -142,6 +161,8 @@ class SpanPanel(QWidget):
 
     # -- text -------------------------------------------------------------------------------------------
     def retranslate(self, lang: str) -> None:
+        self._lang = lang
+        self.fit_columns(lang)
         self.filter_caption.setText(tr("panel.filter", lang))
         self.threshold_caption.setText(tr("panel.threshold", lang))
         self.btn_accept.setText(tr("action.accept", lang) + " (A)")
