@@ -205,3 +205,25 @@ def test_opening_a_document_cancels_its_background_detection(qtbot, model, tmp_p
     qtbot.waitUntil(lambda: not w.detection.running and tools.ws[1].status is DocStatus.PENDING, timeout=30000)
     assert [w.state.value(it) for it in w.state] == ["이영희"]
     assert tools.ws[1].pending == 1 and tools.ws[0].status is DocStatus.PENDING
+
+
+def test_dropping_several_files_opens_a_workspace(qtbot, model, tmp_path):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("담당자 홍길동\n", encoding="utf-8")
+    b.write_text("수신 이영희 님\n", encoding="utf-8")
+    (tmp_path / "c.xyz").write_text("not a document")
+    w = show_window(qtbot, model)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in (a, b, tmp_path / "c.xyz")])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(w.detectionFinished, timeout=30000):
+        w.dropEvent(event)
+    assert [e.path for e in w.tools.ws.entries] == [a, b] and w.path == a
+    assert "c.xyz: unsupported file type .xyz" in w.last_error       # told, not silently dropped
+    qtbot.waitUntil(lambda: settled(w), timeout=30000)
+    assert [(e.status, e.pending) for e in w.tools.ws.entries] == [(DocStatus.PENDING, 1), (DocStatus.PENDING, 1)]
+    close_boxes(qtbot, w)

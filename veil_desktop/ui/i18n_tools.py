@@ -57,6 +57,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ws.reviewed": ("검토 완료", "reviewed"),
     "ws.exported": ("내보냄", "exported"),
     "ws.failed": ("실패", "failed"),
+    "action.open_files": ("여러 파일 열기…", "Open files…"),
     "action.open_folder": ("폴더 열기…", "Open folder…"),
     "action.next_doc": ("다음 문서", "Next document"),
     "action.prev_doc": ("이전 문서", "Previous document"),

@@ -42,6 +42,7 @@ from .workspace_panel import WorkspacePanel
 
 #: (id, shortcuts, menu) of the tools' actions; the text is ``tr("action.<id>")``
 TOOL_ACTIONS = (
+    ("open_files", ("Ctrl+Alt+O",), "file"),
     ("open_folder", ("Ctrl+Shift+O",), "file"),
     ("export_all", ("Ctrl+Shift+E",), "file"),
     ("next_doc", ("Ctrl+PgDown",), "file"),
@@ -244,6 +245,15 @@ class ReviewTools(QObject):
         i = self.ws.step(-1)
         if i is not None:
             self.goto(i)
+
+    def _on_open_files(self) -> None:
+        from ..documents.formats import supported_suffixes
+
+        pattern = " ".join("*" + s for s in supported_suffixes())
+        paths, _ = QFileDialog.getOpenFileNames(self.w, tr("action.open_files", self.lang), "",
+                                                f"{tr('dialog.documents', self.lang)} ({pattern})")
+        if paths:
+            self.open_paths(paths)
 
     def _on_open_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self.w, tr("action.open_folder", self.lang))
