@@ -3,6 +3,8 @@ tiny real model folder, plus the real rule stage) and runs it in a ``QRunnable``
 no child process, no injected detector. Cancel, stale jobs and failures on that path."""
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from dataclasses import replace
 
@@ -18,6 +20,7 @@ from veil_desktop.detect.default import CombinedDetector
 from veil_desktop.review.settings import AppSettings
 from veil_desktop.ui.main_window import MainWindow
 from veil_desktop.ui.settings_store import SettingsStore
+from veil_desktop.ui.worker import DETECT_NICE
 
 SAMPLE = sample_text()
 
@@ -57,6 +60,8 @@ def test_default_detector_runs_on_a_pool_thread_not_a_child_process(qtbot, windo
     assert isinstance(inner, CombinedDetector) and window.detector_id == "model+veil-rules-1"
     worker = seen["worker"]  # the job ran in a QRunnable on a QThreadPool thread, not on this one
     assert worker.thread_name == "Thread (pooled)" and worker.thread_id != gui and worker.pool_busy >= 1
+    if sys.platform.startswith("linux"):  # it ran below the GUI thread's priority (ui/worker.py DETECT_NICE)
+        assert worker.nice == min(19, os.getpriority(os.PRIO_PROCESS, os.getpid()) + DETECT_NICE)
     assert psutil.Process().children(recursive=True) == []  # no detection process
     found = {(window.state.value(it), it.label, it.source) for it in window.state}
     assert ("김민준", "PERSON", "model") in found and ("010-2345-6789", "PHONE", "rule") in found

@@ -13,6 +13,8 @@ Why hand-written and not superqt's ``thread_worker``: see docs/UI.md ("Worker pl
 """
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 import traceback
@@ -59,6 +61,30 @@ def forward_stream(events: Iterable, on_spans: Callable[[list], None],
             on_progress(progress.done, progress.total)
 
 
+#: how much lower than normal the detection thread runs (Linux nice increment). Detection keeps every core
+#: busy (onnxruntime's intra-op threads plus this one); at a lower priority it yields a core to the GUI thread
+#: whenever the GUI thread has work, instead of sharing it equally. On an otherwise idle machine it costs
+#: nothing (priority only matters when threads compete for a CPU).
+DETECT_NICE = 5
+
+
+def lower_thread_priority() -> None:
+    """Lower the calling thread's CPU priority (before it creates onnxruntime's or the tokenizer's
+    threads, which inherit it). Linux: ``setpriority`` on the thread id (per thread there); elsewhere Qt's
+    ``QThread.LowPriority``. A pool thread keeps it afterwards (an unprivileged thread cannot raise its
+    priority again); later jobs on it run at that priority too, which only matters under contention."""
+    try:
+        if sys.platform.startswith("linux"):
+            tid = threading.get_native_id()
+            target = min(19, os.getpriority(os.PRIO_PROCESS, os.getpid()) + DETECT_NICE)  # main thread + N
+            if os.getpriority(os.PRIO_PROCESS, tid) < target:  # a reused pool thread is lowered already
+                os.setpriority(os.PRIO_PROCESS, tid, target)
+        else:
+            QThread.currentThread().setPriority(QThread.Priority.LowPriority)
+    except (OSError, AttributeError):  # not permitted / not supported: run at normal priority
+        pass
+
+
 class DetectSignals(QObject):
     started = Signal(int, str)              # job id, detector id
     progress = Signal(int, int, int)        # job id, done, total
@@ -86,6 +112,7 @@ class DetectWorker(QRunnable):
         self.signals = signals
         self._throttle = throttle_s
         self._slice_chars = slice_chars
+        self.lower_priority = True  # see DETECT_NICE
         self._cancel = Event()
         self.ended = Event()  # set when run() has returned (tests, benchmarks: how fast a cancel stops it)
         # where it ran (self-test, tests, benchmark): thread id, Qt's thread name ("Thread (pooled)" for a
@@ -93,6 +120,7 @@ class DetectWorker(QRunnable):
         self.thread_id: int | None = None
         self.thread_name = ""
         self.pool_busy = 0
+        self.nice: int | None = None  # the thread's nice value while detecting (Unix)
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -106,6 +134,10 @@ class DetectWorker(QRunnable):
         self.thread_id = threading.get_ident()
         self.thread_name = QThread.currentThread().objectName()
         self.pool_busy = QThreadPool.globalInstance().activeThreadCount()
+        if self.lower_priority:
+            lower_thread_priority()
+        if hasattr(os, "getpriority"):
+            self.nice = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
         try:
             detector = self._provider()
             if self._cancel.is_set():
