@@ -75,6 +75,7 @@ def test_insurance_numbers(text, value):
     ("환자번호: P-20240815-99", "P-20240815-99"),
     ("의무기록번호 2024-004512 열람", "2024-004512"),
     ("차트번호는 C12345입니다", "C12345"),
+    ("처방전 식별번호 PRES-99201-X8을 통해", "PRES-99201-X8"),
 ])
 def test_medical_numbers(text, value):
     assert found(text) == [(value, "MEDICAL_ID")]
@@ -181,6 +182,7 @@ def test_phone_after_receipt_word_stays_a_phone():
     ("1990년 3월 2일 출생", "1990년 3월 2일"),
     ("환자 김성훈(남, 42세, 1982-05-14생)님", "1982-05-14"),
     ("출생일: 2001. 1. 9.", "2001. 1. 9"),
+    ("대표님 생신이 1982년 11월 15일이라", "1982년 11월 15일"),
 ])
 def test_birth_dates(text, value):
     assert found(text) == [(value, "BIRTH_DATE")]

@@ -67,7 +67,7 @@ _KEYWORDS: dict[str, list[str]] = {
                            "납부", "고지", "계약", "관리", "신고", "진정", "제보", "상담", "처리",
                            "등기", "공문", "결재", "시행문", "청구", "보험청구", "사고 접수", "사고접수", "진술서")
     + ["접수번호", "문서번호", "시행번호", "공문번호", "접수 No", "Ref.", "ref.", "Ref No"],
-    "BIRTH_DATE": ["생년월일", "생 년 월 일", "출생일", "출생", "생일", "태어난", "태어났", "태어나", "DOB", "D.O.B",
+    "BIRTH_DATE": ["생년월일", "생 년 월 일", "출생일", "출생", "생일", "생신", "태어난", "태어났", "태어나", "DOB", "D.O.B",
                    "Date of birth", "date of birth", "Date of Birth", "Birth date", "birth date", "생년"],
 }
 _KIND_OF = {w: k for k, ws in _KEYWORDS.items() for w in ws}
@@ -79,7 +79,7 @@ _LATIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _GAP = 16
 _FILLER = re.compile(
     r"(?:[ \t:：=#(\[\-]|번호|ID|No\.?|NO\.?|no\.|넘버|코드|\(주\)|공단|등록|가입자|가입|자격|카드|관리|조회|확인|기재|원본"
-    r"|발급|부여|증서|증권|은|는|이|가|을|를|의|로|인|증|상|제(?=[ ]?[0-9A-Za-z]))*")
+    r"|발급|부여|증서|증권|식별|고유|은|는|이|가|을|를|의|로|인|증|상|제(?=[ ]?[0-9A-Za-z]))*")
 
 #: an ID-like token: alphanumeric groups joined by - _ / . (a Hangul group only *between* two groups:
 #: ``2024-민원-0012``); particles glued to the end are outside it (``RX-2023-0045에`` -> ``RX-2023-0045``)
