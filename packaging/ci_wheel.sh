@@ -44,7 +44,8 @@ SDIST=$(ls "$WORK"/dist/veil_desktop-*.tar.gz)
 tar -tzf "$SDIST" | grep -E '/(resources/models/veil-compact-ko/model\.onnx|resources/fonts/NanumGothic\.ttf|NOTICE|LICENSE)$' \
   | sort | sed 's/^/  sdist: /'
 mkdir -p "$WORK/sdist" && tar -xzf "$SDIST" -C "$WORK/sdist"
-"$REPO/$PY" -m pip wheel -q --no-deps --no-build-isolation -w "$WORK/dist" "$WORK"/sdist/veil_desktop-*/
+"$REPO/$PY" -m pip wheel -q --no-deps --no-build-isolation -w "$WORK/dist" "$WORK"/sdist/veil_desktop-*/ 2>&1 \
+  | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
 WHEEL=$(ls "$WORK"/dist/veil_desktop-*.whl)
 "$REPO/$PY" - "$WHEEL" <<'EOF'
 import sys, zipfile
@@ -67,7 +68,7 @@ section "fresh venv outside the checkout: pip install the wheel"
 "$WORK/venv/bin/python" -m pip install -q --disable-pip-version-check "$WHEEL" 2>&1 \
   | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
 "$WORK/venv/bin/python" -m pip list --format=freeze 2>/dev/null \
-  | grep -iE '^(veil-desktop|numba|llvmlite|onnxruntime|pyside6-essentials|numpy)==' | tr '\n' ' '; echo
+  | grep -iE '^(veil-desktop|numba|llvmlite|onnxruntime|pyside6[-_]essentials|numpy)==' | tr '\n' ' '; echo
 cd "$WORK/elsewhere"   # not the checkout, not the export: nothing from a source tree can be found here
 cp "$REPO/resources/samples/sample_ko.txt" "$WORK/elsewhere/민원_표본.txt"
 "$WORK/venv/bin/python" - "$REPO" <<'EOF'
