@@ -314,3 +314,30 @@ def test_next_pending_tells_when_it_wraps(qtbot, make_window, doc):
     qtbot.keyClick(w.view, Qt.Key.Key_J)
     assert w.current_item().start < last.start
     assert w.statusBar().currentMessage() == "문서 끝에서 처음으로 돌아왔습니다"
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_no_clipped_texts_at_1280x800(qtbot, make_window, doc, lang):
+    w = make_window()
+    from dataclasses import replace
+
+    w.apply_settings(replace(w.settings, language=lang))
+    w.resize(1280, 800)
+    open_and_detect(qtbot, w, doc)
+    qtbot.wait(50)
+    fm = w.table.fontMetrics()
+    from veil_desktop.labels import display_name
+
+    for label in {it.label for it in w.state}:                  # "Resident re…" no more
+        assert w.table.columnWidth(2) >= fm.horizontalAdvance(display_name(label, lang)) + 8
+    for col in (2, 4, 5, 6):
+        header = w.proxy.headerData(col, Qt.Orientation.Horizontal)
+        assert w.table.columnWidth(col) >= w.table.horizontalHeader().fontMetrics().horizontalAdvance(header)
+    # status bar: the permanent labels get the room they ask for, and leave room for the message
+    for label in (w.model_label, w.counts_label, w.reviewed_label):
+        assert label.width() >= label.sizeHint().width()
+    used = sum(l.width() for l in (w.model_label, w.counts_label, w.reviewed_label))
+    assert w.statusBar().width() - used >= 200
+    # buttons show their whole text
+    for b in (w.btn_accept, w.btn_reject, w.btn_accept_above):
+        assert b.width() >= b.fontMetrics().horizontalAdvance(b.text())

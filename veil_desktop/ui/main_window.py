@@ -53,6 +53,8 @@ from .table_model import SpanTableModel
 from .worker import TaskSignals, TaskWorker
 
 AUTOSAVE_DELAY_MS = 1000
+#: labels listed in the status bar's counts (the rest are in its tooltip)
+STATUS_LABELS = 4
 
 
 class _StateWatcher(StateListener):
@@ -483,7 +485,11 @@ class MainWindow(WindowCommands, QMainWindow):
         for label in sorted(counts, key=lambda l: (LABEL_CHOICES.index(l) if l in LABEL_CHOICES else 99, l)):
             c = counts[label]
             parts.append(f"{display_name(label, lang)} {c[Status.ACCEPTED]}/{sum(c.values())}")
-        self.counts_label.setText("  ·  ".join(parts))
+        # at most STATUS_LABELS labels in the bar (the rest in the tooltip): with a dozen labels the line would
+        # push the transient message on the left out of sight ("Detection finished: 33 it")
+        shown = parts[:STATUS_LABELS] + ([f"+{len(parts) - STATUS_LABELS}"] if len(parts) > STATUS_LABELS else [])
+        self.counts_label.setText("  ·  ".join(shown))
+        self.counts_label.setToolTip("\n".join(parts))
         if running:  # no "reviewed 100%" while the items are still arriving
             self.reviewed_label.setText(tr("status.detecting_n", lang).format(n=len(st)))
         else:
