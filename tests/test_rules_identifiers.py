@@ -228,3 +228,24 @@ def test_every_identifier_masks_in_every_style():
     assert "[URL]" in tagged and "[CASE_NUMBER]" in tagged and "[BIRTH_DATE]" in tagged
     partial = mask_text(text, spans, default=MaskStyle.PARTIAL)
     assert "생년월일 ***** *** ***" in partial and "RX-" not in partial and "2024" not in partial
+
+
+# -- hiding places and bombs ---------------------------------------------------------------------------
+
+def test_full_width_identifiers_are_found_at_their_original_offsets():
+    text = "사건번호 ２０２４가합１２３４５, 처방전 번호 ＲＸ－２０２３１０１２－００４５, 홈페이지 ｗｗｗ．ｓｅｏｕｌｃｌｉｎｉｃ．ｋｒ"
+    assert found(text) == [("２０２４가합１２３４５", "CASE_NUMBER"), ("ＲＸ－２０２３１０１２－００４５", "MEDICAL_ID"),
+                           ("ｗｗｗ．ｓｅｏｕｌｃｌｉｎｉｃ．ｋｒ", "URL")]
+
+
+def test_url_without_a_dot():
+    assert found("사내망 http://intranet/hr/records 참고") == [("http://intranet/hr/records", "URL")]
+
+
+@pytest.mark.parametrize("text, n", [
+    ("a." * 100_000, 0), ("1-" * 100_000, 0), ("사건번호 " * 20_000, 0), ("생년월일 " * 20_000, 0),
+    ("RX-" * 60_000, 0), ("가-" * 100_000, 0), ("a.co.kr/" * 20_000, 0), ("www." * 50_000, 1),
+])
+def test_pathological_inputs_end_with_the_expected_spans(text, n):
+    # shapes that would make a backtracking pattern explode: they must simply come back (no timing asserted)
+    assert len(RULES.detect(text)) == n

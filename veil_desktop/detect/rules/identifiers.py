@@ -264,7 +264,7 @@ def find_case_numbers(text: str, cx: ContextIndex) -> Iterator[Span]:
 
 
 def find_urls(text: str, cx: ContextIndex) -> Iterator[Span]:
-    if "." not in text:
+    if "." not in text and "://" not in text:
         return
     taken: list[tuple[int, int]] = []
     for m in _URL_SCHEME.finditer(text):
