@@ -293,6 +293,10 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
                  "pdf": leakcheck.check_pdf_bytes, "image": leakcheck.check_image_bytes}[kind]
         with document_budget("output", export=True, fresh=True):   # its own running total
             rep = check(data, matcher) if matcher else leakcheck.LeakReport()
+            if kind == "pdf" and matcher and doc.extra.get("pdf_ocr"):   # scanned pages: read them again
+                extra = leakcheck.check_pdf_ocr(data, matcher, sorted(doc.extra["pdf_ocr"]))
+                rep.scanned += extra.scanned
+                rep.hits += extra.hits
         summary.update({"method": kind, "values_checked": len(matcher.cores),
                         "unverifiable": matcher.unverifiable, "views_scanned": len(rep.scanned),
                         "result": "clean" if rep.clean else "leak"})

@@ -388,6 +388,40 @@ def check_image_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     return rep
 
 
+def check_pdf_ocr(data: bytes, matcher: ValueMatcher, pages: list[int]) -> LeakReport:
+    """OCR of the given (0-based) pages of a written PDF, rendered at the resolution they were written at:
+    for pages that were OCR'd when read (scans), whose masked values only OCR can look for."""
+    from . import ocr
+    from .pdf import OCR_DPI, OCR_MAX_PIXELS, PDFIUM_LOCK, _open, _render_scale
+
+    rep = LeakReport()
+    with PDFIUM_LOCK:
+        pdf = _open(data)
+        try:
+            images = []
+            for i in pages:
+                if i >= len(pdf):
+                    rep.hits.append(f"page {i + 1}: missing in the output")
+                    continue
+                page = pdf[i]
+                try:
+                    w, h = page.get_size()
+                    bitmap = page.render(scale=_render_scale(w, h, OCR_DPI, OCR_MAX_PIXELS))
+                    images.append((i, bitmap.to_pil().convert("L")))
+                    bitmap.close()
+                finally:
+                    page.close()
+        finally:
+            pdf.close()
+    for i, img in images:
+        text = ocr.ocr_image(img).text
+        rep.scanned.append(f"page {i + 1} (OCR)")
+        _scan_text(f"page {i + 1} (OCR)", text, matcher, rep, xml=False)
+        if ocr.recognisable(matcher.cores, text):
+            rep.hits.append(f"page {i + 1} (OCR): a masked value is still readable")
+    return rep
+
+
 def check_pdf_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     rep = LeakReport()
     if len(data) > MAX_SCAN_BYTES:

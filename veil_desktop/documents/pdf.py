@@ -22,8 +22,13 @@ pages are re-assembled into a new PDF that contains only JPEG images: no text la
 annotations, no metadata (``/Info`` is absent). Annotations and form fields are not rendered, because
 their text is not part of the reviewed text layer.
 
-Limits: no OCR here (see ``ocr.py``): unreadable pages are exported as they look and the file needs
-review. Page count, characters and render size are bounded so a hostile file cannot exhaust memory.
+- **OCR** (``ocr.py``): a page with no text layer (a scan) or a garbled one is rendered at ``OCR_DPI`` and
+  read by Tesseract; its OCR text becomes the page's reviewable text and the OCR boxes (``extra["pdf_ocr"]``:
+  page → (``OcrPage``, render scale)) are burned at export, where such a page is rasterised at ``OCR_DPI``
+  too, and the export's check reads it again by OCR (``leakcheck.check_pdf_ocr``). A page OCR cannot read
+  with confidence stays **needs review**; so does a picture on a page that also has a text layer.
+
+Limits: page count, characters and render size are bounded so a hostile file cannot exhaust memory.
 """
 from __future__ import annotations
 
@@ -46,6 +51,9 @@ MAX_PAGE_PIXELS = 40_000_000      # about A0 at 150 dpi; bigger pages are render
 BOX_PAD_PT = 1.5                  # least padding of a burned box (points) on every side
 BOX_PAD_FRACTION = 0.2            # ... or this fraction of the line's height, whichever is larger
 JPEG_QUALITY = 85
+#: scanned pages are OCR'd and exported at this resolution (Tesseract reads 10 pt text well from 200 dpi up)
+OCR_DPI = 300
+OCR_MAX_PIXELS = 40_000_000
 #: a picture covering at least this fraction of the page (and MIN_IMAGE_PT on both sides) may hold text
 MIN_IMAGE_FRACTION = 0.002
 MIN_IMAGE_PT = 6.0
@@ -249,6 +257,8 @@ def _read_pdf(path: Path, data: bytes) -> Document:
         unreadable: list[Unreadable] = []
         checker = _GlyphCheck(raw)
         empty = 0
+        ocr_pages: dict[int, tuple] = {}
+        ocr_ok = _ocr_available()
         for i in range(n_pages):
             page = pdf[i]
             tp = page.get_textpage()
@@ -287,15 +297,26 @@ def _read_pdf(path: Path, data: bytes) -> Document:
             finally:
                 tp.close()
                 page.close()
-            pages.append(array("i", idx))
             text = "".join(chars)
+            reason = None
             if not text.strip():
                 empty += 1
                 if n_objects:
-                    unreadable.append(_unreadable(i + 1, "no_text_layer"))
+                    reason = "no_text_layer"
             elif bad + lying >= GARBLED_MIN_CHARS:
-                unreadable.append(_unreadable(i + 1, "garbled_text"))
-            if text.strip() or not n_objects:
+                reason = "garbled_text"
+            if reason and ocr_ok:
+                page_ocr = _ocr_page(pdf, i)
+                ocr_pages[i] = page_ocr
+                text, idx = page_ocr[0].text, []
+                if not page_ocr[0].readable:
+                    from .image import ocr_unreadable
+
+                    unreadable.append(ocr_unreadable(i + 1))
+            elif reason:
+                unreadable.append(_unreadable(i + 1, reason))
+            pages.append(array("i", idx))
+            if (text.strip() or not n_objects) and i not in ocr_pages:   # an OCR'd page is read whole
                 area = max(w_pt * h_pt, 1.0)
                 for left, bottom, right, top in images:
                     iw = min(right, w_pt) - max(left, 0.0)
@@ -309,7 +330,10 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                 tb.boilerplate("\n")
             tb.end_part()
         notes = []
-        if empty:
+        if ocr_pages:
+            notes.append(f"{len(ocr_pages)} of {n_pages} page(s) have no usable text layer (scanned?) and were "
+                         "read by OCR: compare the page image with the text.")
+        elif empty:
             notes.append(f"{empty} of {n_pages} page(s) have no text layer (scanned?); their content "
                          "cannot be detected and is exported as is.")
         if unreadable:
@@ -321,9 +345,47 @@ def _read_pdf(path: Path, data: bytes) -> Document:
         return Document(path=path, format="pdf", text=text, parts=tuple(tb.parts),
                         segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
                         size=len(data), notes=tuple(notes), unreadable=tuple(unreadable),
-                        extra={"pdf_pages": pages})
+                        extra={"pdf_pages": pages, "pdf_ocr": ocr_pages,
+                               **({"ocr": _ocr_summary(ocr_pages)} if ocr_pages else {})})
     finally:
         pdf.close()
+
+
+def _ocr_available() -> bool:
+    from . import ocr
+
+    return ocr.available()
+
+
+def _render_scale(w_pt: float, h_pt: float, dpi: int, max_pixels: int) -> float:
+    scale = dpi / 72.0
+    if w_pt * h_pt * scale * scale > max_pixels:
+        scale = 0.999 * (max_pixels / (w_pt * h_pt)) ** 0.5  # pixel sizes round up
+    return scale
+
+
+def _ocr_page(pdf, i: int) -> tuple:
+    """(``OcrPage`` of page ``i`` rendered at ``OCR_DPI``, the render scale)."""
+    from . import ocr
+
+    page = pdf[i]
+    try:
+        w_pt, h_pt = page.get_size()
+        scale = _render_scale(w_pt, h_pt, OCR_DPI, OCR_MAX_PIXELS)
+        bitmap = page.render(scale=scale, may_draw_forms=False, draw_annots=False)
+        try:
+            img = bitmap.to_pil().convert("L")
+        finally:
+            bitmap.close()
+    finally:
+        page.close()
+    return ocr.ocr_image(img), scale
+
+
+def _ocr_summary(ocr_pages: dict[int, tuple]) -> dict:
+    confs = [p.confidence for p, _ in ocr_pages.values() if p.words]
+    return {"engine": "tesseract", "pages": len(ocr_pages),
+            "mean_confidence": round(sum(confs) / len(confs), 1) if confs else 0.0}
 
 
 def write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
@@ -334,10 +396,17 @@ def write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
 def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
     from PIL import ImageDraw
 
+    from . import ocr
+
     pages: list[array] = doc.extra.get("pdf_pages") or []
+    ocr_pages: dict[int, tuple] = doc.extra.get("pdf_ocr") or {}
     edits = split_plan(plan, doc.segments)
     masked: dict[int, list[list[int]]] = {}     # page -> runs of pdfium char indices (one per replacement)
+    ocr_masked: dict[int, list[tuple[int, int]]] = {}   # OCR'd page -> ranges of its OCR text
     for (member, page_no), local in edits.items():
+        if page_no in ocr_pages:
+            ocr_masked.setdefault(page_no, []).extend((a, b) for a, b, _ in local)
+            continue
         idx = pages[page_no]
         for a, b, _ in local:
             masked.setdefault(page_no, []).append(list(idx[a:b]))
@@ -350,11 +419,18 @@ def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
             page = pdf[i]
             try:
                 w_pt, h_pt = page.get_size()
-                scale = DPI / 72.0
-                if w_pt * h_pt * scale * scale > MAX_PAGE_PIXELS:
-                    scale = 0.999 * (MAX_PAGE_PIXELS / (w_pt * h_pt)) ** 0.5  # pixel sizes round up
+                if i in ocr_pages:
+                    scale = _render_scale(w_pt, h_pt, OCR_DPI, OCR_MAX_PIXELS)
+                else:
+                    scale = _render_scale(w_pt, h_pt, DPI, MAX_PAGE_PIXELS)
                 bitmap = page.render(scale=scale, may_draw_forms=False, draw_annots=False)
                 img = bitmap.to_pil().convert("RGB")
+                if ocr_masked.get(i):
+                    page_ocr, ocr_scale = ocr_pages[i]
+                    f = scale / ocr_scale
+                    boxes = [(x0 * f, y0 * f, x1 * f, y1 * f)
+                             for x0, y0, x1, y1 in ocr.boxes_for(page_ocr, ocr_masked[i])]
+                    img = ocr.burn(img, boxes)
                 if masked.get(i):
                     conv = bitmap.get_posconv(page)
                     tp = page.get_textpage()
@@ -475,6 +551,13 @@ def char_boxes(doc: Document, source: bytes) -> list[PageBoxes]:
                 page = pdf[i]
                 try:
                     w, h = page.get_size()
+                    ocr_page = (doc.extra.get("pdf_ocr") or {}).get(i)
+                    if ocr_page is not None:   # OCR boxes: pixels of a render at scale sc (top-left origin)
+                        po, sc = ocr_page
+                        out.append(PageBoxes(i, w, h, starts.get(i, -1), tuple(
+                            None if b is None else (b[0] / sc, b[1] / sc, b[2] / sc, b[3] / sc)
+                            for b in po.boxes)))
+                        continue
                     tp = page.get_textpage()
                     try:
                         boxes = []
