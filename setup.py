@@ -10,6 +10,8 @@ installed package must carry it. ``build_py`` copies it into the built package a
   ``paths`` uses ``<repository>/resources`` directly.
 - The sdist carries ``resources/``, ``NOTICE`` and ``LICENSE`` (``MANIFEST.in``), so a wheel built from the
   sdist is the same as one built from the checkout.
+- ``build/lib/veil_desktop`` is emptied first, so a wheel built inside a checkout never carries a module
+  that has since been deleted from the source tree (setuptools keeps ``build/`` between builds).
 - What is copied: every file under ``resources/`` except hidden files, caches and anything executable or a
   training checkpoint (a model folder is data, never code — the same rule as the bundle's
   ``packaging/bundle_config.model_file_allowed``; ``tests/test_packaging.py`` checks the two agree on the
@@ -17,6 +19,7 @@ installed package must carry it. ``build_py`` copies it into the built package a
 """
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from setuptools import setup
@@ -58,6 +61,12 @@ class build_py(_build_py):
         return [(src, base / rel) for src, rel in resource_files()]
 
     def run(self) -> None:
+        if not getattr(self, "editable_mode", False):
+            # setuptools reuses <checkout>/build/lib between builds: a module deleted from the source tree
+            # would otherwise live on in every later wheel built in the checkout. Start from nothing.
+            stale = Path(self.build_lib) / PACKAGE
+            if stale.is_dir():
+                shutil.rmtree(stale)
         super().run()
         for src, dest in self._resource_targets():
             self.mkpath(str(dest.parent))

@@ -415,6 +415,9 @@ def built_wheel(tmp_path_factory) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc", "_viterbi_aot*")
     shutil.copytree(ROOT / "veil_desktop", src / "veil_desktop", ignore=ignore)
     shutil.copytree(ROOT / "resources", src / "resources", ignore=ignore)
+    # a module deleted from the sources but still in setuptools' reused build/lib must not ship
+    (src / "build" / "lib" / "veil_desktop" / "ui").mkdir(parents=True)
+    (src / "build" / "lib" / "veil_desktop" / "ui" / "deleted_module.py").write_text("x = 1\n", encoding="utf-8")
     out = base / "dist"
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
                            "-w", str(out), str(src)], capture_output=True, text=True, timeout=300)
@@ -442,6 +445,8 @@ def test_wheel_carries_model_font_icons_sample_and_licences(built_wheel):
         assert b"Apache License" in zf.read(res + "licenses/LICENSE")
         assert b"SIL OPEN FONT LICENSE" in zf.read(res + "fonts/OFL.txt")
     assert {res + "icons/veil-desktop.png", res + "icons/veil-desktop.ico", res + "samples/sample_ko.txt"} <= names
+    assert "veil_desktop/ui/deleted_module.py" not in names  # stale build/lib content was cleared
+    assert "veil_desktop/paths.py" in names and "veil_desktop/ui/about.py" in names
     # the package data is data: no code from resources/ (a model folder is never executed)
     assert not [n for n in names if n.startswith(res) and n.endswith((".py", ".pyc", ".so", ".dll"))]
     # PEP 639 licence metadata: SPDX expression, licence files in .dist-info/licenses/
