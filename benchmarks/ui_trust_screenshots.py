@@ -5,7 +5,8 @@ for docs/UI.md (prints the files it wrote; asserts nothing).
 
 A fresh profile (temporary user dirs) and the app's default detector (embedded compact model + rules). The
 DOCX (python-docx) holds a header, a paragraph and a table of people with phone numbers and RRNs. Writes
-``ui_docx_table[_en].png`` (the window at 1280x800), ``ui_hit_list[_en].png`` (Ctrl+Shift+A),
+``ui_docx_table[_en].png`` (the window at 1280x800), ``ui_export_dialog[_en].png`` (styles per label),
+``ui_hit_list[_en].png`` (Ctrl+Shift+A),
 ``ui_export_summary[_en].png`` (threshold raised so some suggestions are hidden, detection complete) and
 ``ui_export_result[_en].png``.
 """
@@ -100,6 +101,17 @@ def main() -> int:
     wait(lambda: bool(done) and w.state is not None)
     w._go_pending(True)
     shot(w, "ui_docx_table")
+
+    # the export dialog: styles per label with examples, tag language, pending policy
+    from veil_desktop.ui.dialogs import ExportDialog
+
+    ed = ExportDialog(w, w.state, w.settings, w.path, w.document, w.lang)
+    ed.set_style("PERSON", "partial")
+    ed.set_style("RRN", "partial")
+    ed.update_preview()
+    ed.show()
+    shot(ed, "ui_export_dialog")
+    ed.close()
 
     # Ctrl+Shift+A: the hit list first
     dlg = w.bulk.accept_above(0.5)

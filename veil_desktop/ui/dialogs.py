@@ -101,6 +101,7 @@ class ExportDialog(QDialog):
         self.lang = lang
         self._state = state
         self._source = source
+        self._document = document
         # created first: building the widgets below already fires change signals
         self._preview_timer = QTimer(self, singleShot=True, interval=80, timeout=self.update_preview)
         self.setWindowTitle(tr("export.title", lang))
@@ -250,7 +251,11 @@ class ExportDialog(QDialog):
         # (the summary asks about them before anything is written)
         plan = build_plan(self._state, self.styles(), PendingPolicy.REJECT if blocked else policy,
                           self.default_style(), allow_below_threshold=True, lang=self.tag_lang())
-        text = apply_replacements(self._state.text, plan)
+        # the core's English section captions in the UI language (same length: the plan's offsets hold)
+        from .i18n import localize_captions
+
+        shown = localize_captions(self._state.text, getattr(self._document, "captions", ()), self.lang)
+        text = apply_replacements(shown, plan).replace("\u200b", "")
         if len(text) > PREVIEW_CHARS:
             text = text[:PREVIEW_CHARS] + "\n" + tr("export.preview_truncated", self.lang)
         self.preview.setPlainText(text)
