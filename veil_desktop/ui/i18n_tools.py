@@ -76,7 +76,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "pdf.pages": ("쪽 보기", "Pages"),
     "pdf.text": ("텍스트 보기", "Text"),
     "pdf.page_n": ("{i} / {n}쪽", "Page {i} of {n}"),
-    "pdf.not_pdf": ("쪽 보기는 PDF 문서에서만 쓸 수 있습니다.", "The page view is for PDF documents only."),
+    "pdf.not_pdf": ("쪽 보기는 PDF와 이미지 문서에서만 쓸 수 있습니다.",
+                    "The page view is for PDF and image documents only."),
 }
 
 i18n._CATALOGUE.update(STRINGS)  # noqa: SLF001 - one catalogue; see the module docstring

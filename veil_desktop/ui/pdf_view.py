@@ -26,8 +26,19 @@ MARGIN = 10
 MAX_CACHED_PAGES = 12
 
 
+IMAGE_FORMATS = ("png", "jpg", "jpeg", "tif", "tiff")
+
+
+def has_pages(doc) -> bool:
+    """Documents the page view can show: PDFs and (OCR'd) images."""
+    return doc is not None and doc.format in ("pdf", *IMAGE_FORMATS)
+
+
 def render_page(data: bytes, index: int, scale: float) -> QImage:
-    """Page ``index`` of the PDF ``data`` rendered at ``scale`` pixels per point (any thread)."""
+    """Page ``index`` of the PDF ``data`` rendered at ``scale`` pixels per point (any thread). An image file
+    (PNG/JPEG/TIFF: its pixels count as points) is scaled the same way."""
+    if not data.startswith(b"%PDF"):
+        return _render_image(data, index, scale)
     from ..documents.pdf import PDFIUM_LOCK, _open
 
     with PDFIUM_LOCK:
@@ -46,16 +57,33 @@ def render_page(data: bytes, index: int, scale: float) -> QImage:
     return QImage(raw, pil.width, pil.height, 3 * pil.width, QImage.Format.Format_RGB888).copy()
 
 
+def _render_image(data: bytes, index: int, scale: float) -> QImage:
+    from PIL import Image
+
+    from ..documents.image import _open_frames
+
+    frame = _open_frames(data, "image")[index].convert("RGB")
+    w, h = max(1, round(frame.width * scale)), max(1, round(frame.height * scale))
+    pil = frame.resize((w, h), Image.BILINEAR)
+    raw = pil.tobytes()
+    return QImage(raw, pil.width, pil.height, 3 * pil.width, QImage.Format.Format_RGB888).copy()
+
+
 def load_boxes(doc) -> tuple[bytes, list]:
-    """Read the PDF and every text character's box (run on the pool). Raises ``DocumentError``."""
+    """Read the PDF (or OCR'd image) and every text character's box (run on the pool). Raises
+    ``DocumentError``."""
     import hashlib
 
     from ..documents.errors import DocumentError
-    from ..documents.pdf import char_boxes
+    from ..documents.pdf import PageBoxes, char_boxes
 
     data = Path(doc.path).read_bytes()
     if hashlib.sha256(data).hexdigest() != doc.sha256:
         raise DocumentError(f"{Path(doc.path).name} changed on disk since it was opened; open it again.")
+    if doc.format in IMAGE_FORMATS:     # OCR boxes in source pixels (pixels count as points)
+        starts = {s.slot: s.start for s in doc.segments if s.member == "page"}
+        return data, [PageBoxes(i, float(p.width), float(p.height), starts.get(i, -1), tuple(p.boxes))
+                      for i, p in enumerate(doc.extra.get("ocr_pages") or [])]
     return data, char_boxes(doc, data)
 
 

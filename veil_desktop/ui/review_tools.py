@@ -37,7 +37,7 @@ from ..review.workspace import (
 )
 from .find_bar import FindBar
 from .i18n_tools import tr
-from .pdf_view import PdfPageView, load_boxes
+from .pdf_view import PdfPageView, has_pages, load_boxes
 from .workspace_panel import WorkspacePanel
 
 #: (id, shortcuts, menu) of the tools' actions; the text is ``tr("action.<id>")``
@@ -282,7 +282,7 @@ class ReviewTools(QObject):
         self.find_bar.set_document(w.view, w.state)
         self._update_current_status()
         if self.stack.currentWidget() is self.pages:
-            if w.document is not None and w.document.format == "pdf":
+            if has_pages(w.document):
                 self.show_pages()
             else:
                 self.show_text()
@@ -488,7 +488,7 @@ class ReviewTools(QObject):
 
     def show_pages(self) -> int | None:
         w = self.w
-        if w.document is None or w.document.format != "pdf":
+        if not has_pages(w.document):
             w.statusBar().showMessage(tr("pdf.not_pdf", self.lang), 5000)
             return None
         doc, state = w.document, w.state
