@@ -404,3 +404,26 @@ def test_existing_file_not_written_by_us_is_never_overwritten(tmp_path, capsys):
     foreign.write_text("edited by hand", encoding="utf-8")
     assert main(args) == 1
     assert foreign.read_text(encoding="utf-8") == "edited by hand"
+
+
+def test_long_documents_are_detected_in_slices_with_the_same_spans(tmp_path, monkeypatch):
+    """The batch reads a long text in slices cut at line ends (bounded detector memory); the spans are
+    those of one pass over the whole text."""
+    from veil_desktop.detect.default import build_default_detector
+    from veil_desktop.documents import batch
+
+    model = build_tiny_model(tmp_path / "m", entities={n: "PERSON" for n in NAMES}, score=0.9)
+    det = build_default_detector(model_dir=model, threads=1)
+    text = "".join(f"{i}번 담당 {NAMES[i % 2]} 님 연락처 010-{1000 + i}-5678 서울특별시 종로구 세종대로 {i}\n"
+                   for i in range(60))
+    whole = sorted(det.detect(text))
+    monkeypatch.setattr(batch, "DETECT_SLICE_CHARS", 300)
+    assert len(batch._slices(text, 300)) > 5
+    assert all(text[b - 1] == "\n" for _, b in batch._slices(text, 300))
+    assert sorted(batch._detect(det, text, "x", False)) == whole
+    assert {s.label for s in whole} >= {"PERSON", "PHONE"}
+    calls = []
+    real_stream = det.stream
+    monkeypatch.setattr(det, "stream", lambda t, **kw: calls.append(len(t)) or real_stream(t, **kw))
+    batch._detect(det, text, "x", False)
+    assert len(calls) > 5 and max(calls) <= 300

@@ -39,7 +39,7 @@ import signal
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..masking import Masker, MaskStyle
@@ -170,6 +170,29 @@ def _make_detector(args):
         raise DocumentError(str(e)) from None
 
 
+#: the detector reads a long document in slices of at most this many characters, cut at line ends, so
+#: its working memory stays bounded (~0.55 KB per character in flight, measured) whatever the length
+DETECT_SLICE_CHARS = 400_000
+
+
+def _slices(text: str, limit: int | None = None) -> list[tuple[int, int]]:
+    """``(start, end)`` pieces of ``text`` of at most ``limit`` (default ``DETECT_SLICE_CHARS``)
+    characters, cut after a line break (or a space) where there is one in the last quarter of a piece."""
+    limit = limit or DETECT_SLICE_CHARS
+    out, pos, n = [], 0, len(text)
+    while pos < n:
+        end = min(n, pos + limit)
+        if end < n:
+            cut = text.rfind("\n", pos + 3 * limit // 4, end)
+            if cut < 0:
+                cut = text.rfind(" ", pos + 3 * limit // 4, end)
+            if cut >= 0:
+                end = cut + 1
+        out.append((pos, end))
+        pos = end
+    return out
+
+
 def _detect(detector, text: str, label: str, progress: bool) -> list:
     from ..detect.events import Progress, SpansFound
 
@@ -179,15 +202,20 @@ def _detect(detector, text: str, label: str, progress: bool) -> list:
         return list(detector.detect(text))
     spans: list = []
     last = 0.0
-    for ev in detector.stream(text):
-        if isinstance(ev, SpansFound):
-            spans.extend(ev.spans)
-        elif progress and isinstance(ev, Progress):
-            now = time.monotonic()
-            if now - last >= 0.5:
-                last = now
-                sys.stderr.write(f"\r{label} {_bar(ev.fraction)} {ev.fraction:4.0%}")
-                sys.stderr.flush()
+    pieces = _slices(text)
+    for n, (a, b) in enumerate(pieces):
+        piece = text[a:b] if len(pieces) > 1 else text
+        for ev in detector.stream(piece):
+            if isinstance(ev, SpansFound):
+                spans.extend(ev.spans if a == 0 else
+                             [replace(s, start=s.start + a, end=s.end + a) for s in ev.spans])
+            elif progress and isinstance(ev, Progress):
+                now = time.monotonic()
+                if now - last >= 0.5:
+                    last = now
+                    frac = (n + ev.fraction) / len(pieces)
+                    sys.stderr.write(f"\r{label} {_bar(frac)} {frac:4.0%}")
+                    sys.stderr.flush()
     return spans
 
 
