@@ -136,7 +136,12 @@ def _screenshot(app, window, file: Path, out: Path, size: str, timeout: float) -
         print(f"veil-desktop: {outcome['error']}", file=sys.stderr)
         window.close()
         return 1
-    window._go_pending(True)  # show the current-item outline and its table row
+    # show the current-item outline and its table row on the first pending suggestion of the design card's
+    # labels (a name, an address, an organisation), else on the first pending one
+    pending = [it for it in (window.state.in_text_order() if window.state else []) if it.status.value == "pending"]
+    main = [it for it in pending if it.label in ("PERSON", "ADDRESS", "ORGANIZATION")]
+    if main or pending:
+        window.select_item((main or pending)[0].id)
     for _ in range(5):
         app.processEvents()
     image = window.grab()
