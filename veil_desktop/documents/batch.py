@@ -290,7 +290,7 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
 
 def _unreadable_pages(doc) -> str:
     """"page(s) 2, 5" / "2 part(s)" for a document that needs review, "" otherwise."""
-    pages = set(doc.unreadable_pages()) | {int(p) for p in doc.extra.get("unreadable_pages", ())}
+    pages = doc.unreadable_pages()
     if pages:
         return "page(s) " + ", ".join(str(p) for p in sorted(pages))
     parts = [u.where for u in doc.unreadable if u.page is None]

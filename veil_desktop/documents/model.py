@@ -141,11 +141,15 @@ class Document:
 
     @property
     def needs_review(self) -> bool:
-        """True if some page/part could not be read (``unreadable``): a person must look at it."""
-        return bool(self.unreadable)
+        """True if some page/part could not be read (``unreadable``, or OCR'd pages an OCR reader left
+        in ``extra["unreadable_pages"]``): a person must look at it."""
+        return bool(self.unreadable) or bool(self.extra.get("unreadable_pages"))
 
     def unreadable_pages(self) -> list[int]:
-        return sorted({u.page for u in self.unreadable if u.page is not None})
+        """1-based numbers of the pages that need review (both sources above)."""
+        pages = {u.page for u in self.unreadable if u.page is not None}
+        pages.update(int(p) for p in self.extra.get("unreadable_pages", ()) or ())
+        return sorted(pages)
 
     # -- offsets -> file -------------------------------------------------------------------
     def part_at(self, offset: int) -> Part | None:
