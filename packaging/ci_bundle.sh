@@ -76,6 +76,14 @@ check_variant() {  # check_variant NAME DIST KERNEL [build.py args...]  (KERNEL:
   section "[$name] build: packaging/build.py --dist $dist $*"
   "$PY" packaging/build.py --dist "$dist" --work "build/$name" "$@"
 
+  section "[$name] notices and licences travel (Help > About shows them)"
+  local pair
+  for pair in licenses/NOTICE:NOTICE licenses/LICENSE:LICENSE fonts/OFL.txt:resources/fonts/OFL.txt; do
+    cmp -s "$bundle/_internal/resources/${pair%%:*}" "${pair#*:}" \
+      || { echo "FAIL: resources/${pair%%:*} missing from the bundle or not the repository's ${pair#*:}"; return 1; }
+    echo "ok: resources/${pair%%:*} = ${pair#*:}"
+  done
+
   section "[$name] native library dependencies (ldd)"
   "$PY" packaging/check_libs.py "$bundle"
 
