@@ -250,27 +250,37 @@ def _scan_text(name: str, text: str, matcher: ValueMatcher, rep: LeakReport, xml
                 return
 
 
+_UTF8_RUN = re.compile(rb"(?:[\t\n\r\x20-\x7e]|[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}"
+                       rb"|[\xf0-\xf4][\x80-\xbf]{3}){3,}")
+
+
 def scan_bytes(name: str, data: bytes, matcher: ValueMatcher, rep: LeakReport,
                xml: bool = False) -> None:
+    """Search ``data`` in every plausible decoding; binary data (not text in any decoding) is searched
+    through the text runs inside it (UTF-8, UTF-16, CP949) — or, for a picture, its metadata — so that
+    megabytes of compressed pixels are not normalised and searched as if they were text."""
     before = len(rep.hits)
     views = _decodings(data)
-    for enc, text in views:
-        _scan_text(f"{name} [{enc}]", text, matcher, rep, xml)
-        if len(rep.hits) > before:
-            return
-    if len(views) == 1 and not plausible_text(views[0][1][:200_000]):
-        # binary: text runs inside it (UTF-16 strings in OLE objects, CP949 strings) — not for pictures,
-        # whose compressed pixels would give random syllables; their metadata is searched instead
-        if _is_image(data):
-            for i, meta in enumerate(_image_metadata(data)):
-                scan_bytes(f"{name} (picture metadata {i})", meta, matcher, rep)
-                if len(rep.hits) > before:
-                    return
-            return
-        for enc, text in binary_text_runs(data):
-            _scan_text(f"{name} [{enc}]", text, matcher, rep, False)
+    binary = len(views) == 1 and not plausible_text(views[0][1][:200_000])
+    if not binary:
+        for enc, text in views:
+            _scan_text(f"{name} [{enc}]", text, matcher, rep, xml)
             if len(rep.hits) > before:
                 return
+        return
+    del views
+    if _is_image(data):
+        for i, meta in enumerate(_image_metadata(data)):
+            scan_bytes(f"{name} (picture metadata {i})", meta, matcher, rep)
+            if len(rep.hits) > before:
+                return
+        return
+    runs = [("utf-8 runs", "\n".join(m.group().decode("utf-8", "replace")
+                                     for m in _UTF8_RUN.finditer(data)))] + binary_text_runs(data)
+    for enc, text in runs:
+        _scan_text(f"{name} [{enc}]", text, matcher, rep, False)
+        if len(rep.hits) > before:
+            return
 
 
 def check_text_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:

@@ -41,9 +41,39 @@ INVISIBLE_CHARS = ("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c
 _REMOVED = SEPARATOR_CHARS + INVISIBLE_CHARS
 _SEP_RUN = re.compile("[" + re.escape(_REMOVED) + "]+")
 _SEP_CODES = np.array(sorted({ord(c) for c in _REMOVED}), dtype=np.uint32)
-# characters that NFKC may change or combine with their neighbour: anything outside ASCII and the
-# precomposed Hangul syllables (one character before is included: a syllable + a final jamo composes)
-_SUSPECT = re.compile(r".?[^\x00-\x7f\uac00-\ud7a3]+", re.S)
+
+
+def _unstable_class() -> str:
+    """A regex class of the characters NFKC may change or combine with their neighbour: every BMP
+    character that is not NFKC-stable on its own, every combining mark, the conjoining Hangul jamo, plus
+    the astral blocks of compatibility characters (mathematical alphanumerics, enclosed alphanumerics,
+    CJK compatibility ideographs). Everything else is left as it is without a Python-level look."""
+    codes = []
+    for c in range(0x80, 0x10000):
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        ch = chr(c)
+        if unicodedata.combining(ch) or unicodedata.normalize("NFKC", ch) != ch \
+                or 0x1100 <= c <= 0x11FF or 0xD7B0 <= c <= 0xD7FF:
+            codes.append(c)
+    ranges, start, prev = [], None, None
+    for c in codes:
+        if start is None:
+            start = prev = c
+        elif c == prev + 1:
+            prev = c
+        else:
+            ranges.append((start, prev))
+            start = prev = c
+    if start is not None:
+        ranges.append((start, prev))
+    body = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                   for a, b in ranges)
+    return "[" + body + "\U0001D400-\U0001D7FF\U0001F100-\U0001F1FF\U0002F800-\U0002FA1F]"
+
+
+# characters NFKC may change, with one character before each run (a syllable + a final jamo composes)
+_SUSPECT = re.compile(".?" + _unstable_class() + "+", re.S)
 
 
 def _ascii_alnum(ch: str) -> bool:
