@@ -118,7 +118,11 @@ def test_folder_queue_detect_and_export_all(tmp_path, detector):
     data = json.loads((out_dir / SUMMARY_NAME).read_text("utf-8"))
     assert (data["exported"], data["failed"], data["not_exported"]) == (2, 0, 1)
     assert data["documents"][2] == {"source": "c_scan.pdf", "output": None, "status": "not_reviewed",
-                                    "message": "2 suggestion(s) pending", "counts": {}, "leak_check": ""}
+                                    "message": "2 suggestion(s) pending", "counts": {}, "leak_check": "",
+                                    "pending_below_threshold": 0}
+    report = json.loads((out_dir / "a_memo.txt.report.json").read_text("utf-8"))
+    assert report["review"]["export_all"] is True and report["review"]["pending"] == 0
+    assert report["review"]["accepted"] == 2 and report["review"]["detection"] == "complete"
     assert data["documents"][0]["leak_check"] == "clean" and data["documents"][0]["counts"] == {"PERSON": 2}
     text = (out_dir / SUMMARY_NAME).read_text("utf-8")
     assert "홍길동" not in text and "박서연" not in text
@@ -207,3 +211,25 @@ def test_a_document_with_nothing_found_is_reviewed_and_exported_as_is(tmp_path, 
     summary = export_reviewed(ws.entries, tmp_path / "out")
     assert summary.rows[0].status == "exported" and summary.rows[0].counts == {}
     assert (tmp_path / "out" / "plain.txt").read_bytes() == plain.read_bytes()
+
+
+def test_export_all_counts_suggestions_left_below_the_threshold(tmp_path, detector):
+    doc = tmp_path / "memo.txt"
+    doc.write_text("담당자 홍길동 과장\n", encoding="utf-8")
+    out = detect_document(doc, detector, threshold=0.95)     # the tiny model scores 0.9: hidden
+    assert (out.status, out.pending, out.items) == (DocStatus.REVIEWED, 0, 1)
+    ws = Workspace()
+    ws.add([doc])
+    ws.update(0, out.status)
+    # not confirmed: refused (the hidden suggestion would stay unmasked)
+    refused = export_reviewed(ws.entries, tmp_path / "out")
+    assert refused.rows[0].status == "not_reviewed" and "under 0.95 would stay unmasked" in refused.rows[0].message
+    assert not (tmp_path / "out" / "memo.txt").exists()
+    summary = export_reviewed(ws.entries, tmp_path / "out", allow_below_threshold=True)   # confirmed once
+    row = summary.rows[0]
+    assert row.status == "exported" and row.below_threshold == 1
+    assert (tmp_path / "out" / "memo.txt").read_text("utf-8") == "담당자 홍길동 과장\n"
+    report = json.loads((tmp_path / "out" / "memo.txt.report.json").read_text("utf-8"))
+    assert report["review"]["pending_below_threshold"] == 1
+    data = json.loads((tmp_path / "out" / SUMMARY_NAME).read_text("utf-8"))
+    assert data["documents"][0]["pending_below_threshold"] == 1

@@ -312,6 +312,7 @@ class ExportRow:
     message: str = ""
     counts: dict = field(default_factory=dict)
     leak_check: str = ""
+    below_threshold: int = 0         # pending suggestions hidden below the threshold, left unmasked
 
 
 @dataclass
@@ -370,11 +371,15 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style="tag", 
         decisions = [{"start": it.start, "end": it.end, "label": it.label, "score": it.score,
                       "source": it.source, "decision": it.status.value} for it in state.in_text_order(visible_only=False)
                      if it.status is not Status.PENDING]
+        from .summary import DetectionStatus, build_summary
+
+        review = build_summary(state, PendingPolicy.BLOCK, DetectionStatus.COMPLETE, doc).report_fields()
+        review["export_all"] = True        # written by "Export all reviewed" (the below-threshold choice once)
         out.parent.mkdir(parents=True, exist_ok=True)
         res = export_document(doc, plan, out, detector_id=info.model_id, threshold=state.threshold,
-                              styles=styles, default_style=default_style, decisions=decisions)
+                              styles=styles, default_style=default_style, decisions=decisions, review=review)
         return ExportRow(entry.path, out, "exported", "", dict(res.counts),
-                         str(res.leak_check.get("result", "")))
+                         str(res.leak_check.get("result", "")), state.hidden_pending_count())
     except PendingSpansError as e:
         return ExportRow(entry.path, None, "not_reviewed", str(e))
     except LeakDetected as e:
@@ -437,7 +442,8 @@ def write_summary(summary: ExportSummary) -> Path:
         "exported": len(summary.exported), "failed": len(summary.failed),
         "not_exported": len(summary.not_reviewed),
         "documents": [{"source": r.source.name, "output": name(r.output), "status": r.status,
-                       "message": r.message, "counts": r.counts, "leak_check": r.leak_check}
+                       "message": r.message, "counts": r.counts, "leak_check": r.leak_check,
+                       "pending_below_threshold": r.below_threshold}
                       for r in summary.rows],
     }
     path = summary.folder / SUMMARY_NAME

@@ -67,6 +67,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ws.export_done_title": ("모두 내보내기", "Export all reviewed"),
     "ws.export_done": ("내보냄 {ok}개, 실패 {failed}개, 내보내지 않음(미검토) {pending}개.\n요약: {path}",
                        "Exported {ok}, failed {failed}, not exported (not reviewed) {pending}.\nSummary: {path}"),
+    "ws.export_below": ("기준 점수 미만이라 마스킹하지 않은 제안: {n}개 (문서별 보고서와 요약에 기록됨)",
+                        "Suggestions below the threshold left unmasked: {n} (recorded in each report and the summary)"),
     "ws.export_confirm": ("검토를 마친 문서 {n}개를 {folder}에 내보냅니다. 기준 점수 미만의 제안은 마스킹하지 않습니다. "
                           "미검토 문서 {pending}개는 내보내지 않고 목록에만 적습니다.",
                           "Export {n} reviewed document(s) to {folder}. Suggestions below the threshold stay "

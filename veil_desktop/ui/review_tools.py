@@ -413,6 +413,9 @@ class ReviewTools(QObject):
                 self.ws.update(i, DocStatus.EXPORTED, output=row.output)
         msg = tr("ws.export_done", self.lang).format(ok=len(summary.exported), failed=len(summary.failed),
                                                      pending=len(summary.not_reviewed), path=summary.summary_path)
+        below = sum(r.below_threshold for r in summary.exported)
+        if below:
+            msg += "\n" + tr("ws.export_below", self.lang).format(n=below)
         details = [f"{r.source.name}: {r.message}" for r in summary.rows if r.status != "exported"]
         box = QMessageBox(QMessageBox.Icon.Information, tr("ws.export_done_title", self.lang),
                           msg + ("\n\n" + "\n".join(details[:30]) if details else ""),
