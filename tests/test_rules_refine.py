@@ -117,6 +117,7 @@ def entities(text: str) -> list[tuple[str, str]]:
     ("카사블랑카의 험프리 보가트는", [("험프리 보가트", "PERSON")]),
     ("리암 니슨이 출연하고 브라이언 싱어가 연출", [("리암 니슨", "PERSON"), ("브라이언 싱어", "PERSON")]),
     ("이호중 서강대 교수, 곽동수 교수", [("서강대", "ORGANIZATION")]),
+    ("구글과 네이버는 KBS 보도에", [("구글", "ORGANIZATION"), ("네이버", "ORGANIZATION"), ("KBS", "ORGANIZATION")]),
 ])
 def test_context_entities(text, expected):
     assert entities(text) == expected
@@ -139,6 +140,7 @@ def test_context_entities(text, expected):
     "크리스 감독의 신작",            # ... or before a title
     "존 레논, 톰 행크스",            # one-syllable given names are words too: left to the model
     "신세대 교수법, 현대 교수",       # 세대 / 현대 are not universities
+    "사진을 트위터에 올렸다, 신세계로",  # a platform as a medium, 신세계 = new world
 ])
 def test_context_entities_negatives(text):
     assert entities(text) == []
