@@ -15,7 +15,8 @@ its ticks (and the GUI thread's own CPU time inside each gap):
 5. slice agreement: on ``--agreement-chars`` characters, spans of the window's slice-by-slice detection vs
    one whole-text ``detector.detect`` call (same detector).
 
-Whole-app memory: the RSS of this process plus all its children, sampled every 100 ms while detecting.
+Whole-app memory: the RSS of this process plus all its children, sampled every 100 ms (on a sampler thread)
+while detecting.
 The run asserts there is no child process and that at least one pool thread is busy while detecting.
 
 The document is the bundled sample (resources/samples/sample_ko.txt) repeated with numbered headers.
@@ -30,6 +31,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -137,17 +139,34 @@ class GapMeter:
 
 
 class Sampler:
-    """Every 100 ms: whole-app RSS, child processes, busy pool threads (maxima)."""
+    """Every 100 ms, on its own thread (not on the GUI thread, whose gaps are being measured): whole-app
+    RSS, child processes, busy pool threads (maxima)."""
 
     def __init__(self) -> None:
-        self.timer = QTimer(interval=100)
-        self.timer.timeout.connect(self.sample)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
         self.reset()
 
     def reset(self) -> None:
         self.rss_max = 0.0
         self.children_max = 0
         self.busy_max = 0
+
+    def start(self) -> None:
+        self.reset()
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="bench-sampler", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.sample()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.1):
+            self.sample()
 
     def sample(self) -> None:
         rss, kids = app_rss_mb()
@@ -179,14 +198,13 @@ def run_open(window, path: Path, *, max_s: float, meter: GapMeter | None, sample
     cutoff = QTimer(singleShot=True, interval=int(max_s * 1000))
     cutoff.timeout.connect(lambda: (out.setdefault("cut_off", True), window.cancel_detection()))
     cutoff.start()
-    sampler.reset()
-    sampler.timer.start()
+    sampler.start()
     if meter:
         meter.start()
     window.open_path(path)
     loop.exec()
     cutoff.stop()
-    sampler.timer.stop()
+    sampler.stop()
     if meter:
         meter.stop()
     for sig, slot in ((window.documentLoaded, loaded), (window.detectionFinished, finished),
