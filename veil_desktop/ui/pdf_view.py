@@ -113,6 +113,7 @@ class PdfPageView(QAbstractScrollArea):
         self._tops: list[float] = []
         self._images: OrderedDict[tuple[int, float], QImage] = OrderedDict()
         self._boxes: list[tuple[int, QRectF, int]] | None = None   # (page, rect in points, item id)
+        self._geom: dict[tuple[int, int], list[tuple[int, QRectF]]] = {}   # (start, end) -> rects
         self.current_id: int | None = None
         #: ``renderer(data, index, scale, done)`` renders a page off the GUI thread and calls
         #: ``done(index, scale, QImage | None, data)`` on the GUI thread; None renders synchronously
@@ -128,6 +129,7 @@ class PdfPageView(QAbstractScrollArea):
             state.add_listener(self._watcher)
         self._images.clear()
         self._rendering.clear()
+        self._geom = {}
         self.current_id = None
         self._invalidate()
         self._layout()
@@ -174,9 +176,14 @@ class PdfPageView(QAbstractScrollArea):
 
             out = []
             if self._state is not None and self._pages:
+                geom = self._geom
                 for it in self._state.in_text_order():
-                    for page, (x0, y0, x1, y1) in span_rects(self._pages, it.start, it.end):
-                        out.append((page, QRectF(x0, y0, x1 - x0, y1 - y0), it.id))
+                    rects = geom.get((it.start, it.end))
+                    if rects is None:           # geometry depends on the span only: computed once
+                        rects = geom[(it.start, it.end)] = [
+                            (page, QRectF(x0, y0, x1 - x0, y1 - y0))
+                            for page, (x0, y0, x1, y1) in span_rects(self._pages, it.start, it.end)]
+                    out.extend((page, rect, it.id) for page, rect in rects)
             self._boxes = out
         return self._boxes
 
