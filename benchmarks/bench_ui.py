@@ -233,7 +233,7 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=0, help="inference threads (0 = engine default, as shipped)")
     ap.add_argument("--chars", type=int, default=200_000)
     ap.add_argument("--big-chars", type=int, default=1_000_000)
-    ap.add_argument("--idle-s", type=float, default=5.0)
+    ap.add_argument("--idle-s", type=float, default=20.0)
     ap.add_argument("--max-detect-s", type=float, default=900.0, help="cut detection of the big doc off after this")
     ap.add_argument("--agreement-chars", type=int, default=50_000)
     args = ap.parse_args()
