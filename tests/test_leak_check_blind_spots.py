@@ -195,3 +195,14 @@ def test_matcher_case_and_boundaries_still_hold():
     assert m.search("mail HONG@Example.COM") is not None
     assert m.search("KIM LEE") is not None and m.search("Kim Leeds") is None
     assert ValueMatcher([NAME]).search("김민순") is None
+
+
+def test_bytes_outside_members_and_local_header_names():
+    clean = _zip({"word/document.xml": _xml(para("안녕하세요")).encode()})
+    assert leakcheck.check_zip_bytes(clean, MATCHER).clean
+    prefixed = f"메모 {NAME}\n".encode() + clean          # before the first member (zip tools still open it)
+    assert not leakcheck.check_zip_bytes(prefixed, MATCHER).clean
+    # a local header whose name differs from the central directory's
+    local_name = b"word/document.xml"
+    forged = clean.replace(local_name, "w/김민수.xml".encode().ljust(len(local_name), b"_"), 1)
+    assert not leakcheck.check_zip_bytes(forged, MATCHER).clean

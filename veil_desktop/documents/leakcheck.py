@@ -318,8 +318,30 @@ def check_zip_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
             scan_bytes(info.filename + " (member comment)", info.comment, matcher, rep)
         if info.extra:
             scan_bytes(info.filename + " (extra field)", info.extra, matcher, rep)
-    # the raw archive as UTF-8: names in local headers, stored members, anything outside the directory
-    _scan_text("(whole archive) [utf-8]", data.decode("utf-8", "replace"), matcher, rep, xml=False)
+    # what a ZIP tool shows besides the central directory: local header names and extra fields (they
+    # may differ from the directory's), and any bytes between members or before the directory
+    covered = []
+    for info in infos:
+        h = info.header_offset
+        if data[h:h + 4] != b"PK\x03\x04" or h + 30 > len(data):
+            rep.hits.append(f"{info.filename}: local header cannot be re-read")
+            continue
+        n, e = struct.unpack("<HH", data[h + 26:h + 30])
+        local = data[h + 30:h + 30 + n + e]
+        if local:
+            scan_bytes(info.filename + " (local header)", local, matcher, rep)
+        covered.append((h, h + 30 + n + e + info.compress_size))
+    covered.sort()
+    pos, gaps = 0, []
+    for a, b in covered:
+        if a > pos:
+            gaps.append(data[pos:a])
+        pos = max(pos, b)
+    if pos < len(data):
+        gaps.append(data[pos:])   # data descriptors, the central directory, anything appended
+    gap = b"\n".join(gaps)
+    if gap:
+        scan_bytes("(between members / directory)", gap, matcher, rep)
     try:
         for path, member in _members(data, safezip):
             scan_bytes(path + " (name)", path.encode("utf-8"), matcher, rep)
