@@ -560,6 +560,10 @@ def test_viterbi_prefers_the_aot_module_and_reports_it(monkeypatch):
     monkeypatch.setattr(V, "_kernel", None)
     monkeypatch.setattr(V, "_backend", None)
     monkeypatch.setattr(V, "_last_ran", None)
+    monkeypatch.setattr(V, "_aot_probed", False)
+    monkeypatch.setattr(V, "_bg_thread", None)
+    # the first detection of a process already decodes with the AOT module (no background load needed)
+    assert V.kernel_nowait() is fake_aot and V._bg_thread is None
     assert V.backend().startswith("numba-aot") and V.kernel_name() == "numba-aot"
     kinds = np.array([0, 1, 2, 3, 4], dtype=np.int8)
     types_ = np.array([-1, 0, 0, 0, 0], dtype=np.int16)

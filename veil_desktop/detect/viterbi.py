@@ -245,6 +245,7 @@ def warm_up() -> str:
 
 _bg_lock = threading.Lock()
 _bg_thread: threading.Thread | None = None
+_aot_probed = False  # kernel_nowait looked for the AOT module once
 
 
 def _join_background() -> None:
@@ -257,10 +258,15 @@ def _join_background() -> None:
 def kernel_nowait():
     """The numba kernel if it is ready; otherwise start loading it on a background thread and return the
     numpy kernel (identical results), so the first detection of a process never waits for numba's
-    import + cache load (~0.7 s of CPU)."""
-    global _bg_thread
+    import + cache load (~0.7 s of CPU). The ahead-of-time module (bundle) loads in under a millisecond:
+    when it is there it is used at once, from the first detection on."""
+    global _bg_thread, _aot_probed
     if _kernel is not None:
         return _kernel
+    if not _aot_probed:
+        _aot_probed = True
+        if not os.environ.get("VEIL_NO_NUMBA") and _load_aot() is not None:
+            return kernel()
     with _bg_lock:
         if _bg_thread is None:
             import atexit
