@@ -114,6 +114,7 @@ class PdfPageView(QAbstractScrollArea):
         self._images: OrderedDict[tuple[int, float], QImage] = OrderedDict()
         self._boxes: list[tuple[int, QRectF, int]] | None = None   # (page, rect in points, item id)
         self._geom: dict[tuple[int, int], list[tuple[int, QRectF]]] = {}   # (start, end) -> rects
+        self._by_page: tuple[list, dict] | None = None
         self.current_id: int | None = None
         #: ``renderer(data, index, scale, done)`` renders a page off the GUI thread and calls
         #: ``done(index, scale, QImage | None, data)`` on the GUI thread; None renders synchronously
@@ -186,6 +187,15 @@ class PdfPageView(QAbstractScrollArea):
                     out.extend((page, rect, it.id) for page, rect in rects)
             self._boxes = out
         return self._boxes
+
+    def _boxes_by_page(self) -> dict[int, list[tuple[int, QRectF, int]]]:
+        boxes = self.item_boxes()
+        if self._by_page is None or self._by_page[0] is not boxes:
+            per: dict[int, list] = {}
+            for b in boxes:
+                per.setdefault(b[0], []).append(b)
+            self._by_page = (boxes, per)
+        return self._by_page[1]
 
     def boxes_of(self, item_id: int) -> list[tuple[int, QRectF]]:
         return [(p, r) for p, r, i in self.item_boxes() if i == item_id]
@@ -265,8 +275,9 @@ class PdfPageView(QAbstractScrollArea):
             else:
                 p.fillRect(page_rect, QColor("white"))
         state = self._state
-        for page, rect, item_id in self.item_boxes():
-            if page not in visible or state is None or item_id not in state:
+        by_page = self._boxes_by_page()
+        for page, rect, item_id in (b for i in visible for b in by_page.get(i, ())):
+            if state is None or item_id not in state:
                 continue
             it = state.item(item_id)
             r = self.to_widget(page, rect).adjusted(-1, -1, 1, 1)
