@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test setup bench clean
+.PHONY: run test setup bench wheel bundle clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,15 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_detect.py
+
+# dist/veil_desktop-*.whl carrying resources/ (setup.py copies it into veil_desktop/_resources/) and the licences
+wheel: $(STAMP)
+	$(PY) -m pip wheel -q --no-deps --no-build-isolation -w dist .
+
+# dist/veil-desktop/: the offline bundle, numba-AOT Viterbi (needs a C compiler); see docs/PACKAGING.md
+bundle: $(STAMP)
+	$(PY) -m pip install -q -e ".[bundle]"
+	$(PY) packaging/build.py
 
 clean:
 	rm -rf $(VENV) build dist .bench-cache
