@@ -207,3 +207,35 @@ def test_suggest_output_for_hwp_is_txt_and_dialog_offers_documents_formats(qtbot
     assert not dlg.ok_button.isEnabled() and ".txt" in dlg.message.text()
     dlg.set_out_path(tmp_path / "other.txt")
     assert dlg.ok_button.isEnabled() and dlg.message.text() == ""
+
+
+def test_copy_inside_a_word_is_listed_unchecked_and_masked_as_the_whole_word(qtbot, make_window, tmp_path):
+    """강남구청 masked; its copy inside the signature 강남구청장 must not become "[기관]장" or "****장"
+    by default: it is listed unchecked; checked, the whole word is masked; unchecked, nothing is written."""
+    text = "강남구청 민원실에서 처리합니다.\n\n강남구청장\n"
+    src = tmp_path / "src" / "서명.txt"
+    src.parent.mkdir()
+    src.write_text(text, encoding="utf-8")
+    sig = text.index("강남구청장")
+    w = make_window(miss={sig})
+    open_and_detect(qtbot, w, src)
+    assert [w.state.value(it) for it in w.state] == ["강남구청"]
+    w.state.set_status([it.id for it in w.state], Status.ACCEPTED)
+    out = tmp_path / "서명.masked.txt"
+    box = export_until_question(qtbot, w, out)
+    assert len(box.hits) == 1 and not box.hits[0].whole_word
+    assert "[강남구청]장" in box.hits[0].context
+    assert not box.table.isRowHidden(0) and box.checked_hits() == []      # listed, unchecked
+    assert not box.apply_button.isEnabled()
+    # going back writes nothing
+    with qtbot.waitSignal(w.exportFinished, timeout=5000) as blocker:
+        click(qtbot, box, "hitsCancel")
+    assert blocker.args == [""] and not out.exists()
+    # checked: the whole word is masked, as one accepted item
+    box = export_until_question(qtbot, w, out)
+    box.set_checked(0, True)
+    with qtbot.waitSignal(w.exportFinished, timeout=20000) as blocker:
+        click(qtbot, box, "hitsApply")
+    assert blocker.args == [str(out)]
+    assert out.read_text(encoding="utf-8") == "[ORGANIZATION] 민원실에서 처리합니다.\n\n[ORGANIZATION]\n"
+    assert w.state.find(sig, sig + 5, "ORGANIZATION").status is Status.ACCEPTED

@@ -202,3 +202,28 @@ def test_settings_dialog_sets_the_default_threshold_for_new_documents(qtbot):
     assert box.value() == pytest.approx(0.5)
     box.setValue(0.7)
     assert dlg.result_settings().threshold == pytest.approx(0.7)
+
+
+def test_banner_shows_incomplete_detection_and_unreadable_pages(qtbot):
+    from types import SimpleNamespace
+
+    from veil_desktop.documents.model import Unreadable
+    from veil_desktop.ui.banner import StatusBanner, unreadable_captions
+
+    banner = StatusBanner()
+    qtbot.addWidget(banner)
+    assert banner.isHidden()                          # nothing to say: hidden
+    banner.set_incomplete("cancelled", 12)
+    assert not banner.isHidden() and "취소됨" in banner.incomplete_text and "12개" in banner.incomplete_text
+    banner.set_language("en")
+    assert "cancelled" in banner.incomplete_text and banner.rerun_button.text() == "Run again (F5)"
+    with qtbot.waitSignal(banner.rerunRequested, timeout=1000):
+        banner.rerun_button.click()
+    banner.set_incomplete(None)
+    assert banner.isHidden()
+    doc = SimpleNamespace(unreadable=(Unreadable("page 2", "no_text_layer", "2쪽: 텍스트 층 없음 (스캔)",
+                                                 "page 2: no text layer (scan)", 2),), extra={})
+    banner.set_unreadable(unreadable_captions(doc, "en"))
+    assert not banner.isHidden() and "page 2: no text layer" in banner.unreadable_label.text()
+    assert unreadable_captions(doc, "ko") == "2쪽: 텍스트 층 없음 (스캔)"
+    assert unreadable_captions(SimpleNamespace(extra={"unreadable_pages": [3]}), "ko") == "3"
