@@ -47,7 +47,9 @@ class BulkActions(QObject):
         if not ids:
             return None
         items = [w.state.item(i) for i in ids if i in w.state]
-        hits = occurrence_hits(w.state, items, w.document)
+        # occurrences already decided this way need no decision: not listed
+        hits = [h for h in occurrence_hits(w.state, items, w.document)
+                if h.item_id is None or w.state.item(h.item_id).status is not status]
         kind = "accept" if status is Status.ACCEPTED else "reject"
         dlg = HitListDialog(w, tr(f"hits.{kind}_all_same.title", w.lang), hits, kind, w.lang)
         dlg.setObjectName(f"{kind}AllSameList")
