@@ -277,3 +277,21 @@ def test_part_names_and_picture_metadata(tmp_path):
     assert Image.open(io.BytesIO(out[pics[0]])).getpixel((0, 0)) == (255, 0, 0)
     d = docx.Document(str(tmp_path / "out.docx"))
     assert d.inline_shapes[0].type is not None and len(d.inline_shapes) == 1
+
+
+def test_txt_export_leaves_out_the_removed_part(tmp_path):
+    """Authors and tracked deletions are shown for review in a removed part; a TXT export must not
+    write them (they are not in the plan, so the leak check could not catch them)."""
+    core = ('<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/'
+            'metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>이창호'
+            '</dc:creator></cp:coreProperties>')
+    body = para("본문") + f'<w:p><w:del w:id="1" w:author="x"><w:r><w:delText>{RRN}</w:delText></w:r></w:del></w:p>'
+    src = make_docx(tmp_path / "a.docx", body, parts={"docProps/core.xml": core},
+                    root_rels=[("rC", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/"
+                                "core-properties", "docProps/core.xml")])
+    doc = open_document(src)
+    assert "이창호" in doc.text and RRN in doc.text and doc.parts[-1].removed
+    redact(src, tmp_path / "o.txt", {"본문": "OTHER"})
+    out = (tmp_path / "o.txt").read_text("utf-8")
+    assert "이창호" not in out and RRN not in out and "Removed from the export" not in out
+    assert "[OTHER]" in out

@@ -85,8 +85,25 @@ def reader_for(fmt: str) -> Reader:
 
 
 def _plain_text_export(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
-    """Any document -> UTF-8 text of the masked reviewable text (part headers included)."""
-    text = apply_replacements(doc.text, plan)
+    """Any document -> UTF-8 text of the masked reviewable text (part headers included). Parts marked
+    ``removed`` (tracked deletions, author fields: shown for review, never written) are left out."""
+    removed = sorted((p.start, p.end) for p in doc.parts if p.removed)
+    if removed:
+        keep, pos = [], 0
+        for a, b in removed:
+            if a > pos:
+                keep.append((pos, a))
+            pos = max(pos, b)
+        if pos < len(doc.text):
+            keep.append((pos, len(doc.text)))
+        pieces = []
+        for a, b in keep:
+            local = [Replacement(max(r.start, a) - a, min(r.end, b) - a, r.text, r.label)
+                     for r in plan if r.start < b and r.end > a]
+            pieces.append(apply_replacements(doc.text[a:b], local))
+        text = "".join(pieces)
+    else:
+        text = apply_replacements(doc.text, plan)
     return text.replace("\n", "\r\n" if doc.newline == "\r\n" else "\n").encode("utf-8")
 
 
