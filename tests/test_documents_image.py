@@ -202,3 +202,23 @@ def test_export_document_png_end_to_end(tmp_path):
     finally:
         image_mod.write_image = real
     assert not (tmp_path / "broken.png").exists()
+
+
+def test_progress_reports_pages_and_cancels_between_them(tmp_path):
+    p1, p2, p3 = draw_page(), draw_page(lines=["둘째 쪽"]), draw_page(lines=["셋째 쪽"])
+    data = as_bytes(p1, "TIFF", save_all=True, append_images=[p2, p3])
+    seen = []
+
+    def progress(done, total):
+        if done >= 0:
+            seen.append((done, total))
+        return False
+
+    with ocr.pages_progress(progress):
+        doc = read_image(tmp_path / "three.tif", data)
+    assert seen == [(0, 3), (1, 3), (2, 3), (3, 3)] and len(doc.parts) == 3
+    # cancel after the first page: no document, OcrCancelled
+    with pytest.raises(ocr.OcrCancelled), ocr.pages_progress(lambda done, total: done >= 1):
+        read_image(tmp_path / "three.tif", data)
+    # the hook is per thread and ends with the block
+    assert read_image(tmp_path / "three.tif", as_bytes(p2, "PNG")).text.count("둘째") == 1

@@ -72,6 +72,7 @@ def read_image(path: Path, data: bytes, *, cancelled: Callable[[], bool] | None 
     pages: list[ocr.OcrPage] = []
     unreadable: list[int] = []
     for i, frame in enumerate(frames):
+        ocr.report_page(i, len(frames))
         page = ocr.ocr_image(frame, progress=cancelled)
         pages.append(page)
         if not page.readable:
@@ -81,6 +82,7 @@ def read_image(path: Path, data: bytes, *, cancelled: Callable[[], bool] | None 
         if not tb.ends_with_newline():
             tb.boilerplate("\n")
         tb.end_part()
+    ocr.report_page(len(frames), len(frames))
     confs = [p.confidence for p in pages if p.words]
     notes = [f"Text recognised by OCR ({len(pages)} page(s)); check the page image for what OCR missed."]
     if unreadable:

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from .errors import DocumentError
+
 LANG = "kor+eng"
 #: Tesseract page segmentation mode (see the module docstring)
 PSM = 6
@@ -88,6 +90,35 @@ class OcrPage:
 
 # -- Tesseract --------------------------------------------------------------------------------------------
 _local = threading.local()
+
+
+class pages_progress:
+    """``with pages_progress(fn):`` — readers that OCR pages on this thread call ``fn(done, total)`` before
+    each page and between recognition passes (``done`` pages finished of ``total``); ``fn`` returning True
+    cancels (``OcrCancelled``). The window uses it for OCR progress and Cancel while a scan opens."""
+
+    def __init__(self, fn: Callable[[int, int], bool]) -> None:
+        self.fn = fn
+
+    def __enter__(self) -> "pages_progress":
+        self._old = getattr(_local, "progress", None)
+        _local.progress = self.fn
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _local.progress = self._old
+
+
+def report_page(done: int, total: int) -> None:
+    """Readers call this before OCR'ing page ``done + 1`` of ``total`` (and with done == total at the end)."""
+    fn = getattr(_local, "progress", None)
+    if fn is not None and fn(done, total):
+        raise OcrCancelled()
+
+
+def _cancel_requested() -> bool:
+    fn = getattr(_local, "progress", None)
+    return bool(fn is not None and fn(-1, -1))
 
 
 def _api():
@@ -300,7 +331,7 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
     api = _api()
 
     def cancelled() -> None:
-        if progress is not None and progress():
+        if (progress is not None and progress()) or _cancel_requested():
             raise OcrCancelled()
 
     skew = estimate_skew(gray)
@@ -368,8 +399,12 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
                    rotation=rotation, skew=skew, words=words, line_heights=heights)
 
 
-class OcrCancelled(Exception):
-    """Raised inside ``ocr_image`` when its progress callback asked to stop."""
+class OcrCancelled(DocumentError):
+    """Raised inside ``ocr_image``/readers when a progress callback asked to stop (a ``DocumentError``, so
+    every caller shows it as a message)."""
+
+    def __init__(self, message: str = "Reading the scanned pages (OCR) was cancelled; nothing was opened.") -> None:
+        super().__init__(message)
 
 
 # -- burning and checking --------------------------------------------------------------------------------

@@ -306,6 +306,9 @@ def _read_pdf(path: Path, data: bytes) -> Document:
             elif bad + lying >= GARBLED_MIN_CHARS:
                 reason = "garbled_text"
             if reason and ocr_ok:
+                from .ocr import report_page
+
+                report_page(i, n_pages)
                 page_ocr = _ocr_page(pdf, i)
                 ocr_pages[i] = page_ocr
                 text, idx = page_ocr[0].text, []
