@@ -341,3 +341,19 @@ def test_no_clipped_texts_at_1280x800(qtbot, make_window, doc, lang):
     # buttons show their whole text
     for b in (w.btn_accept, w.btn_reject, w.btn_accept_above):
         assert b.width() >= b.fontMetrics().horizontalAdvance(b.text())
+
+
+def test_summary_answered_after_switching_documents_writes_nothing(qtbot, make_window, doc, tmp_path):
+    w = make_window()
+    open_and_detect(qtbot, w, doc)
+    decide_all(w)
+    out = tmp_path / "stale.txt"
+    dlg = w.exporter.review_and_export(out, styles={}, default_style="tag", policy=PendingPolicy.BLOCK,
+                                       tag_lang="ko")
+    assert dlg.export_button.isEnabled()
+    second = tmp_path / "second.txt"
+    second.write_text("담당: 이서연 주무관\n", encoding="utf-8")
+    open_and_detect(qtbot, w, second)             # another document while the summary is open
+    with qtbot.waitSignal(w.exportFinished, timeout=5000) as blocker:
+        qtbot.mouseClick(dlg.export_button, Qt.MouseButton.LeftButton)
+    assert blocker.args == [""] and not out.exists()
