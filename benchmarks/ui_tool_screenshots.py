@@ -109,6 +109,10 @@ def main() -> int:
     w._go_pending(True)
     for _ in range(20):
         app.processEvents()
+    pv = tools.pages                                      # the page image is rendered on the pool
+    wait(lambda: (0, round(pv._scale, 4)) in pv._images, 30)
+    for _ in range(20):
+        app.processEvents()
     w.grab().save(str(out / "ui_pages.png"))
     print("wrote", out / "ui_pages.png")
 

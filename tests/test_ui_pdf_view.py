@@ -84,9 +84,9 @@ def test_page_view_boxes_click_and_select(qtbot, model, tmp_path):
         (page, rect), = view.boxes_of(values[value].id)
         assert page == 0 and inside_advance(rect.left(), rect.right(), x0, x1)
     # the page is rendered on the pool; the item's box lies over the glyphs' dark pixels, the margin is white
-    qtbot.waitUntil(lambda: len(view._images) == 1, timeout=10000)
-    image = next(iter(view._images.values()))
+    qtbot.waitUntil(lambda: (0, round(view._scale, 4)) in view._images, timeout=10000)
     scale = view._scale
+    image = view._images[(0, round(scale, 4))]
 
     def dark(rect) -> float:
         xs = range(int(rect.left() * scale), int(rect.right() * scale))

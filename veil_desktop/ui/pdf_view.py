@@ -273,7 +273,12 @@ class PdfPageView(QAbstractScrollArea):
             if img is not None:
                 p.drawImage(page_rect.topLeft(), img)
             else:
-                p.fillRect(page_rect, QColor("white"))
+                # while the page renders at this width: the same page at another width, scaled; else white
+                old = next((im for (pi, _sc), im in self._images.items() if pi == i), None)
+                if old is not None:
+                    p.drawImage(page_rect, old)
+                else:
+                    p.fillRect(page_rect, QColor("white"))
         state = self._state
         by_page = self._boxes_by_page()
         for page, rect, item_id in (b for i in visible for b in by_page.get(i, ())):
