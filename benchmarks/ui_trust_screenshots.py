@@ -7,8 +7,9 @@ A fresh profile (temporary user dirs) and the app's default detector (embedded c
 DOCX (python-docx) holds a header, a paragraph and a table of people with phone numbers and RRNs. Writes
 ``ui_docx_table[_en].png`` (the window at 1280x800), ``ui_export_dialog[_en].png`` (styles per label),
 ``ui_hit_list[_en].png`` (Ctrl+Shift+A),
-``ui_export_summary[_en].png`` (threshold raised so some suggestions are hidden, detection complete) and
-``ui_export_result[_en].png``.
+``ui_export_summary[_en].png`` (threshold raised so some suggestions are hidden, detection complete),
+``ui_copies[_en].png``, ``ui_export_result[_en].png`` and ``ui_banner[_en].png`` (a long document whose
+detection was cancelled).
 """
 from __future__ import annotations
 
@@ -145,6 +146,18 @@ def main() -> int:
         return 1
     shot(w.exporter.result_dialog, "ui_export_result")
     w.exporter.result_dialog.done(0)
+
+    # a long document whose detection is cancelled: the lasting banner
+    long = tmp / "민원_모음.txt"
+    sample = (ROOT / "resources" / "samples" / "sample_ko.txt").read_text("utf-8")
+    long.write_text("\n\n".join(f"[{i}]\n{sample}" for i in range(300)), encoding="utf-8")
+    loaded = []
+    w.documentLoaded.connect(lambda p: loaded.append(p))
+    w.open_path(long)
+    wait(lambda: bool(loaded) and w.state is not None and len(w.state) > 20, 300)
+    w.cancel_detection()
+    w._go_pending(True)
+    shot(w, "ui_banner")
     w.close()
     return 0
 
