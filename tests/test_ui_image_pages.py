@@ -36,3 +36,27 @@ def test_png_page_view_boxes_over_the_drawn_value(qtbot, model, tmp_path):
     assert sum(v < 128 for v in crop.tobytes()) / len(crop.tobytes()) > 0.1
     qtbot.keyClick(view, Qt.Key.Key_F6)
     assert w.tools.stack.currentWidget() is w.view
+
+
+def test_scan_opening_shows_ocr_progress_and_cancels(qtbot, model, tmp_path):
+    pages = [draw_page(), draw_page(lines=["둘째 쪽"]), draw_page(lines=["셋째 쪽"])]
+    path = tmp_path / "three.tif"
+    path.write_bytes(as_bytes(pages[0], "TIFF", save_all=True, append_images=pages[1:]))
+    w = show_window(qtbot, model)
+    seen = []
+    w.openProgress.connect(lambda job, done, total: seen.append((done, total)))
+    # cancel as soon as the first page is reported: a clear message, no document, the progress bar gone
+    errors = []
+    w.errorShown.connect(errors.append)
+    w.openProgress.connect(lambda job, done, total: done == 1 and w.cancel_detection())
+    w.open_path(path)
+    qtbot.waitUntil(lambda: bool(errors), timeout=60000)
+    assert "cancelled" in errors[0].lower() or "취소" in errors[0]
+    assert w.document is None and not w.progress.isVisible()
+    assert seen[:2] == [(0, 3), (1, 3)] and (3, 3) not in seen
+    # opened again without cancelling: every page reported, three parts
+    w.openProgress.disconnect()
+    seen.clear()
+    w.openProgress.connect(lambda job, done, total: seen.append((done, total)))
+    assert open_and_detect(qtbot, w, path) is False
+    assert seen == [(0, 3), (1, 3), (2, 3), (3, 3)] and len(w.document.parts) == 3

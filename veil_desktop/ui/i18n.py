@@ -70,6 +70,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "source.manual": ("수동", "manual"),
     # status bar
     "status.opening": ("{name} 여는 중…", "Opening {name}…"),
+    "status.ocr": ("스캔 읽는 중(OCR): {page}/{total}쪽… (Esc: 취소)", "Reading the scan (OCR): page {page} of {total}… (Esc: cancel)"),
     "status.restored": ("저장된 검토를 복원했습니다 (결정 {n}개)", "Restored the saved review ({n} decisions)"),
     "status.detecting": ("탐지 중…", "Detecting…"),
     "status.cancelled": ("탐지를 취소했습니다", "Detection cancelled"),

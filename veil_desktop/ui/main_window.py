@@ -22,6 +22,7 @@ delay is bounded); the snapshot is taken on the GUI thread and written atomicall
 """
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -82,6 +83,8 @@ class MainWindow(WindowCommands, QMainWindow):
     copiesFound = Signal(int)
     #: emitted whenever an error message box is shown
     errorShown = Signal(str)
+    #: (job, pages done, pages total) while a scan is read by OCR (emitted from the pool thread: queued)
+    openProgress = Signal(int, int, int)
     #: emitted after an autosave write completed
     autosaved = Signal(str)
 
@@ -104,6 +107,8 @@ class MainWindow(WindowCommands, QMainWindow):
         self.exporter.copiesFound.connect(self.copiesFound)
         self._task_seq = 0
         self._open_job: int | None = None
+        self._open_cancel: threading.Event | None = None
+        self.openProgress.connect(self._on_open_progress)
         self._live_signals: dict[int, TaskSignals] = {}  # keeps signal objects alive until their job ends
         self._status_timer = QTimer(self, singleShot=True, interval=150, timeout=self._refresh_status)
         self._autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS, timeout=self._autosave)
@@ -222,7 +227,7 @@ class MainWindow(WindowCommands, QMainWindow):
             "selection": has_doc and self.view.selection_range() is not None,
             "undo": has_doc and st.can_undo,
             "redo": has_doc and st.can_redo,
-            "detecting": self.detection.running,
+            "detecting": self.detection.running or self._open_job is not None,
         }
         self.menu.update(conditions, st, self.lang)
         self.btn_accept.setEnabled(conditions["item"])
@@ -241,9 +246,34 @@ class MainWindow(WindowCommands, QMainWindow):
         self.first_highlight_s = None
         self.statusBar().showMessage(tr("status.opening", self.lang).format(name=path.name))
         threshold = self.settings.threshold
-        self._open_job = self.start_task(lambda: load_for_review(path, threshold), self._on_loaded,
-                                         self._on_open_failed)
+        cancel, job_ref = threading.Event(), []
+
+        def progress(done: int, total: int) -> bool:    # pool thread: OCR pages of a scan
+            if done >= 0 and job_ref:
+                self.openProgress.emit(job_ref[0], done, total)
+            return cancel.is_set()
+
+        def load() -> Loaded:
+            from ..documents.ocr import pages_progress
+
+            with pages_progress(progress):
+                return load_for_review(path, threshold)
+
+        self._open_cancel = cancel
+        self._open_job = self.start_task(load, self._on_loaded, self._on_open_failed)
+        job_ref.append(self._open_job)
         return self._open_job
+
+    def _on_open_progress(self, job: int, done: int, total: int) -> None:
+        if job != self._open_job:
+            return
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+        self.progress.setVisible(done < total)
+        self.cancel_button.setVisible(done < total)
+        self.update_actions()
+        if done < total:
+            self.statusBar().showMessage(tr("status.ocr", self.lang).format(page=done + 1, total=total))
 
     def _on_loaded(self, job: int, loaded: Loaded) -> None:
         if job != self._open_job:
@@ -269,7 +299,10 @@ class MainWindow(WindowCommands, QMainWindow):
         if job != self._open_job:
             return
         self._open_job = None
+        self.progress.setVisible(False)
+        self.cancel_button.setVisible(False)
         self.statusBar().clearMessage()
+        self.update_actions()
         self.show_error(tr("error.open", self.lang).format(message=message))
 
     def _install(self, loaded: Loaded) -> None:
@@ -329,6 +362,8 @@ class MainWindow(WindowCommands, QMainWindow):
         self._cancel_detection(silent=False)
 
     def _cancel_detection(self, *, silent: bool) -> None:
+        if self._open_job is not None and self._open_cancel is not None:
+            self._open_cancel.set()      # a scan being read by OCR stops at the next page
         was_running = self.detection.cancel()  # from now on every late result of that job is dropped
         if was_running:
             self.detection_status = DetectionStatus.CANCELLED
