@@ -36,6 +36,8 @@ def test_latin_personal_names_tagged_organization_become_person(text, name):
     ("협력사 SAMSUNG ELECTRONICS 와 계약", "SAMSUNG ELECTRONICS"),
     ("발주처 Global Tech Solutions Inc 담당", "Global Tech Solutions Inc"),
     ("서울대학교 산학협력단", "서울대학교 산학협력단"),
+    ("거래처 HOA BINH CORP 대표", "HOA BINH CORP"),
+    ("신청인 Nguyen Trading Co 는", "Nguyen Trading Co"),
 ])
 def test_real_organisations_keep_their_label(text, org):
     assert refined(text, org, "ORGANIZATION") == (org, "ORGANIZATION")

@@ -111,6 +111,9 @@ JAMES JOHN ROBERT MICHAEL WILLIAM DAVID RICHARD JOSEPH CHARLES CHRISTOPHER DANIE
 STEVEN ANDREW PETER GEORGE MARY PATRICIA JENNIFER LINDA ELIZABETH BARBARA SUSAN JESSICA SARAH KAREN EMILY
 EMMA OLIVIA SOPHIA MARIA ANNA LUCY KATE JULIA MARIE JOSE JUAN CARLOS LUIS MARCO HANS
 """.split())
+_ORG_TOKENS = frozenset("""CORP CORPORATION INC CO LTD LLC PLC GMBH AG SA GROUP BANK HOLDINGS COMPANY UNIVERSITY COLLEGE
+SCHOOL HOSPITAL CLINIC FOUNDATION INSTITUTE ASSOCIATION TRADING INTERNATIONAL GLOBAL SOLUTIONS SYSTEMS TECH ELECTRONICS
+MOTORS AIRLINES LOGISTICS PARTNERS CAPITAL INDUSTRIES ENTERTAINMENT MEDIA NEWS TIMES""".split())
 _NAME_FIELD = re.compile(r"(?:성\s?명|이\s?름|성함|본인|명의자|신청인|민원인|근로자|피보험자|수검자|환자명?|고객명|"
                          r"대표자|외국인|배우자|Name|NAME|name|Full name|영문(?:\s?성명|\s?이름)?)\s*(?:\([^)]{0,12}\))?\s*[:：]?\s*$")
 _LATIN_NAME = re.compile(r"[A-Z][A-Za-z'.-]*(?:[ ][A-Z][A-Za-z'.-]*){1,4}")
@@ -260,6 +263,8 @@ def _latin_name_like(value: str, before: str) -> bool:
     tokens = value.replace(".", " ").replace("-", " ").split()
     if len(tokens) < 2 or any(len(t) > 14 for t in tokens):
         return False
+    if any(t.upper().rstrip(".,") in _ORG_TOKENS for t in tokens):
+        return False  # "HOA BINH CORP", "Nguyen Group": a company
     if _NAME_FIELD.search(before):
         return True
     hits = sum(1 for t in tokens if t.upper() in _LATIN_NAME_TOKENS)
