@@ -295,3 +295,17 @@ def test_txt_export_leaves_out_the_removed_part(tmp_path):
     out = (tmp_path / "o.txt").read_text("utf-8")
     assert "이창호" not in out and RRN not in out and "Removed from the export" not in out
     assert "[OTHER]" in out
+
+
+def test_table_rows_with_content_controls_and_multi_paragraph_cells():
+    import tempfile
+    from pathlib import Path
+
+    cell = lambda *ps: "<w:tc>" + "".join(para(p) for p in ps) + "</w:tc>"  # noqa: E731
+    sdt_cell = (f'<w:sdt><w:sdtPr/><w:sdtContent><w:tc><w:sdt><w:sdtContent>{para(NAME)}</w:sdtContent>'
+                f'</w:sdt></w:tc></w:sdtContent></w:sdt>')
+    body = (f"<w:tbl><w:tr>{cell('이름')}{sdt_cell}{cell('서울특별시 종로구', '세종대로 175')}</w:tr>"
+            f"<w:tr>{cell('전화')}{cell(PHONE)}{cell('')}</w:tr></w:tbl>" + para("끝"))
+    src = make_docx(Path(tempfile.mkdtemp()) / "t.docx", body)
+    text = open_document(src).text
+    assert f"이름 | {NAME} | 서울특별시 종로구 세종대로 175\n전화 | {PHONE} | \n끝\n" in text

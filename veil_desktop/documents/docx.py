@@ -197,11 +197,11 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
             pending.append(em.pop())
             return
         depth = para_depth + 1 if is_para else para_depth
-        children = [c for c in el if isinstance(c.tag, str)]
+        cells = [c for c in el if isinstance(c.tag, str) and localname(c) in ("tc", "sdt", "customXml")] \
+            if tag == _w + "tr" else []
         for child in el:
             walk(child, deleted, context, depth)
-            if name == "tr" and tag == _w + "tr" and localname(child) == "tc" and not deleted \
-                    and child is not children[-1]:
+            if cells and child in cells and child is not cells[-1] and not deleted:
                 em.boilerplate(" | ")
         if not deleted:
             tails(el, False, False)
@@ -209,10 +209,13 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
             return
         if is_para:
             parent = el.getparent()
-            in_cell = parent is not None and parent.tag == _w + "tc"
-            if in_cell:
-                later = [c for c in parent if isinstance(c.tag, str) and localname(c) == "p"]
-                if later and el is not later[-1]:
+            while parent is not None and parent.tag in (_w + "sdtContent", _w + "sdt", _w + "customXml"):
+                parent = parent.getparent()
+            if parent is not None and parent.tag == _w + "tc":
+                last = None
+                for last in parent.iter(_w + "p"):
+                    pass
+                if el is not last:
                     em.boilerplate(" ")
             else:
                 em.boilerplate("\n")
