@@ -272,6 +272,7 @@ class SelfTest:
             self.step("export TXT", self._export_txt)
             self.step("export DOCX", self._export_docx)
             self.step("export PDF", self._export_pdf)
+            self.step("OCR page", self._ocr_page)
             for folder in self._extra_model_folders():
                 self.step(f"model {folder.name}", lambda f=folder: self._extra_model(f))
         finally:
@@ -443,6 +444,34 @@ class SelfTest:
             pdf.close()
         _check(not text.strip(), f"redacted PDF still has a text layer ({len(text)} characters)")
         return f"{len(values)} values masked; rasterised, no text layer; leak check clean"
+
+    def _ocr_page(self) -> str:
+        """A page drawn with the bundled font, saved as PNG, read by OCR, redacted; OCR of the output must
+        no longer read the masked values."""
+        from PIL import Image, ImageDraw, ImageFont
+
+        from veil_desktop import paths
+        from veil_desktop.documents import ocr
+
+        _check(ocr.available(), "OCR unavailable: tesserocr or resources/tessdata missing")
+        font = ImageFont.truetype(str(sorted((paths.resources_dir() / "fonts").glob("*.ttf"))[0]), 34)
+        img = Image.new("RGB", (1240, 500), "white")
+        draw = ImageDraw.Draw(img)
+        lines = ["민원 신청서", "성명: 홍길동", "주민등록번호: 900101-1234567", "연락처: 010-2345-6789"]
+        for i, line in enumerate(lines):
+            draw.text((80, 60 + 80 * i), line, font=font, fill="black")
+        src = self.workdir / "scan.png"
+        img.save(src)
+        out, values, result = self._export(src, ".png")
+        _check({"900101-1234567", "010-2345-6789"} <= values, f"OCR page: values not detected ({len(values)} masked)")
+        again = ocr.ocr_image(Image.open(out)).text
+        left = ocr.recognisable(sorted(values), again)
+        _check(not left, f"{len(left)} masked value(s) still readable by OCR in the output")
+        import tesserocr
+
+        conf = (result.leak_check or {}).get("result")
+        return (f"tesseract {tesserocr.tesseract_version().split()[1]}; {len(values)} values burned; "
+                f"re-OCR clean; leak check {conf}")
 
     def _extra_model_folders(self) -> list[Path]:
         """Model folders shipped next to the embedded one (``build.py --model DIR``)."""
