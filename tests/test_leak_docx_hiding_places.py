@@ -309,3 +309,16 @@ def test_table_rows_with_content_controls_and_multi_paragraph_cells():
     src = make_docx(Path(tempfile.mkdtemp()) / "t.docx", body)
     text = open_document(src).text
     assert f"이름 | {NAME} | 서울특별시 종로구 세종대로 175\n전화 | {PHONE} | \n끝\n" in text
+
+
+def test_percent_encoded_link_target_is_shown_decoded_and_masked(tmp_path):
+    from urllib.parse import quote
+
+    target = f"https://example.kr/search?q={quote(NAME)}&tel={quote(PHONE)}"
+    src = make_docx(tmp_path / "a.docx", '<w:p><w:hyperlink r:id="rL"><w:r><w:t>검색</w:t></w:r></w:hyperlink></w:p>',
+                    doc_rels=[("rL", "hyperlink", target.replace("&", "&amp;"), "External")])
+    text = open_document(src).text
+    assert f"https://example.kr/search?q={NAME}&tel={PHONE}" in text   # decoded for the reviewer
+    _export(tmp_path, src, {NAME: "PERSON", PHONE: "PHONE"})
+    rels = _members(tmp_path / "out.docx")["word/_rels/document.xml.rels"].decode()
+    assert "q=[PERSON]&amp;tel=[PHONE]" in rels

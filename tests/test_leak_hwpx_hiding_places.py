@@ -82,3 +82,15 @@ def test_footnote_and_table_structure(tmp_path):
     assert f"이름 | {NAME} 과장\n전화 | {PHONE}\n" in doc.text
     cap = next(c for c in doc.captions if c.key == "footnote")
     assert doc.text[cap.start:cap.end] == "Footnote"
+
+
+def test_percent_encoded_field_command_is_shown_decoded(tmp_path):
+    from urllib.parse import quote
+
+    field = ('<hp:p id="0"><hp:run charPrIDRef="0"><hp:ctrl><hp:fieldBegin type="HYPERLINK"><hp:parameters>'
+             f'<hp:stringParam name="Command">mailto:{quote(NAME)}@example.kr;1;0;0;</hp:stringParam>'
+             '</hp:parameters></hp:fieldBegin></hp:ctrl><hp:t>메일</hp:t></hp:run></hp:p>')
+    src = make_hwpx(tmp_path / "a.hwpx", field)
+    assert f"[Field] mailto:{NAME}@example.kr;1;0;0;" in open_document(src).text
+    redact(src, tmp_path / "o.hwpx", {NAME: "PERSON"})
+    assert_gone(tmp_path / "o.hwpx", NAME, quote(NAME))

@@ -77,8 +77,8 @@ def section_walker(root: etree._Element, em: Emitter) -> None:
             pending.append((_NOTES.get(name, "memo"), em.pop()))
             return
         if name == "stringParam" or name == "integerParam":
-            if el.text and el.text.strip():
-                em.slot(Slot(el, "text"), prefix="\n", suffix="\n", caption="field")
+            if el.text and el.text.strip():   # hyperlink commands may be %-encoded: shown decoded
+                em.slot(Slot(el, "text", url=True), prefix="\n", suffix="\n", caption="field")
             return
         if name == "fieldBegin":
             v = el.get("name")

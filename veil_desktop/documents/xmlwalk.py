@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+from urllib.parse import quote, unquote
 
 from lxml import etree
 
@@ -30,20 +31,35 @@ _W_T = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}t"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 
 
+_PCT_HEX = re.compile(r"%[0-9A-Fa-f]{2}")
+_URL_SAFE = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) != "%")
+
+
 class Slot:
-    __slots__ = ("elem", "kind", "attr")
+    """One place holding text. ``url``: the stored value is %-encoded (a link target); the reviewer sees
+    and edits the decoded text (``%EA%B9%80`` shows as ``김``), written back encoded again."""
 
-    def __init__(self, elem: etree._Element, kind: str, attr: str | None = None):
-        self.elem, self.kind, self.attr = elem, kind, attr
+    __slots__ = ("elem", "kind", "attr", "url")
 
-    def get(self) -> str:
+    def __init__(self, elem: etree._Element, kind: str, attr: str | None = None, url: bool = False):
+        self.elem, self.kind, self.attr, self.url = elem, kind, attr, url
+
+    def raw(self) -> str:
         if self.kind == "text":
             return self.elem.text or ""
         if self.kind == "tail":
             return self.elem.tail or ""
         return self.elem.get(self.attr) or ""
 
+    def get(self) -> str:
+        v = self.raw()
+        if self.url and _PCT_HEX.search(v):
+            return unquote(v, errors="replace")
+        return v
+
     def set(self, value: str) -> None:
+        if self.url and _PCT_HEX.search(self.raw()):
+            value = quote(value, safe=_URL_SAFE)
         if self.kind == "text":
             self.elem.text = value
             if self.elem.tag == _W_T and value != value.strip():
@@ -183,7 +199,7 @@ def rels_walker(root: etree._Element, em: Emitter) -> None:
     """OPC relationships: external targets (hyperlinks, template paths) are reviewable text."""
     for el in root:
         if localname(el) == "Relationship" and el.get("TargetMode") == "External":
-            em.slot(Slot(el, "attr", "Target"), suffix="\n")
+            em.slot(Slot(el, "attr", "Target", url=True), suffix="\n")
 
 
 def strip_picture_metadata(data: bytes) -> bytes:
