@@ -225,7 +225,7 @@ def test_copy_inside_a_word_is_listed_unchecked_and_masked_as_the_whole_word(qtb
     box = export_until_question(qtbot, w, out)
     assert len(box.hits) == 1 and not box.hits[0].whole_word
     assert "[강남구청]장" in box.hits[0].context
-    assert not box.table.isRowHidden(0) and box.checked_hits() == []      # listed, unchecked
+    assert box.is_shown(0) and box.checked_hits() == []      # listed, unchecked
     assert not box.apply_button.isEnabled()
     # going back writes nothing
     with qtbot.waitSignal(w.exportFinished, timeout=5000) as blocker:

@@ -159,10 +159,10 @@ def test_hit_list_checks_whole_words_and_lists_fragments_unchecked(qtbot):
     assert [h.whole_word for h in hits] == [False, True, True, True, True]   # 검[토자] is inside a word
     dlg = HitListDialog(None, "t", hits, "accept", "en")
     qtbot.addWidget(dlg)
-    assert dlg.table.isRowHidden(0) and len(dlg.checked_hits()) == 4
+    assert not dlg.is_shown(0) and len(dlg.checked_hits()) == 4
     assert dlg.apply_button.text() == "Accept 4 checked"
     dlg.include_partial.setChecked(True)
-    assert not dlg.table.isRowHidden(0) and len(dlg.checked_hits()) == 4     # shown, still unchecked
+    assert dlg.is_shown(0) and len(dlg.checked_hits()) == 4     # shown, still unchecked
     dlg.set_checked(2, False)
     assert [h.item_id for h in dlg.checked_hits()] == [hits[1].item_id, hits[3].item_id, hits[4].item_id]
     dlg.set_all(False)
@@ -180,8 +180,8 @@ def test_copies_inside_words_mask_the_whole_word_not_a_fragment(qtbot):
     assert hits[0].context.startswith("…") and "[마포구청]장" in hits[0].context and not hits[0].whole_word
     dlg = HitListDialog(None, "t", hits, "mask", "ko", copies=True)
     qtbot.addWidget(dlg)
-    assert not dlg.table.isRowHidden(0) and dlg.checked_hits() == []       # listed, unchecked
-    assert "단어 전체" in dlg.table.item(0, 4).text()
+    assert dlg.is_shown(0) and dlg.checked_hits() == []       # listed, unchecked
+    assert "단어 전체" in dlg.where_text(0)
     dlg.set_checked(0, True)
     spans = copy_spans(dlg.checked_hits())
     assert TEXT[spans[0].start:spans[0].end] == "마포구청장"              # never "****장"
@@ -227,3 +227,18 @@ def test_banner_shows_incomplete_detection_and_unreadable_pages(qtbot):
     assert not banner.isHidden() and "page 2: no text layer" in banner.unreadable_label.text()
     assert unreadable_captions(doc, "ko") == "2쪽: 텍스트 층 없음 (스캔)"
     assert unreadable_captions(SimpleNamespace(extra={"unreadable_pages": [3]}), "ko") == "3"
+
+
+def test_hit_list_model_toggles_like_a_click_and_passes_the_model_checker(qtbot, qtmodeltester):
+    st = make_state()
+    dlg = HitListDialog(None, "t", accept_above_hits(st, 0.0), "accept", "en", min_score=0.9)
+    qtbot.addWidget(dlg)
+    qtmodeltester.check(dlg.model)
+    # 0.9 and up: 김민준 ×2, 마포구청 (the RRN is 0.85, 토자 is inside a word)
+    assert dlg.model.rowCount() == 3 and len(dlg.checked_hits()) == 3
+    idx = dlg.model.index(0, 0)
+    assert dlg.model.setData(idx, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
+    assert len(dlg.checked_hits()) == 2 and dlg.apply_button.text() == "Accept 2 checked"
+    assert dlg.model.data(idx, Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
+    dlg.set_min_score(0.8)
+    assert dlg.model.rowCount() == 4 and dlg.head.text().startswith("4 places")

@@ -209,7 +209,7 @@ def test_bulk_actions_show_hit_list_first_and_apply_as_one_step(qtbot, make_wind
     assert isinstance(dlg, HitListDialog) and dlg.isVisible() and dlg.objectName() == "acceptAboveList"
     assert all(it.status is Status.PENDING for it in w.state)    # nothing accepted blind
     dlg.set_min_score(0.0)
-    shown = [h for r, h in enumerate(dlg.hits) if not dlg.table.isRowHidden(r)]
+    shown = [h for r, h in enumerate(dlg.hits) if dlg.is_shown(r)]
     checked = dlg.checked_hits()
     assert checked and all(h.whole_word for h in checked) and len(checked) <= len(shown)
     assert all("[" in h.context and "]" in h.context for h in checked)    # context around the value
