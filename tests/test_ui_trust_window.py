@@ -357,3 +357,17 @@ def test_summary_answered_after_switching_documents_writes_nothing(qtbot, make_w
     with qtbot.waitSignal(w.exportFinished, timeout=5000) as blocker:
         qtbot.mouseClick(dlg.export_button, Qt.MouseButton.LeftButton)
     assert blocker.args == [""] and not out.exists()
+
+
+def test_state_errors_are_shown_in_the_ui_language(qtbot, make_window, doc):
+    from veil_desktop.ui.commands import _message
+    from veil_desktop.review.state import EmptySelectionError, SpanExistsError
+
+    assert _message(SpanExistsError("x"), "ko") == "같은 범위에 같은 유형의 항목이 이미 있습니다."
+    assert _message(EmptySelectionError("x"), "en") == "The selection holds no text to mark."
+    w = make_window()
+    open_and_detect(qtbot, w, doc)
+    a, b = (it for it in w.state if w.state.value(it) == "김민준")
+    w.select_item(b.id)
+    w.adjust_current(a.start, a.end)                # would duplicate the first 김민준
+    assert w.statusBar().currentMessage() == "같은 범위에 같은 유형의 항목이 이미 있습니다."

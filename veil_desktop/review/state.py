@@ -35,6 +35,18 @@ from typing import Iterable, Iterator, Sequence
 from ..detect.span import Span
 
 
+class SpanExistsError(ValueError):
+    """A boundary change or relabel would duplicate another item's ``(start, end, label)``."""
+
+    ui_key = "error.span_exists"
+
+
+class EmptySelectionError(ValueError):
+    """A manual span over nothing but whitespace."""
+
+    ui_key = "error.empty_selection"
+
+
 class Status(str, Enum):
     PENDING = "pending"
     ACCEPTED = "accepted"
@@ -388,7 +400,7 @@ class ReviewState:
         if (start, end) == (s.start, s.end):
             return it
         if (start, end, s.label) in self._by_key:
-            raise ValueError("another item already covers exactly this span with this label")
+            raise SpanExistsError("another item already covers exactly this span with this label")
         after = ReviewItem(it.id, new_span, Status.ACCEPTED)
         self._do(Command("adjust boundaries", ((it, after),)))
         return after
@@ -398,7 +410,7 @@ class ReviewState:
         if label == it.label:
             return it
         if (it.start, it.end, label) in self._by_key:
-            raise ValueError("another item already covers exactly this span with this label")
+            raise SpanExistsError("another item already covers exactly this span with this label")
         s = it.span
         after = ReviewItem(it.id, Span(s.start, s.end, label, s.score, s.source), Status.ACCEPTED)
         self._do(Command(f"relabel {label}", ((it, after),)))
@@ -511,6 +523,6 @@ class ReviewState:
         while end > start and self.text[end - 1].isspace():
             end -= 1
         if start >= end:
-            raise ValueError("the selection holds no text to mark")
+            raise EmptySelectionError("the selection holds no text to mark")
         return start, end
 

@@ -67,7 +67,7 @@ class WindowCommands:
         try:
             item = self.state.add_manual(rng[0], rng[1], label)
         except ValueError as exc:
-            self.show_error(str(exc))
+            self.show_error(_message(exc, self.lang))
             return None
         self.select_item(item.id, scroll_view=False)
         return item
@@ -79,7 +79,7 @@ class WindowCommands:
         try:
             self.state.adjust(item.id, start, end)
         except ValueError as exc:
-            self.statusBar().showMessage(str(exc), 5000)
+            self.statusBar().showMessage(_message(exc, self.lang), 5000)
             return
         self.select_item(item.id, scroll_view=False)
 
@@ -192,7 +192,7 @@ class WindowCommands:
             try:
                 self.state.relabel(item_id, label)
             except ValueError as exc:
-                self.statusBar().showMessage(str(exc), 5000)
+                self.statusBar().showMessage(_message(exc, self.lang), 5000)
                 return
             self.select_item(item_id, scroll_view=False)
 
@@ -232,3 +232,9 @@ class WindowCommands:
     def _fill_recent_menu(self) -> None:
         self.menu.fill_recent(self.settings.recent_files, self.lang)
 
+
+def _message(exc: Exception, lang: str) -> str:
+    """A review-state error in the UI language (``SpanExistsError`` / ``EmptySelectionError`` carry a
+    catalogue key); anything else as it is."""
+    key = getattr(exc, "ui_key", None)
+    return tr(key, lang) if key else str(exc)
