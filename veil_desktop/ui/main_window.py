@@ -335,6 +335,8 @@ class MainWindow(WindowCommands, QMainWindow):
         self._highlighter = SpanHighlighter(self.view.document(), state, self.view.offsets,
                                             self.view.visible_block_range)
         state.add_listener(self._watcher)
+        if not self.table.hasFocus():
+            self.view.setFocus()  # single-key review shortcuts work in the document or the table
         self._update_title()
         self.update_actions()
         self._refresh_status()
