@@ -141,6 +141,7 @@ class MainWindow(WindowCommands, QMainWindow):
         from .review_tools import ReviewTools  # workspace, find bar, term lists, PDF pages (ui/review_tools.py)
 
         self.tools = ReviewTools(self)
+        self.menu.scope_to(self.tools.pages)  # the PDF page view is a document view too (single keys)
 
     @property
     def dropped_batches(self) -> int:
