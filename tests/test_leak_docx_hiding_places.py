@@ -322,3 +322,13 @@ def test_percent_encoded_link_target_is_shown_decoded_and_masked(tmp_path):
     _export(tmp_path, src, {NAME: "PERSON", PHONE: "PHONE"})
     rels = _members(tmp_path / "out.docx")["word/_rels/document.xml.rels"].decode()
     assert "q=[PERSON]&amp;tel=[PHONE]" in rels
+
+
+def test_txt_export_does_not_write_the_comment_author(tmp_path):
+    comments = (f'<?xml version="1.0"?><w:comments xmlns:w="{W_NS}"><w:comment w:id="0" w:author="{NAME}">'
+                f'{para("확인 부탁")}</w:comment></w:comments>')
+    src = make_docx(tmp_path / "a.docx", para("본문"), doc_rels=[("rC", "comments", "comments.xml")],
+                    parts={"word/comments.xml": comments})
+    redact(src, tmp_path / "o.txt", {"본문": "OTHER"})
+    out = (tmp_path / "o.txt").read_text("utf-8")
+    assert NAME not in out and "[Comment] \n확인 부탁" in out

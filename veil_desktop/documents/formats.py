@@ -87,6 +87,17 @@ def reader_for(fmt: str) -> Reader:
 def _plain_text_export(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
     """Any document -> UTF-8 text of the masked reviewable text (part headers included). Parts marked
     ``removed`` (tracked deletions, author fields: shown for review, never written) are left out."""
+    # a caption naming a person (a comment's author) is shown for review only: like the author attribute
+    # in the document itself, it is not written ("[Comment 박지성]" -> "[Comment]")
+    from .model import caption_text
+
+    taken = sorted((r.start, r.end) for r in plan)
+    extra = []
+    for c in getattr(doc, "captions", ()):
+        if c.detail and not c.detail.isdigit() and not any(a < c.end and c.start < b for a, b in taken):
+            extra.append(Replacement(c.start, c.end, caption_text(c.key, ""), ""))
+    if extra:
+        plan = sorted(list(plan) + extra, key=lambda r: r.start)
     removed = sorted((p.start, p.end) for p in doc.parts if p.removed)
     if removed:
         keep, pos = [], 0
