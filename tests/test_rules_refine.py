@@ -91,6 +91,11 @@ def test_real_addresses_are_kept():
     assert refined(text2, "경기도 성남시 분당구", "ADDRESS") == ("경기도 성남시 분당구", "ADDRESS")
 
 
+def test_drug_tagged_organization_is_dropped():
+    assert refined("처방약: 아모크라 625mg, 3일분", "아모크라", "ORGANIZATION") is None
+    assert refined("(주)한빛제약 납품", "(주)한빛제약", "ORGANIZATION") == ("(주)한빛제약", "ORGANIZATION")
+
+
 def test_refine_spans_is_span_by_span():
     text = "채권자 김서윤, 국적: 베트남"
     spans = [model(text, "채권자", "PERSON"), model(text, "김서윤", "PERSON"), model(text, "베트남", "PERSON")]
@@ -111,6 +116,8 @@ def entities(text: str) -> list[tuple[str, str]]:
     ("A씨(37)에 대한 항소심", [("A", "PERSON")]),
     ("배우 K모 기자의 회견", [("K", "PERSON")]),
     ("성명: NGUYEN THI HOA\n국적", [("NGUYEN THI HOA", "PERSON")]),
+    ("근로자 TRAN VAN DUC 와 계약", [("TRAN VAN DUC", "PERSON")]),
+    ("성명: 김서윤 (KIM SEO YUN)", [("KIM SEO YUN", "PERSON")]),
     ("시진핑 국가주석과 리커창 총리는", [("시진핑", "PERSON"), ("리커창", "PERSON")]),
     ("기재부는 한전의 요금 인상을", [("기재부", "ORGANIZATION"), ("한전", "ORGANIZATION")]),
     ("유엔 안보리는 결의안을", [("유엔 안보리", "ORGANIZATION")]),
@@ -138,6 +145,8 @@ def test_context_entities(text, expected):
     "'피플'은 기자가 미리",         # a particle after a quote, not the surname 은
     "한전KDN 과 기재부처",          # not whole words
     "중국 정부와 삼성 제품",        # ambiguous countries / company names are left to the model
+    "LE MONDE 보도, HOA BINH CORP 납품, General Electric 엔진",  # one name token, or a company word
+    "타이틀곡 LA SONG 발표, 권투 GO GO",                          # short or repeated tokens
     "빅토리아 대학 석사 과정",       # a foreign given name before a place word
     "크리스 감독의 신작",            # ... or before a title
     "존 레논, 톰 행크스",            # one-syllable given names are words too: left to the model

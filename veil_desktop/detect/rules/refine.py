@@ -23,7 +23,8 @@ detector enables) that *adds* what the model misses:
 * one-syllable surname + title (``변 씨``, ``장 회장``, ``김씨``) → PERSON on the surname (KLUE's convention);
   ambiguous determiners (``이 회장`` = this chairman, ``전 대표`` = former CEO, ``고 회장`` = the late …) are
   only taken before ``씨``;
-* a Latin-script name after a name field (``성명: NGUYEN THI HOA``);
+* a Latin-script name after a name field (``성명: NGUYEN THI HOA``), or anywhere when two of its words are
+  known name tokens (``TRAN VAN DUC``, ``KIM SEO YUN``; not with a company word such as ``CORP``);
 * a transliterated Western given name (two syllables or more) and the word after it (``모건 프리먼``);
 * a university abbreviation before a campus role (``서강대 교수``);
 * gazetteers of foreign leaders' names (``시진핑``, ``리커창``), organisation abbreviations (``기재부``, ``한전``,
@@ -105,6 +106,9 @@ WANG LI ZHANG LIU CHEN YANG ZHAO HUANG ZHOU WU XU SUN MA ZHU HU GUO LIN HE GAO L
 KUMAR SINGH SHARMA KHAN ALI AHMED MOHAMMAD MOHAMMED HASSAN RAHMAN HOSSAIN ISLAM
 IVANOV PETROV SMIRNOV KUZNETSOV POPOV SOKOLOV ALEXANDER DMITRY SERGEI IVAN OLGA NATALIA
 TANAKA SUZUKI SATO TAKAHASHI WATANABE ITO YAMAMOTO NAKAMURA KOBAYASHI
+KIM LEE PARK CHOI JUNG JEONG KANG CHO JO YOON YUN JANG CHANG LIM IM HAN OH SEO SUH SHIN KWON HWANG AHN SONG YOO RYU
+HONG JEON JUN KO GO MOON YANG SON BAE BAEK PAIK HEO NAM SIM NOH NO HA KWAK SUNG CHA JOO WOO KOO MIN JIN JI CHUN
+MINJUN SEOYUN SEOJUN JIHOON JIWOO HYUN JUN JUNE SEO YEON JI HOON SOO MIN YOUNG HEE JAE SUNG HO WOO YUNA
 SMITH JOHNSON WILLIAMS BROWN JONES MILLER DAVIS WILSON ANDERSON TAYLOR THOMAS MOORE JACKSON MARTIN WHITE HARRIS
 CLARK LEWIS WALKER HALL ALLEN YOUNG KING WRIGHT SCOTT GREEN BAKER ADAMS NELSON CARTER MITCHELL ROBERTS
 JAMES JOHN ROBERT MICHAEL WILLIAM DAVID RICHARD JOSEPH CHARLES CHRISTOPHER DANIEL MATTHEW ANTHONY MARK PAUL
@@ -117,6 +121,8 @@ MOTORS AIRLINES LOGISTICS PARTNERS CAPITAL INDUSTRIES ENTERTAINMENT MEDIA NEWS T
 _NAME_FIELD = re.compile(r"(?:성\s?명|이\s?름|성함|본인|명의자|신청인|민원인|근로자|피보험자|수검자|환자명?|고객명|"
                          r"대표자|외국인|배우자|Name|NAME|name|Full name|영문(?:\s?성명|\s?이름)?)\s*(?:\([^)]{0,12}\))?\s*[:：]?\s*$")
 _LATIN_NAME = re.compile(r"[A-Z][A-Za-z'.-]*(?:[ ][A-Z][A-Za-z'.-]*){1,4}")
+#: two to four capitalised Latin words, at least two of them known name tokens: a personal name wherever it stands
+_LATIN_SEQ = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])[A-Za-z'-]+(?:[ ][A-Z][A-Za-z'-]+){1,3}(?![A-Za-z0-9])")
 _LATIN_AFTER_FIELD = re.compile(
     r"(?:성\s?명|이\s?름|성함|영문\s?(?:성명|이름)|Name|NAME|Full name)(?:\s*\([^)]{0,12}\))?\s*[:：]?\s*"
     r"(?P<name>[A-Z][A-Za-z'-]+(?:[ ][A-Z][A-Za-z'-]+){1,4})(?![A-Za-z0-9])")
@@ -280,6 +286,8 @@ def refine_model_span(text: str, span: Span) -> Span | None:
         if label == "ORGANIZATION":
             if value[:1].isascii() and _latin_name_like(value, before):
                 return Span(span.start, span.end, "PERSON", span.score, span.source)
+            if value in _DRUGS or _DOSE_AFTER.match(text, span.end):
+                return None  # "아모크라 625mg" tagged as a company
             return span
         core = _SPACES.sub("", value)
         if core in _NOT_PERSON:
@@ -324,8 +332,19 @@ def find_context_entities(text: str, cx: ContextIndex) -> Iterator[Span]:
         yield _span(m.start("sur"), m.end("sur"), "PERSON", 0.9)
     for m in _LETTER_TITLE.finditer(text):
         yield _span(m.start(), m.start() + 1, "PERSON", 0.85)  # "A씨", "K모 기자": KLUE marks the letter
+    latin = set()
     for m in _LATIN_AFTER_FIELD.finditer(text):
+        latin.add(m.start("name"))
         yield _span(m.start("name"), m.end("name"), "PERSON", 0.9)
+    for m in _LATIN_SEQ.finditer(text):
+        if m.start() in latin:
+            continue
+        tokens = m.group(0).split()
+        if any(t.upper() in _ORG_TOKENS for t in tokens):
+            continue
+        known = {t.upper() for t in tokens if len(t) > 2 and t.upper() in _LATIN_NAME_TOKENS}
+        if len(known) >= 2:  # two different known tokens of 3+ letters ("LA SONG", "GO GO" are not names)
+            yield _span(m.start(), m.end(), "PERSON", 0.88)
     for m in _FOREIGN_NAME.finditer(text):
         last = _strip_particle(m.group("last"))
         if last in _FOREIGN_LAST_STOP:
