@@ -15,12 +15,17 @@ whole document. ``ExportSummary.blockers`` says what stops the export until the 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping
 
 from .export import PendingPolicy, PendingSpansError, build_plan
 from .state import ReviewState, Status
+
+
+#: four letters/digits (in any script): such a value is always long enough for the output's leak check
+_FOUR_ALNUM = re.compile(r"[^\W_](?:[\W_]*[^\W_]){3}")
 
 
 class DetectionStatus(str, Enum):
@@ -130,7 +135,7 @@ def build_summary(state: ReviewState, policy: PendingPolicy | str, detection: De
     unverifiable = 0
     if document is not None:
         # values too short for the output's leak check to find again (it counts them the same way)
-        from ..documents.matching import ValueMatcher, masked_values
+        from ..documents.matching import checkable, strip_separators
 
         eff = PendingPolicy.REJECT if policy is PendingPolicy.BLOCK else policy
         try:
@@ -138,6 +143,21 @@ def build_summary(state: ReviewState, policy: PendingPolicy | str, detection: De
         except (PendingSpansError, ValueError):
             plan = []
         content_of = getattr(document, "content_of", None)
-        unverifiable = ValueMatcher(masked_values(state.text, plan, content_of=content_of)).unverifiable
+        # counted as ``ValueMatcher.unverifiable`` over ``masked_values`` does (distinct stripped cores too
+        # short to search for; masks that keep the value left out), without building its search pattern;
+        # a value with 4+ letters/digits is always long enough, so only the few short ones are normalised
+        seen: set[str] = set()
+        short: set[str] = set()
+        for r in plan:
+            v = content_of(r.start, r.end) if content_of is not None else state.text[r.start:r.end]
+            if v in seen:
+                continue
+            seen.add(v)
+            if _FOUR_ALNUM.search(v):
+                continue
+            core = strip_separators(v)
+            if core and core not in strip_separators(r.text) and not checkable(v):
+                short.add(core)
+        unverifiable = len(short)
     return ExportSummary(rows, state.threshold, policy, detection, removed, unreadable_pages(document),
                          unverifiable)
