@@ -267,3 +267,22 @@ def test_report_json_carries_the_review_section(state, tmp_path):
     assert report["review"]["detection"] == "failed" and report["review"]["partial_export"] is True
     assert report["review"]["pending_policy"] == "reject"
     assert "김민준" not in res.report.read_text(encoding="utf-8")
+
+
+def test_summary_unverifiable_agrees_with_the_leak_check_count(tmp_path):
+    from veil_desktop.documents import open_document
+    from veil_desktop.documents.matching import ValueMatcher, masked_values
+    from veil_desktop.review.summary import build_summary
+
+    text = "김 씨와 이 씨, 번호 12-3 그리고 A-B, 김민준, 010-1234-5678, 서울, 가-나, 김.\n"
+    path = tmp_path / "s.txt"
+    path.write_text(text, encoding="utf-8")
+    doc = open_document(path)
+    st = ReviewState(doc.text)
+    for value in ("김", "이", "12-3", "A-B", "김민준", "010-1234-5678", "서울", "가-나"):
+        i = text.index(value)
+        st.add_detected([Span(i, i + len(value), "OTHER", 0.9)], status=Status.ACCEPTED)
+    plan = build_plan(st, None, "block")
+    want = ValueMatcher(masked_values(doc.text, plan, content_of=doc.content_of)).unverifiable
+    assert want >= 3   # 김, 이, 12-3 (3 digits), A-B at least
+    assert build_summary(st, "block", "complete", doc).unverifiable == want
