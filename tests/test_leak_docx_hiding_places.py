@@ -332,3 +332,14 @@ def test_txt_export_does_not_write_the_comment_author(tmp_path):
     redact(src, tmp_path / "o.txt", {"본문": "OTHER"})
     out = (tmp_path / "o.txt").read_text("utf-8")
     assert NAME not in out and "[Comment] \n확인 부탁" in out
+
+
+def test_two_text_boxes_in_one_paragraph_stay_in_order(tmp_path):
+    def box(t):
+        return ('<w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml"><v:textbox><w:txbxContent>'
+                + para(t) + '</w:txbxContent></v:textbox></v:shape></w:pict></w:r>')
+    body = f'<w:p><w:r><w:t>앞</w:t></w:r>{box("상자1 " + NAME)}{box("상자2 " + PHONE)}<w:r><w:t>뒤</w:t></w:r></w:p>'
+    src = make_docx(tmp_path / "a.docx", body)
+    text = open_document(src).text
+    assert text.startswith(f"앞뒤\n[Text box] 상자1 {NAME}\n[Text box] 상자2 {PHONE}\n"), text
+    _export(tmp_path, src, {NAME: "PERSON", PHONE: "PHONE"})

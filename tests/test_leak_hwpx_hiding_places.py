@@ -94,3 +94,16 @@ def test_percent_encoded_field_command_is_shown_decoded(tmp_path):
     assert f"[Field] mailto:{NAME}@example.kr;1;0;0;" in open_document(src).text
     redact(src, tmp_path / "o.hwpx", {NAME: "PERSON"})
     assert_gone(tmp_path / "o.hwpx", NAME, quote(NAME))
+
+
+def test_inline_header_text_box_and_table_are_not_glued(tmp_path):
+    sec = ('<hp:p id="0"><hp:run charPrIDRef="0"><hp:t>첫 문단</hp:t><hp:ctrl><hp:header><hp:subList>'
+           + hp(f"머리글 {NAME}") + '</hp:subList></hp:header></hp:ctrl><hp:rect><hp:drawText><hp:subList>'
+           + hp(f"글상자 {PHONE}") + '</hp:subList></hp:drawText></hp:rect><hp:t> 계속</hp:t>'
+           '<hp:tbl><hp:tr><hp:tc><hp:subList>' + hp("이름") + '</hp:subList></hp:tc><hp:tc><hp:subList>'
+           + hp(NAME) + '</hp:subList></hp:tc></hp:tr></hp:tbl></hp:run></hp:p>')
+    src = make_hwpx(tmp_path / "a.hwpx", sec)
+    text = open_document(src).text
+    assert text.startswith(f"첫 문단 계속\n이름 | {NAME}\n\n[Header] 머리글 {NAME}\n[Text box] 글상자 {PHONE}\n"), text
+    redact(src, tmp_path / "o.hwpx", {NAME: "PERSON", PHONE: "PHONE"})
+    assert_gone(tmp_path / "o.hwpx", NAME, PHONE)

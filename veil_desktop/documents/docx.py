@@ -135,6 +135,14 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
     text attributes, any other text; deletions set aside for the removed part."""
     pending: list[list] = []   # text boxes of the current top-level paragraph
 
+    def flush() -> None:
+        for ops in pending:
+            em.caption("textbox")
+            em.extend(ops)
+            if not _ends_nl(em.ops):
+                em.boilerplate("\n")
+        pending.clear()
+
     def tails(el, deleted: bool, inline: bool) -> None:
         # text after a child (an XML comment/PI or an element) inside ``el``; inside a text run, also the
         # text of child elements (``<w:t>홍<x:y>길</x:y>동</w:t>``), in document order
@@ -191,10 +199,14 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
                 em.slot(Slot(el, "text"), prefix="\n", suffix="\n")
         is_para = name == "p" and tag in (_w + "p", "{http://schemas.openxmlformats.org/drawingml/2006/main}p")
         if name == "txbxContent" and para_depth > 0 and not deleted:
+            outer = pending[:]       # text boxes inside this one stay inside it
+            pending.clear()
             em.push()
             for child in el:
                 walk(child, deleted, context, 0)
-            pending.append(em.pop())
+            flush()
+            ops = em.pop()
+            pending[:] = outer + [ops]
             return
         depth = para_depth + 1 if is_para else para_depth
         cells = [c for c in el if isinstance(c.tag, str) and localname(c) in ("tc", "sdt", "customXml")] \
@@ -220,12 +232,7 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
             else:
                 em.boilerplate("\n")
             if para_depth == 0 and pending:
-                for ops in pending:
-                    em.caption("textbox")
-                    em.extend(ops)
-                    if not _ends_nl(em.ops):
-                        em.boilerplate("\n")
-                pending.clear()
+                flush()
         elif name == "tr" and tag == _w + "tr":
             em.boilerplate("\n")
         elif name == "pt" or (name == "comment" and tag == _w + "comment"):
@@ -233,9 +240,7 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
                 em.boilerplate("\n")
 
     walk(root, False, None, 0)
-    for ops in pending:  # a text box outside any paragraph
-        em.caption("textbox")
-        em.extend(ops)
+    flush()  # a text box outside any paragraph
 
 
 _LAYOUT_NS = ("{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}",

@@ -42,7 +42,9 @@ _hp = "{%s}" % HP
 _SECTION = re.compile(r"^Contents/section(\d+)\.xml$")
 _INLINE = {"tab": "\t", "lineBreak": "\n", "fwSpace": " ", "nbSpace": " ", "hyphen": "-"}
 _PERSON_ATTRS = {"author", "creator", "lastsaveby", "userName"}
-_NOTES = {"footNote": "footnote", "endNote": "endnote"}
+# anchored in a paragraph but not part of its sentence: shown after the paragraph, captioned
+_NOTES = {"footNote": "footnote", "endNote": "endnote", "memo": "memo", "header": "header",
+          "footer": "footer", "drawText": "textbox"}
 PREVIEW_CHARS = 1024
 
 
@@ -69,13 +71,21 @@ def section_walker(root: etree._Element, em: Emitter) -> None:
             em.slot(Slot(el, "text"))
             inline(el)
             return
-        if name in _NOTES or name == "memo":
+        if name in _NOTES and el.tag.startswith(_hp):
             # shown after the paragraph it is anchored in, captioned, not glued into its words
+            nonlocal pending
+            attribute_slots(el, em)
+            outer, pending = pending, []   # notes inside this one stay inside it
             em.push()
             for child in el:
                 walk(child, 0)
-            pending.append((_NOTES.get(name, "memo"), em.pop()))
+            _flush(em, pending)
+            ops = em.pop()
+            pending = outer
+            pending.append((_NOTES[name], ops))
             return
+        if name == "tbl" and not _ends_nl(em.ops):
+            em.boilerplate("\n")   # a table inside a paragraph starts on its own line
         if name == "stringParam" or name == "integerParam":
             if el.text and el.text.strip():   # hyperlink commands may be %-encoded: shown decoded
                 em.slot(Slot(el, "text", url=True), prefix="\n", suffix="\n", caption="field")
@@ -129,6 +139,16 @@ def section_walker(root: etree._Element, em: Emitter) -> None:
 
     walk(root, 0)
     _flush(em, pending)
+
+
+def _ends_nl(ops) -> bool:
+    for kind, val in reversed(ops):
+        if kind == "b":
+            if val:
+                return str(val).endswith("\n")
+            continue
+        return False
+    return True
 
 
 def _flush(em: Emitter, pending: list) -> None:
