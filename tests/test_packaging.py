@@ -451,6 +451,9 @@ def test_wheel_carries_model_font_icons_sample_and_licences(built_wheel):
     assert not [n for n in names if n.startswith(res) and n.endswith((".py", ".pyc", ".so", ".dll"))]
     # PEP 639 licence metadata: SPDX expression, licence files in .dist-info/licenses/
     assert "License-Expression: Apache-2.0" in meta
+    import veil_desktop
+
+    assert f"\nVersion: {veil_desktop.__version__}\n" in meta  # pyproject's version comes from the package
     for lic in ("License-File: LICENSE", "License-File: NOTICE", "License-File: resources/fonts/OFL.txt"):
         assert lic in meta
     assert any(n.endswith(".dist-info/licenses/NOTICE") for n in names)
@@ -590,6 +593,9 @@ def test_aot_module_compiles_and_runs_without_numba(tmp_path):
 # ---------------------------------------------------------------------------------------- About box
 
 def test_about_box_shows_notice_and_every_licence_text(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    import veil_desktop
     from veil_desktop.ui.about import EXPECTED, AboutDialog
 
     for lang in ("ko", "en"):
@@ -602,6 +608,7 @@ def test_about_box_shows_notice_and_every_licence_text(qtbot):
         assert "Apache License" in dlg.texts["LICENSE"].toPlainText()
         assert "SIL OPEN FONT LICENSE" in dlg.texts["OFL.txt"].toPlainText()
         assert dlg.texts["NOTICE"].isReadOnly()
+        assert veil_desktop.__version__ in dlg.findChildren(QLabel)[0].text()  # the version line
     assert dlg.windowTitle() == "About veil-desktop"
 
 

@@ -24,13 +24,11 @@ EXPECTED = ("NOTICE", "LICENSE", "OFL.txt")
 
 
 def app_version() -> str:
-    """The installed distribution's version, or ``"(source)"`` when it cannot be read (frozen, checkout)."""
-    try:
-        from importlib.metadata import version
+    """``veil_desktop.__version__`` — also the wheel's version (pyproject reads it), and present in a bundle,
+    which carries no package metadata."""
+    from .. import __version__
 
-        return version("veil-desktop")
-    except Exception:  # noqa: BLE001 - PackageNotFoundError, or no metadata in a bundle
-        return "(source)"
+    return __version__
 
 
 def licence_texts() -> list[tuple[str, str | None]]:
