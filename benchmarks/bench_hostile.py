@@ -11,7 +11,8 @@ The files (sizes are what is on disk):
 - ``declared_bomb.docx`` a member whose directory entry declares 900 MB;
 - ``zeros_at_limit.docx`` two 150 MB pictures of zeros (just under the per-document inflation limit);
 - ``paras_610k.docx``    18 M one-letter paragraphs (~600 KB; 612 MB of XML);
-- ``paras_at_limit.docx`` 950,000 one-letter paragraphs (just under the XML element limit; opens);
+- ``paras_950k.docx``    950,000 one-letter paragraphs (under the XML element limit, over the paragraph one);
+- ``paras_at_limit.docx`` 490,000 one-letter paragraphs (just under the paragraph limit; opens);
 - ``text_50mb.txt``      50 MB of Korean text with a phone number every ten lines;
 - ``text_at_limit.txt``  4.9 M characters of the same (just under the character limit; detected in full);
 - ``hwp_52m.hwp``        an HWP 5 file whose section inflates to 52 M characters (~150 KB on disk).
@@ -131,7 +132,8 @@ CASES = {
     "declared_bomb.docx": build_declared_bomb,
     "zeros_at_limit.docx": build_zeros_at_limit,
     "paras_610k.docx": lambda p: paragraphs_docx(p, 18_000_000),
-    "paras_at_limit.docx": lambda p: paragraphs_docx(p, 950_000),
+    "paras_950k.docx": lambda p: paragraphs_docx(p, 950_000),
+    "paras_at_limit.docx": lambda p: paragraphs_docx(p, 490_000),
     "text_50mb.txt": lambda p: build_text(p, mb=50),
     "text_at_limit.txt": lambda p: build_text(p, chars=4_900_000),
     "hwp_52m.hwp": build_hwp,

@@ -21,6 +21,16 @@ from veil_desktop.documents import export_document, open_document
 from veil_desktop.masking import Masker
 
 FONT = Path(__file__).resolve().parent.parent / "resources" / "fonts" / "NanumGothic.ttf"
+
+
+@pytest.fixture(autouse=True)
+def _no_ocr(request, monkeypatch):
+    """These tests check what the PDF reader itself recognises as unreadable; with OCR available such a
+    page is read by OCR instead (tests/test_ocr*.py) — one test below checks that hand-over explicitly."""
+    if not request.node.name.startswith("test_with_ocr"):
+        from veil_desktop.documents import pdf as pdf_mod
+
+        monkeypatch.setattr(pdf_mod, "_ocr_available", lambda: False)
 RRN, EMAIL, ACCOUNT = "900101-1234568", "hong@example.com", "110-234-567890"
 
 
@@ -135,6 +145,17 @@ def test_lying_tounicode_map_makes_the_page_need_review(tmp_path):
     assert [(u.page, u.reason) for u in doc.unreadable] == [(1, "garbled_text")]   # ... and is caught
     assert doc.needs_review and doc.unreadable_pages() == [1]
     assert doc.unreadable[0].caption.startswith("1쪽:") and "page 1" in doc.unreadable[0].caption_en
+
+
+def test_with_ocr_a_lying_page_is_read_from_its_pixels(tmp_path):
+    from veil_desktop.documents import ocr
+
+    doc = open_document(lying_pdf(tmp_path / "lie.pdf"))
+    assert "ad167" not in doc.text                  # the lying text layer is never what is reviewed
+    if ocr.available():
+        assert 0 in doc.extra["pdf_ocr"] and "34567" in doc.text.replace(" ", "")
+    else:
+        assert [(u.page, u.reason) for u in doc.unreadable] == [(1, "garbled_text")]
 
 
 def scan_page_pdf(path: Path, with_text: bool) -> Path:

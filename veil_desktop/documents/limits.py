@@ -32,7 +32,7 @@ MAX_XML_PART = 64 * 1024 * 1024              # one XML part (inflated)
 MAX_XML_ELEMENTS = 3_000_000                 # XML elements of one document (all parts together)
 MAX_NESTING = 2                              # ZIPs inside ZIPs opened (the leak check)
 MAX_DOCUMENT_CHARS = 5_000_000               # reviewable text of one document (~3,000 pages)
-MAX_SLOTS = 2_000_000                        # text slots (runs, paragraphs, cells) of one document
+MAX_SLOTS = 500_000                          # text slots (runs, paragraphs, cells): ~1.1 KB each to open
 MAX_PDF_PAGES = 2000
 CHUNK = 1024 * 1024                          # streaming inflation step
 
