@@ -6,7 +6,13 @@
   checked against the PySide6 installation actually in the venv;
 - the bundled font loads in Qt and has Hangul; the icon files are valid;
 - ``build.py --model`` copies model data only, never code;
-- the frozen entry's numba cache selection never picks an unwritable directory.
+- the frozen entry's numba cache selection never picks an unwritable directory;
+- the wheel (built from a clean copy of the sources) carries the model, font, icons, sample, NOTICE and the
+  licence texts, with PEP 639 metadata; unpacked like pip installs it, ``paths`` finds its resources there
+  (not in the checkout); the checkout and frozen layouts resolve too;
+- the numba-AOT Viterbi: ``packaging/build_aot.py`` really compiles it and it runs without numba; the
+  kernel selection prefers it and reports ``numba-aot``;
+- the About box shows NOTICE, LICENSE and OFL.txt, and Help > About opens it.
 """
 from __future__ import annotations
 
