@@ -4,15 +4,17 @@ Allowed transitions: from ``O``, ``E-x``, ``S-x`` to ``O``, ``B-y``, ``S-y``; fr
 ``I-x``, ``E-x`` (same type). A path starts only in ``O``/``B``/``S`` and ends only in ``O``/``E``/``S``.
 Forbidden moves score :data:`FORBIDDEN` (large and negative but finite, so the arithmetic stays finite).
 
-Two interchangeable kernels decode a batch of log-probabilities ``[batch, seq, labels]`` (float32) with
+Interchangeable kernels decode a batch of log-probabilities ``[batch, seq, labels]`` (float32) with
 per-row lengths:
 
 - a numba kernel (``nogil=True``, explicit signature, compiled once per process on first use or by
   :func:`warm_up`, cached on disk when numba has a writable cache location, compiled without a cache
   otherwise);
+- the same numba kernel compiled ahead of time (``_viterbi_aot``, built by ``packaging/build_aot.py`` and
+  shipped only in the offline bundle, which carries neither numba nor llvmlite); preferred when present;
 - a pure-numpy kernel used when numba is missing or cannot compile.
 
-Both perform the same float32 additions in the same order and break ties towards the lower label id,
+All perform the same float32 additions in the same order and break ties towards the lower label id,
 so they return *identical* tag sequences (tested on random logits). The transcendental part
 (log-softmax, probabilities) is shared numpy code, so probabilities are identical too.
 
