@@ -85,8 +85,11 @@ _CURATED_IN = {"ffData": ("form", (_w + "name",)), "mailMerge": ("mail_merge", N
                "odso": ("mail_merge", None)}
 _NUMERIC = re.compile(r"^-?\d+$")
 # names Word gives objects itself ("Picture 3", "Text Box 9", "그림 2", "image1.png")
-_DEFAULT_NAME = re.compile(r"^(?:[A-Za-z ]+|그림|글상자|도형|개체|사진)\s*\d+$|^[A-Za-z0-9_.-]+\.(?:png|jpe?g|gif|emf|wmf|bmp|tiff?)$",
-                           re.I)
+_DEFAULT_NAME = re.compile(
+    r"^(?:Picture|Image|Text ?Box|Rectangle|Rounded Rectangle|Oval|Straight (?:Arrow )?Connector|Line|"
+    r"Chart|Diagram|Group|Canvas|Shape|Object|Freeform|WordArt|Ink|Graphic|Content Placeholder|"
+    r"그림|글상자|텍스트 상자|도형|개체|사진|차트|그룹|직사각형|타원|직선 연결선|캔버스)\s*\d+$"
+    r"|^[A-Za-z0-9_.-]+\.(?:png|jpe?g|gif|emf|wmf|bmp|tiff?|svg)$", re.I)
 
 
 def _attrs(el, em: Emitter, context: str | None) -> None:
