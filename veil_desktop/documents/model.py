@@ -9,7 +9,6 @@ Invariants:
   inline labels (``[Alt text] ``) are *captions*: ``Document.captions`` lists each one's range with a
   language-neutral ``key`` and a ``detail`` (a number, a comment's author), so the UI can show them in its
   own language (``ui.i18n.caption``); the core writes them in English, never part paths;
-
 - ``segments`` are sorted, non-overlapping half-open ranges of ``text``; each maps to one *slot* in the
   file (an XML text node, an attribute, a PDF page's characters, the whole of a text file). Characters
   of ``text`` outside every segment are boilerplate (part headers, paragraph breaks) that the writer
