@@ -264,13 +264,21 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
                          "source": s.source, "decision": "kept_by_list"}
                         for s in (term_hits.kept if term_hits is not None else [])])
         decisions.sort(key=lambda d: (d["start"], d["end"]))
+        # suggestions under --min-score that the plan leaves in clear (a copy of a masked value is masked
+        # anyway): counted in the report and the summary line, never dropped silently (issue 10 item 6)
+        below = _left_unmasked(rejected, plan)
         job.output.parent.mkdir(parents=True, exist_ok=True)
         res = export_document(doc, plan, job.output, detector_id=getattr(detector, "id", ""),
                               threshold=min_score, styles=masker, decisions=decisions,
-                              overwrite=overwrite)
+                              overwrite=overwrite,
+                              review={"pending_below_threshold": len(below), "threshold": min_score,
+                                      "pending_below_threshold_per_label": dict(Counter(s.label for s in below))})
         if term_hits is not None:
             _add_to_report(res.report, "term_list", term_hits.report(terms))
         note = f"unreadable {unreadable} exported as is (--allow-unreadable)" if unreadable else ""
+        if below:
+            note = "; ".join(n for n in (note, f"{len(below)} suggestion(s) under {min_score:.2f} left unmasked "
+                                               "(--min-score)") if n)
         return Row(job.source, job.output, "ok", note, Counter(res.counts), time.perf_counter() - t0)
     except LeakDetected as e:
         msg = f"leak check: {e}"
@@ -286,6 +294,19 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
                "it with the file type and this message")
     msg = " ".join(msg.split())        # one line in the summary
     return Row(job.source, None, "FAILED", msg + _remove_stale(job.output), seconds=time.perf_counter() - t0)
+
+
+def _left_unmasked(spans, plan) -> list:
+    """``spans`` that no replacement of ``plan`` covers (plan: sorted, non-overlapping)."""
+    import bisect
+
+    starts = [r.start for r in plan]
+    out = []
+    for s in spans:
+        i = bisect.bisect_right(starts, s.start) - 1
+        if not (i >= 0 and plan[i].start <= s.start and s.end <= plan[i].end):
+            out.append(s)
+    return out
 
 
 def _unreadable_pages(doc) -> str:
