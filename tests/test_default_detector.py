@@ -163,16 +163,28 @@ def test_spacing_pass_only_where_the_text_shows_split_patterns():
     assert [t for t, _ in model.seen] == [ordinary]      # no split fragment: the model reads the text once
 
 
-def test_spacing_union_grows_same_label_spans_and_never_touches_others():
+def test_spacing_pass_never_changes_a_main_pass_span_in_detect_or_stream():
+    text = "고객: 김 민준 이요. 다음 분."
+    model = FindingModel({"김민준": "PERSON", "민준 이요": "ORGANIZATION"})
+    det = CombinedDetector(model, RuleDetector())
+    got = [(text[s.start:s.end], s.label) for s in det.detect(text)]
+    assert got == [("민준 이요", "ORGANIZATION")]   # the extra pass's 김 민준 meets it: left out
+    assert union(list(det.stream(text))) == det.detect(text)
+
+
+def test_spacing_union_only_adds_where_the_main_pass_found_nothing():
     from veil_desktop.detect.default import union_spacing
 
     main = [Span(3, 5, "PERSON", 0.8), Span(10, 14, "ORGANIZATION", 0.9), Span(20, 22, "ADDRESS", 0.7)]
-    extra = [Span(1, 5, "PERSON", 0.6),            # grows the PERSON to 1..5 (the split surname)
-             Span(12, 16, "PERSON", 0.9),           # overlaps another label: dropped
-             Span(30, 33, "ORGANIZATION", 0.5)]     # overlaps nothing: added
-    got = union_spacing(main, extra)
-    assert got == [Span(1, 5, "PERSON", 0.8), Span(10, 14, "ORGANIZATION", 0.9), Span(20, 22, "ADDRESS", 0.7),
-                   Span(30, 33, "ORGANIZATION", 0.5)]
+    extra = [Span(1, 5, "PERSON", 0.6),            # overlaps a main span: the main span stays as it is
+             Span(12, 16, "PERSON", 0.9),           # overlaps another label: left out
+             Span(14, 20, "PERSON", 0.9),           # touches but does not overlap: added
+             Span(30, 33, "ORGANIZATION", 0.5),     # overlaps nothing: added
+             Span(32, 35, "ORGANIZATION", 0.5)]     # overlaps the one just added: left out
+    assert union_spacing(main, extra) == [Span(3, 5, "PERSON", 0.8), Span(10, 14, "ORGANIZATION", 0.9),
+                                          Span(14, 20, "PERSON", 0.9), Span(20, 22, "ADDRESS", 0.7),
+                                          Span(30, 33, "ORGANIZATION", 0.5)]
+    assert union_spacing(main, []) == main
 
 
 def test_id_and_labels():

@@ -18,9 +18,9 @@ ordinary text). Spacing robustness (``spacing=True``, the default) is an *extra*
 guidance prescribes: only where the text shows split patterns (``rules.spacing.join_split_syllables``:
 ``김 민준``, ``정 릉로``), a window of context around each join (``SPACING_CONTEXT`` characters each side,
 cut at whitespace) is joined and tagged again; its spans that cover a joined space are mapped back and
-unioned with the main pass (:func:`union_spacing`): a span overlapping no model span is added; one that
-overlaps only model spans of its own label grows them to the union; one overlapping another label is
-dropped. Model spans away from the joins are untouched.
+unioned with the main pass (:func:`union_spacing`): a span overlapping no model span of the main pass is
+added, any other is left out, so the main pass's spans are never changed (``김 민준`` is found when the main
+pass found nothing there; when it found ``민준``, that span stays as it is).
 
 The rule stage reads a detection view too (``normalize.detection_view(spaced_digits=True)``: NFC,
 invisibles dropped, letter-spaced digit runs joined), its spans mapped back to the original.
@@ -86,20 +86,22 @@ def spacing_regions(jt: JoinedText, context: int = SPACING_CONTEXT) -> list[tupl
 
 
 def union_spacing(main: list[Span], extra: list[Span]) -> list[Span]:
-    """Union the main pass's model spans with the spacing pass's (see the module docstring)."""
+    """The union of the main pass's model spans and the spacing pass's: an extra span is added only where
+    it overlaps no main span (nor an extra span added before it), so the main pass's spans are never
+    changed (see the module docstring)."""
     if not extra:
         return main
     out = sort_spans(main)
+    starts = [m.start for m in out]
+    added: list[Span] = []
     for e in sort_spans(extra):
-        hits = [m for m in out if m.overlaps(e)]
-        if not hits:
-            out.append(e)
-        elif all(m.label == e.label for m in hits):
-            a, b = min(e.start, *(m.start for m in hits)), max(e.end, *(m.end for m in hits))
-            grown = Span(a, b, e.label, max(m.score for m in hits), "model")
-            out = [m for m in out if not any(m is h for h in hits)] + [grown]
-        out = sort_spans(out)
-    return out
+        i = bisect.bisect_left(starts, e.end)  # main spans [0, i) start before e ends; their ends ascend
+        if i and out[i - 1].end > e.start:
+            continue
+        if added and added[-1].end > e.start:
+            continue
+        added.append(e)
+    return sort_spans([*out, *added])
 
 
 class CombinedDetector:
@@ -164,7 +166,7 @@ class CombinedDetector:
         if cancelled():
             return
         held: list[Span] = []      # pieces that may still merge with a rule ADDRESS
-        pending: list[Span] = []   # model spans that meet a spacing-pass span: unioned at the end
+        blocked: set[Span] = set()  # spacing-pass spans that meet a main-pass span: left out
 
         def pieces(m: Span) -> list[Span]:
             ready = []
@@ -180,20 +182,19 @@ class CombinedDetector:
                 continue
             ready: list[Span] = []
             for m in ev.spans:
-                if extra and extra_index.overlapping(m.start, m.end):
-                    pending.append(m)
-                else:
-                    r = refine_model_span(text, m)  # rules/refine.py: relabel or drop (local)
-                    if r is not None:
-                        ready.extend(pieces(r))
+                if extra:
+                    blocked.update(extra_index.overlapping(m.start, m.end))
+                r = refine_model_span(text, m)  # rules/refine.py: relabel or drop (local)
+                if r is not None:
+                    ready.extend(pieces(r))
             if ready:
                 yield SpansFound(tuple(sort_spans(ready)))
         if cancelled():
             return
         ready = []
-        if extra:
-            union = refine_model_spans(text, union_spacing(pending, extra))
-            for m in union:
+        if extra:  # the main pass's spans are out; add the spacing-pass spans that met none of them
+            added = union_spacing([], [e for e in extra if e not in blocked])
+            for m in refine_model_spans(text, added):
                 ready.extend(pieces(m))
         rest = resolve_with_addresses(held, addresses, text)
         if ready or rest:
