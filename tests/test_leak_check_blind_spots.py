@@ -206,3 +206,15 @@ def test_bytes_outside_members_and_local_header_names():
     local_name = b"word/document.xml"
     forged = clean.replace(local_name, "w/김민수.xml".encode().ljust(len(local_name), b"_"), 1)
     assert not leakcheck.check_zip_bytes(forged, MATCHER).clean
+
+
+def test_windowed_search_finds_values_at_the_end_and_across_window_seams(monkeypatch):
+    monkeypatch.setattr(leakcheck, "WINDOW_CHARS", 1000)
+    monkeypatch.setattr(leakcheck, "WINDOW_OVERLAP", 100)
+    filler = "일반 문장입니다. " * 300                      # 3,000 characters: several windows
+    assert leakcheck._search(MATCHER, filler) is None
+    assert leakcheck._search(MATCHER, filler + NAME) == len(filler)
+    seam = 998                                           # NAME straddles the first window's end (1,000)
+    text = filler[:seam] + NAME + filler[seam:]
+    assert leakcheck._search(MATCHER, text) == seam
+    assert not leakcheck.check_text_bytes(text.encode("utf-8"), MATCHER).clean
