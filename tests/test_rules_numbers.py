@@ -323,3 +323,14 @@ def test_context_keyword_closest_before_the_candidate_wins():
     assert kind_before(text, len(text) - 1) == "NEG"
     assert kind_before(text, text.index("880412"), width=3) is None       # keyword outside the window
     assert kind_before("zip IP 1.2.3.4", 7) == "IP" and kind_before("zipcode 1", 8) is None  # Latin words whole
+
+
+def test_numbers_under_a_resident_card_word():
+    # 주민등록증 (the card) outranks 주민 (the number): its other numbers are identity-document numbers
+    assert found("신분증 사본(주민등록증 1234-5678-9012)과") == [("1234-5678-9012", "DRIVER_LICENSE")]
+    assert found("신분증(주민등록증 12-14-0982731)의 진위") == [("12-14-0982731", "DRIVER_LICENSE")]
+    # ... while an RRN written after it is still an RRN, with or without hyphen / check digit / full length
+    assert found("주민등록증 880412-2145678 확인") == [("880412-2145678", "RRN")]
+    assert found("주민등록증 8804122145679 확인") == [("8804122145679", "RRN")]
+    assert found("주민등록증 번호는 880412-2 입니다") == [("880412-2", "RRN")]
+    assert found("주민등록증(번호: 123456-1002345)과") == [("123456-1002345", "RRN")]  # a placeholder date

@@ -21,7 +21,7 @@ _KINDS: dict[str, list[str]] = {
                 "수협", "우체국", "새마을금고", "신한", "토스", "씨티", "SC제일", "account", "Account", "ACCOUNT"],
     "CARD": ["카드", "card", "Card", "CARD", "결제"],
     "DRIVER_LICENSE": ["면허"],
-    "ID_CARD": ["신분증"],
+    "ID_CARD": ["신분증", "주민등록증"],  # 주민등록증 outranks 주민: the card's own numbers are not RRN-shaped
     "PASSPORT": ["여권", "passport", "Passport", "PASSPORT"],
     "PHONE": ["전화", "연락", "휴대", "핸드폰", "폰", "tel", "Tel", "TEL", "팩스", "fax", "Fax", "FAX", "문의", "내선",
               "대표번호", "콜센터", "고객센터", "☎"],

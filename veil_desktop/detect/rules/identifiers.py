@@ -33,6 +33,7 @@ from typing import Iterator
 
 from ..span import Span
 from .context import ContextIndex
+from .numbers import birth_date_ok
 
 #: labels of this module, in catalogue order
 IDENTIFIER_LABELS: tuple[str, ...] = (
@@ -79,7 +80,7 @@ _LATIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _GAP = 16
 _FILLER = re.compile(
     r"(?:[ \t:：=#(\[\-]|번호|ID|No\.?|NO\.?|no\.|넘버|코드|\(주\)|공단|등록|가입자|가입|자격|카드|관리|조회|확인|기재|원본"
-    r"|발급|부여|증서|증권|식별|고유|은|는|이|가|을|를|의|로|인|증|상|제(?=[ ]?[0-9A-Za-z]))*")
+    r"|발급|부여|증서|증권|식별|고유|상태|정보|은|는|이|가|을|를|의|로|인|증|상|제(?=[ ]?[0-9A-Za-z]))*")
 
 #: an ID-like token: alphanumeric groups joined by - _ / . (a Hangul group only *between* two groups:
 #: ``2024-민원-0012``); particles glued to the end are outside it (``RX-2023-0045에`` -> ``RX-2023-0045``)
@@ -87,6 +88,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|[-_/.](?=[A-Za-z0-9])|-[가-힣]
 #: a document number led by the issuing office: "행정안전부-1234", "민원과-2024-0012"
 _HTOKEN = re.compile(r"[가-힣]{1,12}(?:-[가-힣A-Za-z0-9]+)*-[0-9][0-9A-Za-z]*(?:-[0-9A-Za-z]+)*")
 _DIGITS = re.compile(r"[0-9]")
+_RRN_SHAPE = re.compile(r"[0-9]{6}-[1-8][0-9]{6}")
 _PHONE_SHAPE = re.compile(r"0[0-9]{1,2}[-.]?[0-9]{3,4}[-.]?[0-9]{4}|1[5-9][0-9]{2}-?[0-9]{4}")
 #: a counter right after a number: an amount, a count, a duration — not an identifier
 _COUNTER_AFTER = re.compile(r"[ ]?(?:년대|년도|년간|년생|세기|개월|주년|원|개|명|회|건|번째|%|세|살|kg|cm|mm|일분|일간|일치|일|월|년"
@@ -217,6 +219,10 @@ def find_keyword_ids(text: str, cx: ContextIndex) -> Iterator[Span]:
             continue  # "처방전 발행일 2024-05-12", "접수 2024.05.12": a date, not the number
         if "@" in text[b:b + 1]:
             continue  # e-mail local part
+        if _RRN_SHAPE.fullmatch(tok) and birth_date_ok(tok[:6]):
+            # "사번: 920115-1058231", "학적 관리 번호는 981124-2093812": a resident number in an id slot
+            yield _span(a, b, "FOREIGNER_RN" if tok[7] in "5678" else "RRN", 0.9)
+            continue
         yield _span(a, b, kind, 0.95)
 
 

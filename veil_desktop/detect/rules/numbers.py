@@ -268,13 +268,13 @@ def find_masked_rrn(text: str, cx: ContextIndex) -> Iterator[Span]:
         a, b = m.span()
         if m.group("masked"):
             ctx = cx.before(a)
-            if ctx == "NEG" or not (birth_date_ok(text[a:a + 6]) or ctx in ("RRN", "FOREIGNER_RN")):
+            if ctx == "NEG" or not (birth_date_ok(text[a:a + 6]) or ctx in ("RRN", "FOREIGNER_RN", "ID_CARD")):
                 continue
             yield _span(a, b, "FOREIGNER_RN" if ctx == "FOREIGNER_RN" else "RRN", 0.9)
         else:
             ctx = cx.before(a, 40)
-            if ctx in ("RRN", "FOREIGNER_RN") and birth_date_ok(text[a:a + 6]):
-                yield _span(a, b, ctx, 0.85)
+            if ctx in ("RRN", "FOREIGNER_RN", "ID_CARD") and birth_date_ok(text[a:a + 6]):
+                yield _span(a, b, "RRN" if ctx == "ID_CARD" else ctx, 0.85)
 
 
 def find_masked_card(text: str, cx: ContextIndex) -> Iterator[Span]:
@@ -303,14 +303,14 @@ def _classify_rrn(digits: str, hyph: bool, ctx: str | None) -> tuple[str, float]
     if g7 in "5678":
         if date_ok and frn_check_ok(digits):
             return "FOREIGNER_RN", 0.99 if hyph else 0.9
-        if ctx in ("FOREIGNER_RN", "RRN"):
+        if ctx in ("FOREIGNER_RN", "RRN", "ID_CARD"):
             return "FOREIGNER_RN", 0.93 if date_ok else 0.8
         if hyph and date_ok and ctx not in ("NEG", "ACCOUNT"):
             return "FOREIGNER_RN", 0.85
         return None
     if date_ok and rrn_check_ok(digits):
         return "RRN", 0.99 if hyph else 0.9
-    if ctx in ("RRN", "FOREIGNER_RN"):
+    if ctx in ("RRN", "FOREIGNER_RN", "ID_CARD"):  # the resident card's own number is the RRN
         return "RRN", 0.93 if date_ok else 0.8
     if ctx == "NEG" or not hyph:
         return None
