@@ -212,6 +212,9 @@ def test_unreviewable_parts_are_removed_and_reported(tmp_path, kind):
     src = make_docx(tmp_path / "a.docx", body, doc_rels=doc_rels, parts=parts, overrides=overrides,
                     main_type=main_type)
     doc = open_document(src)
+    if kind == "altChunk":  # what is dropped is shown (not written): "숨은 내용 김민수 010-…"
+        removed = doc.text[doc.parts[-1].start:]
+        assert doc.parts[-1].removed and f"[Embedded HTML/RTF (removed)] 숨은 내용 {NAME} {PHONE}" in removed
     removed_member = next(iter(parts))
     assert doc.extra["removed_members"] == [removed_member]
     assert any("Removed from the export" in n for n in doc.notes)

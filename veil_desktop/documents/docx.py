@@ -728,8 +728,46 @@ def notes(members: list[Member]) -> list[str]:
     return out
 
 
+_HTML_DROP = re.compile(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->", re.S | re.I)
+_HTML_BREAK = re.compile(r"<(?:br|/p|/div|/tr|/li|/h\d)\b[^>]*>", re.I)
+_HTML_TAG = re.compile(r"<[^>]*>")
+REMOVED_TEXT_CHARS = 20_000
+
+
+def removed_text(members: list[Member]) -> list[tuple[str, str]]:
+    """Readable text of removed ``altChunk`` parts (HTML / plain text / RTF, roughly), so the reviewer
+    sees what the export drops. Boilerplate in the removed part: never written anywhere."""
+    import html as _html
+
+    _kind, remove, _main = _package(members)
+    by_name = {m.name: m for m in members}
+    out = []
+    for n, cat in sorted(remove.items()):
+        if not cat.startswith("embedded HTML"):
+            continue
+        data = by_name[n].data[:4 * REMOVED_TEXT_CHARS]
+        for enc in ("utf-8", "utf-16", "cp949"):
+            try:
+                t = data.decode(enc)
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            t = data.decode("utf-8", "replace")
+        if t.lstrip().startswith("{\\rtf"):
+            t = re.sub(r"\\'([0-9a-fA-F]{2})", lambda m: bytes([int(m.group(1), 16)]).decode("latin-1"), t)
+            t = re.sub(r"\\[a-z]+-?\d* ?|[{}]", "", t)
+        else:
+            t = _HTML_BREAK.sub("\n", _HTML_DROP.sub("", t))
+            t = _html.unescape(_HTML_TAG.sub("", t))
+        t = "\n".join(line.strip() for line in t.splitlines() if line.strip())[:REMOVED_TEXT_CHARS]
+        if t:
+            out.append(("removed_chunk", t))
+    return out
+
+
 PROFILE = ZipProfile(what="Word document", fmt="docx", classify=classify, clean=clean, scrub=scrub,
-                     check=check, notes=notes, removed=removed_members)
+                     check=check, notes=notes, removed=removed_members, removed_text=removed_text)
 
 
 def read_docx(path: Path, data: bytes) -> Document:

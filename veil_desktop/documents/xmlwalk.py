@@ -281,6 +281,8 @@ class ZipProfile:
     notes: Callable[[list[Member]], list[str]] = lambda ms: []
     check: Callable[[list[Member]], None] = lambda ms: None      # raise if not this format
     removed: Callable[[list[Member]], list[str]] = lambda ms: []  # members dropped from the output
+    #: readable text of dropped members, shown (not written) in the removed part: [(caption key, text)]
+    removed_text: Callable[[list[Member]], list[tuple[str, str]]] = lambda ms: []
 
 
 def _emit(tb: TextBuilder, member: str, ops, index: dict[int, int]) -> None:
@@ -319,12 +321,16 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
             tb.end_part()
         for j, (s, key) in enumerate(em.deleted):
             deleted.append((tp.member, len(em.slots) + j, s.get(), key))
-    if deleted:
+    dropped_text = profile.removed_text(members)
+    if deleted or dropped_text:
         tb.begin_part("removed", "", removed=True, kind="removed")
         for member, idx, text, key in deleted:
             tb.caption(key)
             tb.slot(member, idx, text)
             tb.boilerplate("\n")
+        for key, text in dropped_text:   # e.g. an altChunk's HTML as text: seen, never written
+            tb.caption(key)
+            tb.boilerplate(text.rstrip("\n") + "\n")
         tb.end_part()
     text = tb.text()
     return Document(path=path, format=profile.fmt, text=text, parts=tuple(tb.parts),
