@@ -755,7 +755,8 @@ def removed_text(members: list[Member]) -> list[tuple[str, str]]:
         else:
             t = data.decode("utf-8", "replace")
         if t.lstrip().startswith("{\\rtf"):
-            t = re.sub(r"\\'([0-9a-fA-F]{2})", lambda m: bytes([int(m.group(1), 16)]).decode("latin-1"), t)
+            t = re.sub(r"(?:\\'[0-9a-fA-F]{2})+", lambda m: bytes(
+                int(m.group()[i + 2:i + 4], 16) for i in range(0, len(m.group()), 4)).decode("cp949", "replace"), t)
             t = re.sub(r"\\[a-z]+-?\d* ?|[{}]", "", t)
         else:
             t = _HTML_BREAK.sub("\n", _HTML_DROP.sub("", t))
