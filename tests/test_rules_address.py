@@ -131,3 +131,12 @@ def test_address_followed_by_particles_stops_before_them():
     assert addresses("테헤란로 427에서 만나요") == ["테헤란로 427"]
     assert addresses("주소지는 서울특별시 강남구 테헤란로 42길 15-3인데 찾기 쉬워요") == [
         "서울특별시 강남구 테헤란로 42길 15-3"]
+
+
+@pytest.mark.parametrize("text", [
+    "서울 서초구 내곡동 52사단 예비군 훈련장", "토고를 상대로 2–1를 기록했다", "이란을 상대로 3-1 첫 승을", "현지 주민의 휴대전화로 112에 신고했다",
+])
+def test_particle_forms_before_scores_and_emergency_numbers_are_not_roads(text):
+    from veil_desktop.detect.rules import RuleDetector
+
+    assert RuleDetector().detect(text) == []

@@ -334,3 +334,15 @@ def test_numbers_under_a_resident_card_word():
     assert found("주민등록증 8804122145679 확인") == [("8804122145679", "RRN")]
     assert found("주민등록증 번호는 880412-2 입니다") == [("880412-2", "RRN")]
     assert found("주민등록증(번호: 123456-1002345)과") == [("123456-1002345", "RRN")]  # a placeholder date
+
+
+def test_birth_date_half_of_an_rrn_after_an_rrn_word():
+    assert found("주민번호 앞자리 920514 적으라고") == [("920514", "RRN")]
+    assert found("주민등록번호 앞 6자리(880412)") == [("880412", "RRN")]
+    assert found("주민번호 앞자리 921340") == []           # not a date
+    assert found("접수번호 920514, 주문 880412") == []     # no RRN word
+
+
+def test_amounts_in_jo_and_eok_are_not_vehicle_plates():
+    assert found("차입금은 55조2344억엔, 정부단기증권은 113조6285억엔이다.") == []
+    assert found("차량번호 55조 2344 주차") == [("55조 2344", "VEHICLE")]

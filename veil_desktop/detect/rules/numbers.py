@@ -136,7 +136,8 @@ _PASSPORT_KR = re.compile(r"[MSRODG](?:[0-9]{8}|[0-9]{3}[A-Z][0-9]{4})")
 
 _PLATE_CHARS = "가나다라마거너더러머버서어저고노도로모보소오조구누두루무부수우주아바사자배하허호"
 _VEHICLE = re.compile(r"[0-9](?<![0-9][0-9])[0-9]{1,2} ?[" + _PLATE_CHARS + r"] ?[0-9]{4}" + _NA
-                      + r"(?![ ]?(?:개|원|명|건|회|년|월|일|시|분|%|kg|km))")  # "12가 3456개" is a count
+                      + r"(?![ ]?(?:개|원|명|건|회|년|월|일|시|분|%|kg|km|억|만|천|조|엔|달러|위안|유로|톤|배|표|점))")
+# "12가 3456개" is a count, "55조2344억엔" an amount
 #: what may stand right before a plate: "서울 12가 3456", "제12가 3456"
 _VEHICLE_PREFIX = re.compile(r"(?:(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북|전남|경북|경남|제주) ?)?"
                              r"(?:제 ?)?$")
@@ -277,6 +278,18 @@ def find_masked_rrn(text: str, cx: ContextIndex) -> Iterator[Span]:
                 yield _span(a, b, "RRN" if ctx == "ID_CARD" else ctx, 0.85)
 
 
+#: six digits alone: the birth-date half of an RRN ("주민번호 앞자리 920514")
+_SIX = re.compile(_D1 + r"[0-9]{5}(?![0-9A-Za-z])(?![-.][0-9])")
+
+
+def find_rrn_front(text: str, cx: ContextIndex) -> Iterator[Span]:
+    """``주민번호 앞자리 920514``: a valid birth date right after an RRN word is the number's first half."""
+    for m in _SIX.finditer(text):
+        a, b = m.span()
+        if birth_date_ok(text[a:b]) and cx.before(a, 20) in ("RRN", "ID_CARD"):
+            yield _span(a, b, "RRN", 0.85)
+
+
 def find_masked_card(text: str, cx: ContextIndex) -> Iterator[Span]:
     if "****" not in text and "xxxx" not in text and "XXXX" not in text:
         return  # substring tests are memchr-fast: skip the regex pass on the (usual) unmasked text
@@ -410,6 +423,7 @@ NUMBER_FINDERS = {
     "passport": (("PASSPORT",), find_passport),
     "vehicle": (("VEHICLE",), find_vehicle),
     "masked_rrn": (("RRN", "FOREIGNER_RN"), find_masked_rrn),
+    "rrn_front": (("RRN",), find_rrn_front),
     "masked_card": (("CARD",), find_masked_card),
     "driver_license_region": (("DRIVER_LICENSE",), find_driver_license_region),
     "numbers": (("RRN", "FOREIGNER_RN", "CORP_REG", "CARD", "BUSINESS_REG", "DRIVER_LICENSE", "ACCOUNT"),
