@@ -61,8 +61,13 @@ _UNIT = re.compile(f"[{INVISIBLES}]+|[^{INVISIBLES}][{INVISIBLES}{_COMBINING}]*[
 _NEEDS_VIEW = re.compile(f"[{INVISIBLES}{_COMBINING}]")
 #: letter-spaced digits: at least 6 one-character items (digits, ``-``, ``.``), each followed by one space
 #: or tab, ending in a digit, standing alone (``9 0 0 1 0 1 - 1 2 3 4 5 6 7``, ``0 1 0 - 1 2 3 4 - 5 6 7 8``)
-_SPACED_DIGITS = re.compile(r"(?<![^\s])(?:[0-9.\-][ \t]){5,}[0-9](?![^\s])")
+#: standing alone = not glued to a letter or digit; punctuation around it is fine (``(9 0 0 1 0 1 - …),``)
+_SPACED_DIGITS = re.compile(r"(?<![0-9A-Za-z])(?:[0-9.\-][ \t]){5,}[0-9](?![0-9A-Za-z])")
 _SPACE_IN_RUN = re.compile(r"[ \t]")
+#: a number broken over two lines at a hyphen (``010-7385⏎-2946``, ``900101-⏎1234567``: a quoted CSV cell,
+#: a PDF line end): the line break is dropped in the rule stage's view
+_BROKEN_NUMBER = re.compile(r"(?<=[0-9]-)[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[0-9])"
+                            r"|(?<=[0-9])[ \t]*(?:\r\n|\r|\n)[ \t]*(?=-[0-9])")
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,11 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
         sp = [(m.start(), m.end(), _SPACE_IN_RUN.sub("", m.group()),
                [m.start() + i for i, c in enumerate(m.group()) if c not in " \t"])
               for m in _SPACED_DIGITS.finditer(base)]
+        breaks = [(m.start(), m.end(), "") for m in _BROKEN_NUMBER.finditer(base)]
+        if breaks:
+            taken = [(a, b) for a, b, *_ in sp]
+            sp = sorted(sp + [e for e in breaks if not any(a < e[1] and e[0] < b for a, b in taken)],
+                        key=lambda e: e[0])
         if sp:
             joined, s2, e2 = _rebuild(base, sp)
             if edits:

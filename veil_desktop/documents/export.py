@@ -303,7 +303,9 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
         if not rep.clean:
             raise LeakDetected(
                 f"A masked value was still found in the output ({rep.hits[0]}); the output was deleted "
-                "and the original is untouched.", rep.hits)
+                "and the original is untouched. Open the file in the window and mask that copy too (it may be "
+                "escaped, split or hidden in metadata or an attribute), or remove it from the original, then "
+                "export again.", rep.hits)
         summary["output_sha256"] = hashlib.sha256(data).hexdigest()
 
     _write_atomic(out, out_bytes, verify)

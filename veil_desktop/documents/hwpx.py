@@ -18,7 +18,7 @@ Output: masked in place; ``Preview/PrvText.txt`` regenerated from the masked *bo
 captions, no field parameters), in the encoding it had; ``Preview/PrvImage.*`` removed; ``Scripts/*`` and
 any non-picture binary (OLE objects in ``BinData``, unknown parts) removed with their manifest entries;
 ``BinData`` pictures renamed to neutral names (a file name can carry a name); creator / last-saved-by /
-author attributes blanked (shown in the removed part); the ``hh:linkinfo`` path cut to its file name.
+author attributes blanked (shown in the removed part); the ``hh:linkinfo`` path blanked (its file name can carry a name).
 Limitation: HWPX change tracking is not resolved (deleted text between ``hp:deleteBegin``/``End`` stays
 in the file) — it is shown and masked like all other text, so it cannot leak a masked value.
 """
@@ -280,8 +280,9 @@ def clean(name: str, root: etree._Element) -> bool:
                 el.set(attr, "")
                 changed = True
             elif local == "path" and localname(el) == "linkinfo" and el.get(attr):
-                # the file the document was linked from: a local path naming the author's account
-                el.set(attr, re.split(r"[\\/]", el.get(attr))[-1])
+                # the file the document was linked from: a local path naming the author's account, and a
+                # file name that can carry a name or number the reviewer never saw: blanked
+                el.set(attr, "")
                 changed = True
     return changed
 
@@ -307,8 +308,11 @@ def _scrub_hpf(m: Member, renamed: dict[str, str]) -> Member:
     return Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
 
 
-def _rename_refs(m: Member, renamed: dict[str, str]) -> Member:
-    if not renamed or not (m.name.endswith(".xml") or m.name.endswith(".hpf")):
+def _rename_refs(m: Member, renamed: dict[str, str], names: set[str] | None = None) -> Member:
+    if not (m.name.endswith(".xml") or m.name.endswith(".hpf")):
+        return m
+    dangling = names is not None and b"BinData/" in m.data
+    if not renamed and not dangling:
         return m
     root = parse_xml(m.data, m.name)
     changed = False
@@ -318,6 +322,11 @@ def _rename_refs(m: Member, renamed: dict[str, str]) -> Member:
         for a, v in el.attrib.items():
             if v.lstrip("/") in renamed:
                 el.set(a, renamed[v.lstrip("/")])
+                changed = True
+            elif dangling and v.lstrip("/").startswith("BinData/") and v.lstrip("/") not in names:
+                # a reference to a picture that is not in the package: its file name is never shown or
+                # renamed (it can carry a name), so it is blanked
+                el.set(a, "")
                 changed = True
     return Member(m.name, serialize_xml(root), m.compress_type, m.date_time) if changed else m
 
@@ -369,7 +378,7 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
         elif m.name in renamed:
             m = Member(renamed[m.name], strip_picture_metadata(m.data), m.compress_type, m.date_time)
         else:
-            m = _rename_refs(m, renamed)
+            m = _rename_refs(m, renamed, {x.name for x in members})
         out.append(m)
     return [without_refs(m, dropped) for m in out]
 

@@ -1,0 +1,143 @@
+"""Red-team regressions: each hiding place that leaked (or was refused without need) in the adversarial corpus
+(benchmarks/adversarial_corpus.py) is rebuilt here, redacted by the batch CLI as a user runs it (default
+detector, one run over a folder), and every published output is read by the independent oracle
+(benchmarks/leak_oracle.py: every member, every decoding, tags stripped, NFKC, invisibles and separators
+removed; OCR of the output pages where the output is pixels)."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from veil_desktop.cli import main
+from veil_desktop.detect.normalize import detection_view
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"redteam_{name}", ROOT / "benchmarks" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+corpus = _load("adversarial_corpus")
+oracle = _load("leak_oracle")
+C = corpus
+ALL = list(C.VALUES)
+
+
+def _cases(tmp: Path) -> dict[str, tuple[bytes, list[str]]]:
+    spaced = C.SENT.replace(C.RRN, " ".join(C.RRN)).replace(C.PHONE, " ".join(C.PHONE))
+    pdf = C._fpdf()
+    pdf.multi_cell(0, 7, new_x="LMARGIN", new_y="NEXT",
+                   text=f"연락처 010-7385-\n2946 주민등록번호 900101-\n1234567 담당자 김민준")
+    head = (f'<hh:docOption><hh:linkinfo path="C:\\{C.NAME}\\{C.RRN}.hwp"/></hh:docOption>')
+    manifest = (C.XMLDECL + '<odf:manifest xmlns:odf="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'
+                f'<odf:file-entry full-path="BinData/{C.NAME}_{C.RRN}.png" media-type="image/png"/></odf:manifest>')
+    return {
+        # letter-spaced digits between punctuation: "(주민등록번호 9 0 0 1 0 1 - …, 연락처 0 1 0 - …)"
+        "spaced_in_parens.docx": (C.docx(C.p(C.HARMLESS) + C.p(spaced)), ALL),
+        "spaced_in_parens.txt": ((spaced + "\n").encode(), ALL),
+        # a number broken over two lines inside a quoted CSV cell, with no other copy in the file
+        "broken_cell.csv": (("성명,메모\n" + f'"담당자 {C.NAME}","연락처 010-7385\n-2946 주민등록번호 900101-\n1234567"\n')
+                            .encode(), ["NAME", "PHONE", "RRN"]),
+        # ... and at the end of PDF lines
+        "broken_lines.pdf": (bytes(pdf.output()), ["PHONE", "RRN"]),
+        # HWPX: link path whose file name carries the RRN; a manifest entry naming a picture that is not there
+        "linkinfo.hwpx": (C.hwpx(C.hpara(C.hrun(C.SENT)), header=head), ALL),
+        "dangling_bindata.hwpx": (C.hwpx(C.hpara(C.hrun(C.SENT)), extra={"META-INF/manifest.xml": manifest}), ALL),
+        # a copy the detector cannot see (HTML-escaped in a text file): refused, with what to do
+        "escaped.txt": ((C.SENT.replace(C.NAME, "".join(f"&#{ord(c)};" for c in C.NAME)) + "\n" + C.SENT + "\n")
+                        .encode(), ALL),
+    }
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("redteam")
+    src, out = tmp / "in", tmp / "out"
+    src.mkdir()
+    cases = _cases(tmp)
+    for name, (data, _) in cases.items():
+        (src / name).write_bytes(data)
+    before = {n: hashlib.sha256((src / n).read_bytes()).hexdigest() for n in cases}
+    import io
+    import contextlib
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["redact", str(src), "--out", str(out), "--threads", "1"])
+    after = {n: hashlib.sha256((src / n).read_bytes()).hexdigest() for n in cases}
+    assert before == after                                   # originals byte-identical
+    rows = {}
+    for line in buf.getvalue().splitlines():
+        for n in cases:
+            if line.strip().startswith(str(src / n) + " ") or (line.startswith("…") and str(src / n).endswith(line[1:].split("  ")[0])):
+                rows[n] = line
+    return {"code": code, "rows": rows, "out": out, "cases": cases}
+
+
+def _published_clean(batch, name: str, ocr: bool = False) -> None:
+    row = batch["rows"][name]
+    assert " ok " in row, row
+    found = oracle.leaks_in(batch["out"] / name, batch["cases"][name][1], C.VALUES, ocr=ocr)
+    assert found == [], found
+
+
+def test_letter_spaced_number_between_punctuation_docx(batch):
+    _published_clean(batch, "spaced_in_parens.docx")
+
+
+def test_letter_spaced_number_between_punctuation_txt(batch):
+    _published_clean(batch, "spaced_in_parens.txt")
+
+
+def test_number_broken_over_lines_in_quoted_csv_cell(batch):
+    _published_clean(batch, "broken_cell.csv")
+
+
+def test_number_broken_at_pdf_line_end(batch):
+    _published_clean(batch, "broken_lines.pdf", ocr=True)
+
+
+def test_hwpx_linkinfo_file_name_is_not_published(batch):
+    _published_clean(batch, "linkinfo.hwpx")
+
+
+def test_hwpx_dangling_bindata_reference_is_blanked(batch):
+    _published_clean(batch, "dangling_bindata.hwpx")
+
+
+def test_unseen_escaped_copy_is_refused_with_what_to_do(batch):
+    row = batch["rows"]["escaped.txt"]
+    assert "FAILED" in row and "mask that copy" in row and "export again" in row, row
+    assert not (batch["out"] / "escaped.txt").exists()
+    assert batch["code"] == 1
+
+
+@pytest.mark.parametrize("text, values", [
+    ("(주민등록번호 9 0 0 1 0 1 - 1 2 3 4 5 6 7, 연락처 0 1 0 - 7 3 8 5 - 2 9 4 6)",
+     ["900101-1234567", "010-7385-2946"]),
+    ("연락처 010-7385\n-2946, 주민 900101-\r\n1234567", ["010-7385-2946", "900101-1234567"]),
+])
+def test_detection_view_joins_spaced_and_broken_numbers(text, values):
+    view = detection_view(text, spaced_digits=True)
+    for v in values:
+        assert v in view.text, view.text
+    # offsets map back onto the original characters: the first and last digit of each value
+    for v in values:
+        i = view.text.index(v)
+        a, b = view.to_original(i, i + len(v))
+        assert text[a] == v[0] and text[b - 1] == v[-1]
+
+
+def test_detection_view_leaves_glued_digits_alone():
+    # a digit run glued to letters is not letter-spaced text (ids, codes)
+    t = "A1 2 3 4 5 6 7B"
+    assert detection_view(t, spaced_digits=True).text == unicodedata.normalize("NFC", t)
