@@ -41,7 +41,30 @@ def _cases(tmp: Path) -> dict[str, tuple[bytes, list[str]]]:
     head = (f'<hh:docOption><hh:linkinfo path="C:\\{C.NAME}\\{C.RRN}.hwp"/></hh:docOption>')
     manifest = (C.XMLDECL + '<odf:manifest xmlns:odf="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'
                 f'<odf:file-entry full-path="BinData/{C.NAME}_{C.RRN}.png" media-type="image/png"/></odf:manifest>')
+    pic = ('<w:p><w:r><w:drawing><wp:inline><wp:extent cx="5000000" cy="500000"/><wp:docPr id="3" name="Picture 3"/>'
+           '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr>'
+           '<pic:cNvPr id="0" name="image1.png"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdP"/>'
+           '</pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>')
+
+    def pic_docx(png: bytes) -> bytes:
+        return C.docx(C.p(C.HARMLESS) + pic, parts={"word/media/image1.png": png},
+                      rels=[("rIdP", C.RT + "image", "media/image1.png", False)])
+    from PIL import Image, ImageDraw
+    import io
+    blank = Image.new("RGB", (600, 120), "white")
+    ImageDraw.Draw(blank).rectangle((40, 30, 560, 90), fill=(90, 140, 200))
+    bb = io.BytesIO()
+    blank.save(bb, "PNG")
+    text_png = C.png_bytes((900, 80), f"{C.NAME} {C.RRN}")
     return {
+        # a picture showing a name and an RRN: masking cannot reach its pixels -> needs review, not published
+        "picture_text.docx": (pic_docx(text_png), ["NAME", "RRN"]),
+        "picture_text.hwpx": (C.hwpx(C.hpara(C.hrun(C.HARMLESS)) + C.hpara('<hp:run charPrIDRef="0"><hp:pic>'
+                                     '<hc:img binaryItemIDRef="img1"/></hp:pic></hp:run>'),
+                                     manifest_extra='<opf:item id="img1" href="BinData/image1.png" media-type="image/png" '
+                                     'isEmbeded="1"/>', extra={"BinData/image1.png": text_png}), ["NAME", "RRN"]),
+        # a picture without text is published as before
+        "picture_blank.docx": (pic_docx(bb.getvalue()), ALL),
         # letter-spaced digits between punctuation: "(주민등록번호 9 0 0 1 0 1 - …, 연락처 0 1 0 - …)"
         "spaced_in_parens.docx": (C.docx(C.p(C.HARMLESS) + C.p(spaced)), ALL),
         "spaced_in_parens.txt": ((spaced + "\n").encode(), ALL),
@@ -112,6 +135,17 @@ def test_hwpx_linkinfo_file_name_is_not_published(batch):
 
 def test_hwpx_dangling_bindata_reference_is_blanked(batch):
     _published_clean(batch, "dangling_bindata.hwpx")
+
+
+@pytest.mark.parametrize("name", ["picture_text.docx", "picture_text.hwpx"])
+def test_picture_showing_text_needs_review_and_is_not_published(batch, name):
+    row = batch["rows"][name]
+    assert "REVIEW" in row and "picture 1" in row and "--allow-unreadable" in row, row
+    assert not (batch["out"] / name).exists()
+
+
+def test_picture_without_text_is_published(batch):
+    _published_clean(batch, "picture_blank.docx")
 
 
 def test_unseen_escaped_copy_is_refused_with_what_to_do(batch):

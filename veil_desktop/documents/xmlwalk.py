@@ -333,10 +333,13 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
             tb.boilerplate(text.rstrip("\n") + "\n")
         tb.end_part()
     text = tb.text()
+    from .pictures import pictures_with_text   # pictures that show text: needs review (red-team fix)
+    removed_members = profile.removed(members)
     return Document(path=path, format=profile.fmt, text=text, parts=tuple(tb.parts),
                     segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
                     size=len(data), notes=tuple(profile.notes(members)), captions=tuple(tb.captions),
-                    extra={"removed_members": profile.removed(members)})
+                    unreadable=tuple(pictures_with_text(members, removed_members)),
+                    extra={"removed_members": removed_members})
 
 
 def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,

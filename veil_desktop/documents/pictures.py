@@ -1,0 +1,78 @@
+"""Pictures inside DOCX/HWPX packages: does one hold text?
+
+A picture copied into the output is published as it is; if it shows a name or a number (a scanned ID card
+pasted into a letter), that value leaves unseen. The masked text cannot reach into its pixels, so a picture
+that OCR reads as text makes the document **needs review** (``Document.unreadable``, reason ``"image"``):
+the batch CLI holds it back unless ``--allow-unreadable``; the window shows the banner. Pictures too
+small to hold a line of text are skipped; a picture that cannot be decoded or checked (no OCR available,
+too large, more pictures than :data:`MAX_PICTURES`) counts as holding text — fail closed.
+
+Where: ``picture N`` (the N-th picture in package order) — never the member name, which can carry a name.
+"""
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+from typing import Iterable
+
+from .model import Unreadable
+
+PICTURE_EXTS = {".png", ".jpg", ".jpeg", ".jpe", ".gif", ".bmp", ".tif", ".tiff", ".webp"}
+#: pictures smaller than this (either side, pixels) cannot hold a readable line: not checked
+MIN_SIDE = 24
+MIN_AREA = 6_000
+#: at most this many pictures are OCR'd per document; the rest count as unchecked (needs review)
+MAX_PICTURES = 24
+MAX_PIXELS = 40_000_000
+_TEXTY = re.compile(r"[가-힣0-9A-Za-z@]")
+
+
+def _unreadable(k: int, why_ko: str, why_en: str) -> Unreadable:
+    return Unreadable(where=f"picture {k}", reason="image",
+                      caption=f"그림 {k}: {why_ko} — 직접 확인하세요",
+                      caption_en=f"picture {k}: {why_en} — review it yourself")
+
+
+def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[Unreadable]:
+    """``Unreadable`` entries for the pictures among ``members`` (objects with ``name``/``data``) that hold
+    text or could not be checked; members in ``removed`` (dropped from the output) are ignored."""
+    from PIL import Image
+
+    from . import ocr
+
+    gone = set(removed)
+    out: list[Unreadable] = []
+    k = 0
+    checked = 0
+    have_ocr = None
+    for m in members:
+        if m.name in gone or posixpath.splitext(m.name)[1].lower() not in PICTURE_EXTS:
+            continue
+        k += 1
+        try:
+            img = Image.open(io.BytesIO(m.data))
+            w, h = img.size
+        except Exception:  # noqa: BLE001 - not decodable: a recipient's viewer might still show it
+            out.append(_unreadable(k, "그림을 열 수 없어 글자를 확인하지 못했습니다", "could not be decoded to check for text"))
+            continue
+        if w < MIN_SIDE or h < MIN_SIDE or w * h < MIN_AREA:
+            continue
+        if have_ocr is None:
+            have_ocr = ocr.available()
+        if not have_ocr or w * h > MAX_PIXELS or checked >= MAX_PICTURES:
+            out.append(_unreadable(k, "글자가 있는지 확인하지 못했습니다", "not checked for text"))
+            continue
+        checked += 1
+        try:
+            img.seek(0)
+            frame = img.convert("RGB")
+            page = ocr.ocr_image(frame)
+        except ocr.OcrCancelled:
+            raise
+        except Exception:  # noqa: BLE001 - a picture OCR cannot process: fail closed
+            out.append(_unreadable(k, "글자가 있는지 확인하지 못했습니다", "not checked for text"))
+            continue
+        if page.words > 0 and len(_TEXTY.findall(page.text)) >= 3 and page.confidence >= 30:
+            out.append(_unreadable(k, "그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"))
+    return out
