@@ -39,9 +39,11 @@ EXCLUDED_MODULES = [
     "onnxruntime.datasets", "onnxruntime.backend", "onnxruntime.training",
     # lxml parts python-docx never uses
     "lxml.objectify", "lxml.html", "lxml.isoschematron", "lxml.cssselect", "lxml.sax",
-    # Pillow (PDF export renders pages to JPEG): its AVIF/WebP codecs, FreeType text rendering and Tk/Qt
-    # bridges are optional imports inside Pillow (~8.5 MB of libraries); JPEG/PNG/TIFF stay in _imaging.
-    "PIL._avif", "PIL._webp", "PIL._imagingft", "PIL._imagingtk", "PIL.ImageTk", "PIL.ImageQt",
+    # Pillow (PDF export renders pages to JPEG): its AVIF/WebP codecs and Tk/Qt bridges are optional imports
+    # inside Pillow; JPEG/PNG/TIFF stay in _imaging. FreeType (PIL._imagingft) must stay: documents/pdf.py
+    # draws each embedded font's glyphs to catch a lying ToUnicode map (without it every PDF font would be
+    # "not checkable" in the bundle only), and the self-test's OCR page draws its Korean text with it.
+    "PIL._avif", "PIL._webp", "PIL._imagingtk", "PIL.ImageTk", "PIL.ImageQt",
     # reached only through optional imports (numba's HTML annotation, pygments' image formatter)
     "pygments", "jinja2", "markupsafe", "yaml",
     # numba extras that need compilers / GPUs / other packages

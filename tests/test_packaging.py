@@ -134,6 +134,8 @@ def test_excludes_spare_everything_the_app_needs(monkeypatch):
               "PySide6.QtWidgets", "docx", "lxml", "lxml.etree", "charset_normalizer", "pypdfium2",
               "platformdirs", "olefile", "defusedxml", "veil_desktop"}
     assert not needed & excludes
+    # Pillow's FreeType: documents/pdf.py's glyph-vs-text-layer check and the self-test's OCR page use it
+    assert "PIL._imagingft" not in excludes and "PIL.ImageFont" not in excludes
     # and the heavy dev-only stacks are out
     assert {"torch", "transformers", "pytest", "tkinter", "onnx"} <= excludes
 
