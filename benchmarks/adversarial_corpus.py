@@ -333,6 +333,27 @@ def docx_cases() -> list[tuple[str, bytes, list[str]]]:
             '</a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>')
     add("picture_drawn_only", docx(p(H) + pic2, parts={"word/media/image1.png": png_bytes((900, 80), f"{NAME} {RRN}")},
                                    rels=[("rIdP", RT + "image", "media/image1.png", False)]), ["NAME", "RRN"])
+    # an SVG picture whose <text> holds the values, and an EMF with UTF-16 text records
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="800" height="100"><title>{NAME}</title>'
+           f'<text x="10" y="50" font-size="30">{xesc(S)}</text></svg>')
+    add("svg_picture_only", docx(p(H) + pic2.replace("rIdP", "rIdS"), parts={"word/media/image1.svg": svg},
+                                 rels=[("rIdS", RT + "image", "media/image1.svg", False)], defaults={"svg": "image/svg+xml"}))
+    emf = b"\x01\x00\x00\x00" + b"\x00" * 36 + b" EMF" + b"\x00" * 48 + ("\x00\x00" + S).encode("utf-16-le") + b"\x00" * 8
+    add("emf_picture_only", docx(p(H) + pic2.replace("rIdP", "rIdE"), parts={"word/media/image2.emf": emf},
+                                 rels=[("rIdE", RT + "image", "media/image2.emf", False)], defaults={"emf": "image/x-emf"}))
+    # values split by tabs and line breaks inside a run
+    add("tabs_breaks_only", docx(p(H) + '<w:p><w:r><w:t>연락처 010</w:t><w:tab/><w:t>7385</w:t><w:tab/><w:t>2946</w:t></w:r></w:p>'
+                                 '<w:p><w:r><w:t>주민등록번호 900101-</w:t><w:br/><w:t>1234567 담당자 김민</w:t><w:br/><w:t>준</w:t></w:r></w:p>'),
+        ["PHONE", "RRN"])
+    # a font table and web settings naming the person
+    add("fonttable_only", docx(p(H), parts={"word/fontTable.xml": wpart("fonts", f'<w:font w:name="{NAME} {PHONE}"><w:altName w:val="{xesc(S)}"/></w:font>')},
+                               rels=[("rIdFt", RT + "fontTable", "fontTable.xml", False)],
+                               overrides={"/word/fontTable.xml": CT + "wordprocessingml.fontTable+xml"}))
+    # an embedded DOCX package (a document inside the document)
+    add("embedded_package_only", docx(p(H) + '<w:p><w:r><w:object><o:OLEObject Type="Embed" ProgID="Word.Document.12" r:id="rIdK"/></w:object></w:r></w:p>',
+                                      parts={"word/embeddings/doc1.docx": docx(p(S))},
+                                      rels=[("rIdK", RT + "package", "embeddings/doc1.docx", False)],
+                                      defaults={"docx": CT + "wordprocessingml.document"}))
     # external relationship targets of odd types
     add("ext_rels", docx(p(S), rels=[("rIdE", RT + "oleObject", f"file:///C:/{NAME}/{RRN}.xlsx", True),
                                      ("rIdF", RT + "image", f"http://example.com/{EMAIL}/{PHONE}.png", True)]))
@@ -468,6 +489,10 @@ def text_cases() -> list[tuple[str, bytes, list[str]]]:
     add("html_escaped.txt", (S.replace(NAME, "&#44608;&#48124;&#51456;").replace("@", "&#64;") + "\n" + S + "\n").encode())
     add("url_encoded.txt", (S + "\nhttps://x.example/?q=" + "".join(f"%{b:02X}" for b in (NAME + " " + RRN).encode()) + "\n").encode(),
         ["NAME", "RRN"])
+    add("utf32.txt", ("\ufeff" + S + "\n").encode("utf-32-le"))
+    add("mixed_encoding.txt", (HARMLESS + "\n").encode("utf-8") + (S + "\n").encode("cp949"))
+    add("formula.csv", (f'성명,링크\n{NAME},"=HYPERLINK(""mailto:{EMAIL}"",""{PHONE}"")"\n').encode("utf-8"), ["NAME", "EMAIL", "PHONE"])
+    add("header_row_only.csv", (f"{NAME},{RRN},{PHONE}\n1,2,3\n").encode("utf-8"), ["NAME", "RRN", "PHONE"])
     add("korean_digits_sep.txt", (S.replace(PHONE, "010.7385.2946").replace(RRN, "900101 1234567") + "\n").encode())
     return out
 

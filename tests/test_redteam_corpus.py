@@ -56,7 +56,36 @@ def _cases(tmp: Path) -> dict[str, tuple[bytes, list[str]]]:
     bb = io.BytesIO()
     blank.save(bb, "PNG")
     text_png = C.png_bytes((900, 80), f"{C.NAME} {C.RRN}")
+    def emf(*records: bytes) -> bytes:
+        header = bytearray(108)
+        header[0:4] = (1).to_bytes(4, "little")
+        header[4:8] = (108).to_bytes(4, "little")
+        header[40:44] = b" EMF"
+        eof = (14).to_bytes(4, "little") + (20).to_bytes(4, "little") + bytes(12)
+        return bytes(header) + b"".join(records) + eof
+
+    text = (C.SENT).encode("utf-16-le")
+    text += bytes(-len(text) % 4)
+    text_rec = (84).to_bytes(4, "little") + (8 + len(text)).to_bytes(4, "little") + text   # EMR_EXTTEXTOUTW
+    line_rec = (27).to_bytes(4, "little") + (16).to_bytes(4, "little") + bytes(8)          # EMR_MOVETOEX
+
+    def emf_docx(data: bytes) -> bytes:
+        return C.docx(C.p(C.HARMLESS) + pic.replace("rIdP", "rIdE"), parts={"word/media/image1.emf": data},
+                      rels=[("rIdE", C.RT + "image", "media/image1.emf", False)], defaults={"emf": "image/x-emf"})
+    fonts = C.wpart("fonts", f'<w:font w:name="{C.NAME} {C.PHONE}"><w:altName w:val="{C.xesc(C.SENT)}"/></w:font>'
+                             '<w:font w:name="맑은 고딕"/>')
     return {
+        # a font table holding a name, a phone and the whole sentence as font names
+        "fonttable.docx": (C.docx(C.p(C.HARMLESS) + '<w:p><w:r><w:rPr><w:rFonts w:eastAsia="김민준 900101-1234567"/></w:rPr>'
+                                  '<w:t>글</w:t></w:r></w:p>', parts={"word/fontTable.xml": fonts},
+                                  rels=[("rIdFt", C.RT + "fontTable", "fontTable.xml", False)],
+                                  overrides={"/word/fontTable.xml": C.CT + "wordprocessingml.fontTable+xml"}), ALL),
+        # a Windows metafile drawing the sentence as text records -> needs review; one drawing lines -> published
+        "emf_text.docx": (emf_docx(emf(text_rec)), ALL),
+        "emf_plain.docx": (emf_docx(emf(line_rec)), ALL),
+        # a phone number whose groups are separated by tabs (w:tab)
+        "tabs.docx": (C.docx(C.p(C.HARMLESS) + '<w:p><w:r><w:t>연락처 010</w:t><w:tab/><w:t>7385</w:t><w:tab/>'
+                             '<w:t>2946</w:t></w:r></w:p>'), ["PHONE"]),
         # a picture showing a name and an RRN: masking cannot reach its pixels -> needs review, not published
         "picture_text.docx": (pic_docx(text_png), ["NAME", "RRN"]),
         "picture_text.hwpx": (C.hwpx(C.hpara(C.hrun(C.HARMLESS)) + C.hpara('<hp:run charPrIDRef="0"><hp:pic>'
@@ -137,7 +166,22 @@ def test_hwpx_dangling_bindata_reference_is_blanked(batch):
     _published_clean(batch, "dangling_bindata.hwpx")
 
 
-@pytest.mark.parametrize("name", ["picture_text.docx", "picture_text.hwpx"])
+def test_font_names_holding_personal_text_are_reviewed(batch):
+    _published_clean(batch, "fonttable.docx")
+    import zipfile
+    with zipfile.ZipFile(batch["out"] / "fonttable.docx") as z:
+        assert 'w:name="맑은 고딕"' in z.read("word/fontTable.xml").decode()   # real fonts untouched
+
+
+def test_tab_separated_phone_is_detected(batch):
+    _published_clean(batch, "tabs.docx")
+
+
+def test_metafile_without_text_is_published(batch):
+    _published_clean(batch, "emf_plain.docx")
+
+
+@pytest.mark.parametrize("name", ["picture_text.docx", "picture_text.hwpx", "emf_text.docx"])
 def test_picture_showing_text_needs_review_and_is_not_published(batch, name):
     row = batch["rows"][name]
     assert "REVIEW" in row and "picture 1" in row and "--allow-unreadable" in row, row

@@ -68,6 +68,8 @@ _SPACE_IN_RUN = re.compile(r"[ \t]")
 #: a PDF line end): the line break is dropped in the rule stage's view
 _BROKEN_NUMBER = re.compile(r"(?<=[0-9]-)[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[0-9])"
                             r"|(?<=[0-9])[ \t]*(?:\r\n|\r|\n)[ \t]*(?=-[0-9])")
+#: tabs between digit groups (``010⇥7385⇥2946``: a DOCX ``w:tab``) read as one space
+_TAB_IN_NUMBER = re.compile(r"(?<=[0-9])\t+(?=[0-9])")
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,7 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
                [m.start() + i for i, c in enumerate(m.group()) if c not in " \t"])
               for m in _SPACED_DIGITS.finditer(base)]
         breaks = [(m.start(), m.end(), "") for m in _BROKEN_NUMBER.finditer(base)]
+        breaks += [(m.start(), m.end(), " ") for m in _TAB_IN_NUMBER.finditer(base)]
         if breaks:
             taken = [(a, b) for a, b, *_ in sp]
             sp = sorted(sp + [e for e in breaks if not any(a < e[1] and e[0] < b for a, b in taken)],

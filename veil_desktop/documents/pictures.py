@@ -19,6 +19,12 @@ from typing import Iterable
 from .model import Unreadable
 
 PICTURE_EXTS = {".png", ".jpg", ".jpeg", ".jpe", ".gif", ".bmp", ".tif", ".tiff", ".webp"}
+#: vector pictures (Windows metafiles) hold text as text records: read their records instead of OCR
+METAFILE_EXTS = {".emf", ".wmf", ".emz", ".wmz"}
+_EMF_TEXT = {83, 84, 96, 97, 108}          # EMR_EXTTEXTOUTA/W, EMR_POLYTEXTOUTA/W, EMR_SMALLTEXTOUT
+_EMF_COMMENT = 70
+_WMF_TEXT = {0x0521, 0x0A32}               # META_TEXTOUT, META_EXTTEXTOUT
+MAX_METAFILE = 32 * 1024 * 1024
 #: pictures smaller than this (either side, pixels) cannot hold a readable line: not checked
 MIN_SIDE = 24
 MIN_AREA = 6_000
@@ -47,9 +53,17 @@ def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[U
     checked = 0
     have_ocr = None
     for m in members:
-        if m.name in gone or posixpath.splitext(m.name)[1].lower() not in PICTURE_EXTS:
+        ext = posixpath.splitext(m.name)[1].lower()
+        if m.name in gone or ext not in PICTURE_EXTS | METAFILE_EXTS:
             continue
         k += 1
+        if ext in METAFILE_EXTS:
+            verdict = metafile_text(m.data)
+            if verdict is None:
+                out.append(_unreadable(k, "그림을 열 수 없어 글자를 확인하지 못했습니다", "could not be decoded to check for text"))
+            elif verdict:
+                out.append(_unreadable(k, "그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"))
+            continue
         try:
             img = Image.open(io.BytesIO(m.data))
             w, h = img.size
@@ -76,3 +90,52 @@ def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[U
         if page.words > 0 and len(_TEXTY.findall(page.text)) >= 3 and page.confidence >= 30:
             out.append(_unreadable(k, "그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"))
     return out
+
+
+def metafile_text(data: bytes) -> bool | None:
+    """Whether an EMF/WMF (or gzip-compressed EMZ/WMZ) draws text: True/False, None if it does not parse
+    (then it cannot be checked). EMF: text-out records, or an EMF+ comment (``EMF+`` records may draw
+    strings); WMF: TEXTOUT/EXTTEXTOUT records."""
+    import struct
+    import zlib
+
+    if data[:2] == b"\x1f\x8b":
+        try:
+            d = zlib.decompressobj(31)
+            data = d.decompress(data, MAX_METAFILE)
+            if d.unconsumed_tail:
+                return None
+        except zlib.error:
+            return None
+    n = len(data)
+    if n >= 44 and struct.unpack_from("<I", data, 0)[0] == 1 and data[40:44] == b" EMF":
+        pos = 0
+        while pos + 8 <= n:
+            typ, size = struct.unpack_from("<II", data, pos)
+            if size < 8 or size % 4 or pos + size > n:
+                return None
+            if typ in _EMF_TEXT:
+                return True
+            if typ == _EMF_COMMENT and b"EMF+" in data[pos + 8:pos + min(size, 24)]:
+                return True
+            if typ == 14:        # EMR_EOF
+                return False
+            pos += size
+        return None
+    pos = 22 if data[:4] == b"\xd7\xcd\xc6\x9a" else 0      # placeable header
+    if n < pos + 18:
+        return None
+    hdr_words = struct.unpack_from("<H", data, pos + 2)[0]
+    if hdr_words != 9:
+        return None
+    pos += 18
+    while pos + 6 <= n:
+        size_words, func = struct.unpack_from("<IH", data, pos)
+        if size_words < 3 or pos + 2 * size_words > n:
+            return None
+        if func in _WMF_TEXT:
+            return True
+        if func == 0:            # META_EOF
+            return False
+        pos += 2 * size_words
+    return None

@@ -153,6 +153,22 @@ _HEX = re.compile(r"^[0-9A-Fa-f]{1,16}$")   # revision ids, list ids, font signa
 _DIGIT_SEPS = re.compile(r"[\s.\-/()]")
 
 
+# words real font names carry (Korean, Chinese, Japanese families and vendors); a Hangul/CJK "font name"
+# with none of them is shown for review: a font table can hold any text (red-team: a name + phone there)
+_FONT_WORDS = re.compile(r"고딕|명조|바탕|굴림|돋움|돋음|궁서|맑은|나눔|함초롬|한컴|한양|휴먼|신명|양재|견출|헤드라인|"
+                         r"그래픽|엽서|필기|체|글꼴|펜|손글씨|산스|세리프|본문|제목|굵은|가는|중간|나무|옛|"
+                         r"明朝|明體|宋|黑|楷|仿|細|圓|正|ゴシック|ＭＳ|^HY|Noto|Source|Malgun|Gulim|Dotum|Batang|"
+                         r"Gungsuh|Nanum|Hancom", re.I)
+
+
+def _font_name_personal(value: str) -> bool:
+    """A font-name attribute is technical unless it carries what font names never do: an ``@``, four
+    digits in a row, or Hangul/CJK without any font-family word."""
+    if "@" in value or re.search(r"\d{4}", _DIGIT_SEPS.sub("", value)):
+        return True
+    return bool(_WIDE.search(value)) and not _FONT_WORDS.search(value)
+
+
 def textual_attribute(el, attr: str, value: str) -> bool:
     """Whether an attribute value (outside the known text attributes) could be personal text a
     recipient can read: Hangul/CJK, an e-mail ``@``, or 6+ digits in a row once separators are removed
@@ -160,7 +176,9 @@ def textual_attribute(el, attr: str, value: str) -> bool:
     if not value or not value.strip():
         return False
     local = attr.rsplit("}", 1)[-1]
-    if local in _TECH_ATTRS or local.startswith("rsid") or localname(el) in _FONT_ELEMENTS:
+    if localname(el) in _FONT_ELEMENTS or local in ("typeface", "face"):
+        return _font_name_personal(value)
+    if local in _TECH_ATTRS or local.startswith("rsid"):
         return False
     if _WIDE.search(value) or "@" in value:
         return True
