@@ -22,6 +22,9 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--chars", type=int, default=200_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--profile", action="store_true",
+                    help="also print the default detector's CPU seconds per stage (model, spacing pass, context "
+                         "refinement, rule stage, merge)")
     a = ap.parse_args(argv)
 
     from veil_desktop.datasets import load_ko_pii
@@ -48,7 +51,32 @@ def main(argv=None) -> int:
               f"median {len(text) / statistics.median(times):,.0f} chars/s "
               f"(threads {a.threads}, load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs); "
               f"{len(text) / statistics.median(cpu):,.0f} chars per CPU second (all threads)", flush=True)
+    if a.profile:
+        profile(build_default_detector(a.model, threads=a.threads), text)
     return 0
+
+
+def profile(det, text: str) -> None:
+    """CPU seconds of each stage of ``CombinedDetector.detect`` (process time: all threads, not wall)."""
+    from veil_desktop.detect.default import union_spacing
+    from veil_desktop.detect.merge import merge_spans
+    from veil_desktop.detect.rules.refine import refine_model_spans
+
+    def cpu(f, *args):
+        c0 = time.process_time()
+        r = f(*args)
+        return time.process_time() - c0, r
+
+    det.detect(text[:5000])
+    c_model, main = cpu(det.model.detect, text)
+    c_spacing, extra = cpu(det.spacing_spans, text)
+    c_union, un = cpu(union_spacing, list(main), extra)
+    c_refine, refined = cpu(refine_model_spans, text, un)
+    c_rules, rule_spans = cpu(det.rule_spans, text)
+    c_merge, _ = cpu(merge_spans, refined, rule_spans, text)
+    print(f"CPU seconds for {len(text):,} chars: model {c_model:.2f}, spacing pass {c_spacing:.2f}, union "
+          f"{c_union:.2f}, context refinement {c_refine:.2f}, rule stage {c_rules:.2f}, merge {c_merge:.2f}",
+          flush=True)
 
 
 if __name__ == "__main__":
