@@ -6,7 +6,7 @@ tokenizer as veil-pii-ko-small-3, so the same weight and activation memory), wri
 CLI as users run it (default detector = twin + rule stage) under ``/usr/bin/time -v``; prints the peak
 resident set size and the span count. Run with ``nice``:
 
-    nice .venv/bin/python benchmarks/bench_cli_rss.py [--chars 1000000] [--threads 2] [--no-rules]
+    nice .venv/bin/python benchmarks/bench_cli_rss.py [--chars 1000000] [--threads 2] [--no-rules] [--dense]
 """
 from __future__ import annotations
 
@@ -32,8 +32,16 @@ def main(argv=None) -> int:
     ap.add_argument("--chars", type=int, default=1_000_000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-rules", action="store_true")
+    ap.add_argument("--dense", action="store_true", help="twin without the raised O bias: a random classifier "
+                    "tags most tokens, the worst case for the number of spans written")
     a = ap.parse_args(argv)
-    twin = build_twin()
+    if a.dense:
+        import bench_detect
+
+        bench_detect.O_BIAS = 0.0
+        twin = build_twin(bench_detect.CACHE / "veil-twin-dense")
+    else:
+        twin = build_twin()
     with tempfile.TemporaryDirectory() as tmp:
         f = Path(tmp) / "doc.txt"
         f.write_text(korean_text(a.chars), encoding="utf-8")

@@ -103,7 +103,7 @@ def main(argv=None) -> int:
                     eligible += 1
                     kept += (s.start, s.end, s.label) in out
         print(f"o_bias {ob:+.1f}: rules off agreement {same}/{union} = {same / max(union, 1):.2%} "
-              f"({', '.join(f'{k} {v[0] / max(v[1], 1):.1%}' for k, v in by_kind.items())}); "
+              f"({', '.join(f'{k} {v[0] / v[1]:.1%}' if v[1] else f'{k} no spans' for k, v in by_kind.items())}); "
               f"rules on: model spans away from rule spans kept unchanged {kept}/{eligible} = "
               f"{kept / max(eligible, 1):.2%}")
     return 0
