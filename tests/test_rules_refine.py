@@ -116,8 +116,12 @@ def entities(text: str) -> list[tuple[str, str]]:
     ("A씨(37)에 대한 항소심", [("A", "PERSON")]),
     ("배우 K모 기자의 회견", [("K", "PERSON")]),
     ("성명: NGUYEN THI HOA\n국적", [("NGUYEN THI HOA", "PERSON")]),
+    ("성명: 김서윤\n주소", [("김서윤", "PERSON")]),
+    ("성함: 이서연님 확인", [("이서연", "PERSON")]),
+    ("신청인: 박지훈 (인)", [("박지훈", "PERSON")]),
+    ("성명 남궁민수, 연락처", [("남궁민수", "PERSON")]),
     ("근로자 TRAN VAN DUC 와 계약", [("TRAN VAN DUC", "PERSON")]),
-    ("성명: 김서윤 (KIM SEO YUN)", [("KIM SEO YUN", "PERSON")]),
+    ("성명: 김서윤 (KIM SEO YUN)", [("김서윤", "PERSON"), ("KIM SEO YUN", "PERSON")]),
     ("시진핑 국가주석과 리커창 총리는", [("시진핑", "PERSON"), ("리커창", "PERSON")]),
     ("기재부는 한전의 요금 인상을", [("기재부", "ORGANIZATION"), ("한전", "ORGANIZATION")]),
     ("유엔 안보리는 결의안을", [("유엔 안보리", "ORGANIZATION")]),
@@ -147,6 +151,8 @@ def test_context_entities(text, expected):
     "중국 정부와 삼성 제품",        # ambiguous countries / company names are left to the model
     "LE MONDE 보도, HOA BINH CORP 납품, General Electric 엔진",  # one name token, or a company word
     "타이틀곡 LA SONG 발표, 권투 GO GO",                          # short or repeated tokens
+    "예금주: 강남구청)입니다, 예금주: 주식회사 넥스트",               # an office or a company
+    "제 이름이랑 주민번호, 담당자 이메일(sj.kim), 성명: 김 과장",     # no separator / a second word
     "빅토리아 대학 석사 과정",       # a foreign given name before a place word
     "크리스 감독의 신작",            # ... or before a title
     "존 레논, 톰 행크스",            # one-syllable given names are words too: left to the model

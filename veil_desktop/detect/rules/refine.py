@@ -20,6 +20,7 @@ the same result. Fixes:
 ``find_context_entities(text, cx)`` — a rule-stage finder (``RuleDetector(entities=True)``, which the default
 detector enables) that *adds* what the model misses:
 
+* a Korean name as the value of a name field (``성명: 김서윤``, ``예금주: 박지훈``), not an office or company;
 * one-syllable surname + title (``변 씨``, ``장 회장``, ``김씨``) → PERSON on the surname (KLUE's convention);
   ambiguous determiners (``이 회장`` = this chairman, ``전 대표`` = former CEO, ``고 회장`` = the late …) are
   only taken before ``씨``;
@@ -249,6 +250,19 @@ def _strip_particle(word: str) -> str:
     return word
 
 
+#: a Korean name as the value of a name field: "성명: 김서윤", "신청인: 박지훈 (인)". The field needs a separator,
+#: role words (신청인, 예금주 …) a colon; the value is 2-4 syllables starting with a surname and standing alone
+#: (a second Hangul word after it — "제임스 윌슨", "김 과장" — is left to the model)
+_FIELD_NAME = re.compile(
+    r"(?:(?:성\s?명|이\s?름|성\s?함|환자\s?명|고객\s?명)(?:\s*\([^)]{0,10}\))?(?:\s*[:：]\s*|\s+)"
+    r"|(?:수검자|피보험자|신청인|민원인|예금주|대표자|보호자|작성자|담당자|진술인|원고|피고|임대인|임차인|근로자|사업주)"
+    r"(?:\s*\([^)]{0,10}\))?\s*[:：]\s*)"
+    r"(?P<name>[" + "김이박최정강조윤장임한오서신권황안송전홍유류고문양손배백허남심노하곽성차주우구나민진지엄채원천방공현함변염"
+    r"여추도소석선설마길연위표명기반왕금옥육인맹제탁국어은편용예경봉사부가복태목형계피두감" + r"][가-힣]{1,3}?)"
+    r"(?=$|[\n,)(/·;]|[ \t](?![가-힣])|님|씨)")
+_FIELD_NAME_STOP = re.compile(r"(?:청|시청|구청|군청|회사|은행|공단|센터|재단|학교|병원|법인|조합|협회|위원회|부|과|팀)$")
+
+
 #: a capital letter standing for a person: "A씨(37)", "B군", "K모 기자"
 _LETTER_TITLE = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])(?=[ ]?(?:씨|군|양|모[ ]?(?:씨|기자|교수|의원|씨)))")
 #: a last word that makes a span a phrase, not a name: "변경 시", "이동 시", "도착 후"
@@ -332,6 +346,11 @@ def find_context_entities(text: str, cx: ContextIndex) -> Iterator[Span]:
         yield _span(m.start("sur"), m.end("sur"), "PERSON", 0.9)
     for m in _LETTER_TITLE.finditer(text):
         yield _span(m.start(), m.start() + 1, "PERSON", 0.85)  # "A씨", "K모 기자": KLUE marks the letter
+    for m in _FIELD_NAME.finditer(text):
+        name = m.group("name")
+        if _FIELD_NAME_STOP.search(name) or name in _NOT_PERSON:
+            continue
+        yield _span(m.start("name"), m.end("name"), "PERSON", 0.9)
     latin = set()
     for m in _LATIN_AFTER_FIELD.finditer(text):
         latin.add(m.start("name"))
