@@ -155,6 +155,7 @@ def test_context_entities(text, expected):
     "제 이름이랑 주민번호, 담당자 이메일(sj.kim), 성명: 김 과장",     # no separator / a second word
     "빅토리아 대학 석사 과정",       # a foreign given name before a place word
     "크리스 감독의 신작",            # ... or before a title
+    "에밀리 아파트 101동, 마리아 병원",  # ... or a building
     "존 레논, 톰 행크스",            # one-syllable given names are words too: left to the model
     "신세대 교수법, 현대 교수",       # 세대 / 현대 are not universities
     "사진을 트위터에 올렸다, 신세계로",  # a platform as a medium, 신세계 = new world
