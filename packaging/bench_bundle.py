@@ -24,7 +24,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-_LINE = re.compile(r"BENCH_DETECT kernel=(\S+) .*chars=(\d+) spans=(\d+) wall=([\d.,]+) cpu=([\d.,]+)")
+_LINE = re.compile(r"BENCH_DETECT kernel=(\S+) .*chars=(\d+) spans=(\d+) wall=([\d.,]+) cpu=([\d.,]+)"
+                   r"(?: viterbi_s=([\d.]+))?")
 
 
 def launch(cmd: list[str], numpy: bool, args, profile: Path) -> dict:
@@ -39,7 +40,8 @@ def launch(cmd: list[str], numpy: bool, args, profile: Path) -> dict:
     if proc.returncode != 0 or not m:
         raise SystemExit(f"{cmd} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr[-3000:]}")
     return {"kernel": m.group(1), "chars": int(m.group(2)), "spans": int(m.group(3)),
-            "wall": [float(x) for x in m.group(4).split(",")], "cpu": [float(x) for x in m.group(5).split(",")]}
+            "wall": [float(x) for x in m.group(4).split(",")], "cpu": [float(x) for x in m.group(5).split(",")],
+            "viterbi": float(m.group(6) or "nan")}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,12 +66,14 @@ def main(argv: list[str] | None = None) -> int:
         kernels = {r["kernel"] for r in rs}
         spans = {r["spans"] for r in rs}
         n = sum(r["chars"] * len(r["wall"]) for r in rs)
-        out[numpy] = (n / sum(sum(r["wall"]) for r in rs), n / sum(sum(r["cpu"]) for r in rs), kernels, spans)
-    (nw, nc, nk, ns), (pw, pc, pk, ps) = out[False], out[True]
+        out[numpy] = (n / sum(sum(r["wall"]) for r in rs), n / sum(sum(r["cpu"]) for r in rs), kernels, spans,
+                      sum(r["viterbi"] for r in rs) / sum(sum(r["wall"]) for r in rs))
+    (nw, nc, nk, ns, nv), (pw, pc, pk, ps, pv) = out[False], out[True]
     print(f"\n{' '.join(cmd)}: {args.rounds} launches per kernel x {args.repeat} timed detections of "
           f"{args.chars} chars (load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs)")
-    print(f"  {'/'.join(sorted(nk)):12s} {nw:9,.0f} chars/s wall  {nc:9,.0f} chars/CPU-s  spans {sorted(ns)}")
-    print(f"  {'/'.join(sorted(pk)):12s} {pw:9,.0f} chars/s wall  {pc:9,.0f} chars/CPU-s  spans {sorted(ps)}")
+    for k, w, c, s, v in ((nk, nw, nc, ns, nv), (pk, pw, pc, ps, pv)):
+        print(f"  {'/'.join(sorted(k)):12s} {w:9,.0f} chars/s wall  {c:9,.0f} chars/CPU-s  "
+              f"Viterbi {100 * v:4.1f} % of detection wall time  spans {sorted(s)}")
     print(f"THROUGHPUT_RATIO numba/numpy: wall {nw / pw:.3f}, CPU {nc / pc:.3f}")
     if ns != ps:
         print("WARNING: the two kernels found different numbers of spans")

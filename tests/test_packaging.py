@@ -646,3 +646,18 @@ def test_help_menu_about_action_opens_the_about_box(qtbot, monkeypatch):
     act.trigger()
     assert len(shown) == 1 and shown[0].parent() is w
     assert "KLUE" in shown[0].texts["NOTICE"].toPlainText()
+
+
+def test_bench_detect_reports_the_kernel_and_its_share(tmp_path):
+    """entry.py --bench-detect (what packaging/bench_bundle.py launches): one parsable line per run."""
+    import subprocess
+
+    bench = _load("veil_bench_bundle", PACKAGING / "bench_bundle.py")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", VEIL_NO_NUMBA="1")
+    proc = subprocess.run([sys.executable, str(PACKAGING / "entry.py"), "--bench-detect", "--chars", "3000",
+                           "--repeat", "2"], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    m = bench._LINE.search(proc.stdout)
+    assert proc.returncode == 0 and m, (proc.stdout, proc.stderr[-2000:])
+    assert m.group(1) == "numpy" and int(m.group(2)) == 3000 and int(m.group(3)) > 10
+    walls = [float(x) for x in m.group(4).split(",")]
+    assert len(walls) == 2 and 0 < float(m.group(6)) < sum(walls)  # decoding is part of detection
