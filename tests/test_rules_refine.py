@@ -70,6 +70,8 @@ def test_words_that_are_not_names_are_dropped(text, word):
     ("이유진 님께", "이유진"),                   # starts with 이유 but is a name
     ("원고 박지훈", "박지훈"),
     ("김정민 2명, 이서준 3정목", "김정민"),       # a count is not a dose
+    ("근로자 홍길동 주 5일 근무", "홍길동"),       # 주 (week) after a name, not a dosage form
+    ("담당 김철수 정 교수와", "김철수"),
 ])
 def test_names_are_kept(text, name):
     assert refined(text, name, "PERSON") == (name, "PERSON")

@@ -95,8 +95,8 @@ _DRUGS = set("""
 """.split())
 _NOT_PERSON = _NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS | _DRUGS
 #: a dose or a dosage form right after the span: a drug, not a person ("아모크라 625mg", "코자정")
-_DOSE_AFTER = re.compile(r"[ ]?(?:[0-9][0-9.,]*[ ]?(?:mg|㎎|mL|ml|g|mcg|μg|IU|정|캡슐|포|T|C)(?![A-Za-z가-힣])"
-                         r"|(?:정|캡슐|시럽|연고|주사|주|서방정|필름코팅정|액|과립|크림)(?![가-힣]))")
+_DOSE_AFTER = re.compile(r"[ ]?[0-9][0-9.,]*[ ]?(?:mg|㎎|mL|ml|g|mcg|μg|IU|정|캡슐|포|T|C)(?![A-Za-z가-힣])"
+                         r"|(?:정|캡슐|시럽|연고|주사액|서방정|필름코팅정|과립)(?![가-힣])")  # forms: glued only
 
 #: Latin-script name tokens frequent in Korean paperwork (migrant workers, spouses, foreign residents)
 _LATIN_NAME_TOKENS = set("""
