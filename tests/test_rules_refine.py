@@ -77,6 +77,16 @@ def test_names_are_kept(text, name):
     assert refined(text, name, "PERSON") == (name, "PERSON")
 
 
+def test_a_trailing_phrase_word_is_trimmed_from_a_name_never_the_name_dropped():
+    assert refined("김민준 등 3명이 참석", "김민준 등", "PERSON") == ("김민준", "PERSON")
+    assert refined("담당자 변경 시 즉시", "변경 시", "PERSON") is None
+
+
+def test_an_address_line_before_a_line_starting_with_a_title_is_kept():
+    text = "주소: 경기도 성남시 분당구\n시장 상가 1층"
+    assert refined(text, "경기도 성남시 분당구", "ADDRESS") == ("경기도 성남시 분당구", "ADDRESS")
+
+
 # -- drop: an issuing authority is not an address --------------------------------------------------------
 
 def test_issuing_authority_region_is_not_an_address():

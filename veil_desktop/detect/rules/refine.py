@@ -80,7 +80,7 @@ _COMMON_WORDS = set("""
 조금 조차 하지만 하여튼 하물며 전혀 전부 전체 전국 전년 전후 고작 고로 구태여 도대체 도무지 마치 마침 마침내 모두 모든
 물론 방금 부디 비록 서로 설마 성큼 손수 송구 신속 안녕 아무리 양측 어차피 여전히 오직 오늘 우선 우리 원래 유독 육안 윤택
 임의 장차 제발 제일 조속 주요 지금 진짜 차라리 차츰 최근 최대 최소 최초 최고 최선 최악 한층 함께 허다 현재 홀로 황급
-김치 박수 최저 최우수 신경성 우수 강제 조치 정부 신규 안전 한국 한번 한때 한마디 공개 공식 공동 문제 문의 방문 배정 백신 변경 변동 성공
+김치 박수 최저 최우수 신경성 우수 변경 이동 도착 출발 사용 이용 확인 처리 접수 신청 변동 발생 입금 출금 결제 승인 강제 조치 정부 신규 안전 한국 한번 한때 한마디 공개 공식 공동 문제 문의 방문 배정 백신 변경 변동 성공
 """.split())
 _CAR_MODELS = set("""
 그랜저 쏘나타 아반떼 제네시스 싼타페 투싼 팰리세이드 코나 캐스퍼 스타렉스 스타리아 포터 카니발 쏘렌토 스포티지 셀토스
@@ -129,7 +129,7 @@ _LATIN_AFTER_FIELD = re.compile(
     r"(?P<name>[A-Z][A-Za-z'-]+(?:[ ][A-Z][A-Za-z'-]+){1,4})(?![A-Za-z0-9])")
 
 #: issuing authority, not an address: "성남시 분당구 공고 제2024-12호", "서울특별시 고시"
-_AUTHORITY_AFTER = re.compile(r"\s{0,2}(?:공고|고시|훈령|예규|공시|시장|군수|구청장|도지사|시장·군수|교육감|청장)(?![가-힣])")
+_AUTHORITY_AFTER = re.compile(r"[ \t]{0,2}(?:공고|고시|훈령|예규|공시|시장|군수|구청장|도지사|시장·군수|교육감|청장)(?![가-힣])")
 _DIGIT = re.compile(r"[0-9]")
 _NATIONALITY_FIELD = re.compile(r"국\s?적\s*[:：]?\s*\(?\s*$")
 _SPACES = re.compile(r"\s+")
@@ -309,7 +309,11 @@ def refine_model_span(text: str, span: Span) -> Span | None:
             return None
         words = value.split()
         if len(words) > 1 and words[-1] in _PHRASE_END:
-            return None
+            # "변경 시", "김민준 등": drop the trailing word; drop the span only when what remains is no name
+            rest = value[:value.rstrip().rfind(" ")].rstrip()
+            if _SPACES.sub("", rest) in _NOT_PERSON or not rest:
+                return None
+            return Span(span.start, span.start + len(rest), label, span.score, span.source)
         if _DOSE_AFTER.match(text, span.end):
             return None  # "아모크라 625mg", "코자정 50mg"
         if _NATIONALITY_FIELD.search(before):
