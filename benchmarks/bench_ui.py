@@ -46,7 +46,7 @@ os.environ["VEIL_CONFIG_DIR"] = str(_tmp / "config")
 
 import onnxruntime  # noqa: E402,F401  # (before Qt, as in the app)
 import psutil  # noqa: E402
-from PySide6.QtCore import QEventLoop, QThreadPool, QTimer  # noqa: E402
+from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 GAP_TARGET_MS = 50.0
@@ -142,7 +142,8 @@ class Sampler:
     """Every 100 ms, on its own thread (not on the GUI thread, whose gaps are being measured): whole-app
     RSS, child processes, busy pool threads (maxima)."""
 
-    def __init__(self) -> None:
+    def __init__(self, pool) -> None:
+        self.pool = pool  # the detection pool
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.reset()
@@ -172,7 +173,7 @@ class Sampler:
         rss, kids = app_rss_mb()
         self.rss_max = max(self.rss_max, rss)
         self.children_max = max(self.children_max, kids)
-        self.busy_max = max(self.busy_max, QThreadPool.globalInstance().activeThreadCount())
+        self.busy_max = max(self.busy_max, self.pool.activeThreadCount())
 
 
 def run_open(window, path: Path, *, max_s: float, meter: GapMeter | None, sampler: Sampler) -> dict:
@@ -253,7 +254,7 @@ def main() -> int:
     window.resize(1280, 800)
     window.show()
     app.processEvents()
-    sampler = Sampler()
+    sampler = Sampler(window.detection.pool)
     ran_on: set[str] = set()  # Qt name of the thread each detection job ran on
     window.detection.started.connect(lambda _id: ran_on.add(window.detection.worker.thread_name))
 

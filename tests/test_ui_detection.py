@@ -35,6 +35,7 @@ def window(qtbot, model_dir):
     w = show_window(qtbot, model_dir)
     yield w
     w._cancel_detection(silent=True)
+    w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)
 
 
@@ -80,6 +81,7 @@ def test_cancel_stops_the_pool_worker_and_keeps_what_was_found(qtbot, window, mo
     assert blocker.args == [True]
     n = len(window.state)
     assert worker.ended.wait(10)  # the pool thread really stops (the figure is in benchmarks/bench_ui.py)
+    window.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)
     QApplication.processEvents()
     assert len(window.state) == n  # nothing arrives after the cancel
@@ -92,6 +94,7 @@ def test_switching_documents_mid_run_shows_only_the_new_one(qtbot, window, tmp_p
     qtbot.waitUntil(lambda: window.detection.running, timeout=30000)
     small = write(tmp_path, "small.txt", "담당: 이서연 주무관\n")
     assert open_and_detect(qtbot, window, small) is False
+    window.detection.pool.waitForDone(20000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(20000)
     QApplication.processEvents()
     assert [(window.state.value(it), it.label) for it in window.state] == [("이서연", "PERSON")]
@@ -108,6 +111,7 @@ def test_bad_model_folder_is_a_message(qtbot, tmp_path):
     assert str(empty) in blocker.args[0] and "config.json" in blocker.args[0]
     assert not w.progress.isVisible() and not w.detection.running
     w.close()
+    w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)
 
 
@@ -134,4 +138,5 @@ def test_engine_failure_inside_the_worker_is_a_message_and_the_window_recovers(q
     assert done.args == [False] and w.session.detection_complete
     assert ("김민준", "PERSON") in {(w.state.value(it), it.label) for it in w.state}
     w._cancel_detection(silent=True)
+    w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)

@@ -47,6 +47,7 @@ def make_window(qtbot, model_dir):
     yield make
     for w in windows:
         w._cancel_detection(silent=True)
+        w.detection.pool.waitForDone(10000)
     QThreadPool.globalInstance().waitForDone(10000)
 
 
@@ -196,6 +197,7 @@ def test_cancel_mid_run(qtbot, make_window, model_dir, tmp_path):
         qtbot.mouseClick(w.cancel_button, Qt.MouseButton.LeftButton)
     assert blocker.args == [True]
     det.release.set()
+    w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)
     QApplication.processEvents()
     n = len(w.state)
@@ -228,6 +230,7 @@ def test_stale_job_results_are_dropped(qtbot, make_window, model_dir, tmp_path):
     dropped_before = w.dropped_batches
     det.release.set()
     qtbot.waitUntil(lambda: w.dropped_batches > dropped_before, timeout=10000)
+    w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)
     QApplication.processEvents()
     assert values(w) == [("이서연", "PERSON")]

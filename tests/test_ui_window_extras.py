@@ -24,6 +24,7 @@ def window(qtbot, model_dir, tmp_path):
     w = show_window(qtbot, model_dir)  # production detector over the tiny model folder
     yield w
     w._cancel_detection(silent=True)
+    w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)
 
 

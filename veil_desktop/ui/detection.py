@@ -1,7 +1,8 @@
 """The window's detection controller: one path for the app, the self-test and the tests.
 
 ``DetectionController`` runs the detector — built by ``detect.default.build_default_detector`` for the
-current settings and cached — in a ``DetectWorker`` (``QRunnable``) on ``QThreadPool.globalInstance()``.
+current settings and cached — in a ``DetectWorker`` (``QRunnable``) on a ``QThreadPool`` of its own
+(``self.pool``; its threads run below the GUI thread's priority, see ``__init__``).
 It owns the job ids, cancelling, and feeding the detector's spans into the ``ReviewState``; it reports
 through one set of signals:
 
@@ -38,8 +39,10 @@ from .worker import DetectSignals, DetectWorker
 #: for input and painting); the chunk size adapts to the measured cost per span
 DRAIN_BUDGET_S = 0.008
 DRAIN_FIRST_CHUNK = 50
-#: detection holds one pool thread for a long time; opening, export and autosave must not queue behind it
+#: threads of the global pool (opening, export, autosave, the workspace queue), even on a one-core machine
 MIN_POOL_THREADS = 4
+#: threads of the detection pool
+DETECT_POOL_THREADS = 2
 
 DetectorFactory = Callable[[Path | None, int | None], Detector]
 
@@ -105,9 +108,16 @@ class DetectionController(QObject):
                  pool: QThreadPool | None = None) -> None:
         super().__init__(parent)
         self.detectors = DetectorCache(factory)
-        self.pool = pool or QThreadPool.globalInstance()
-        if self.pool.maxThreadCount() < MIN_POOL_THREADS:  # even on a one-core machine
-            self.pool.setMaxThreadCount(MIN_POOL_THREADS)
+        # Detection has a QThreadPool of its own: its worker lowers its thread's CPU priority (ui/worker.py
+        # DETECT_NICE), which an unprivileged thread cannot undo, so a detection thread must never be
+        # reused for opening, export or autosave (those stay on QThreadPool.globalInstance() at normal
+        # priority). Two threads: a new job can start while a cancelled one finishes its batch.
+        self.pool = pool or QThreadPool(self)
+        if pool is None:
+            self.pool.setMaxThreadCount(DETECT_POOL_THREADS)
+        io_pool = QThreadPool.globalInstance()
+        if io_pool.maxThreadCount() < MIN_POOL_THREADS:  # even on a one-core machine
+            io_pool.setMaxThreadCount(MIN_POOL_THREADS)
         self._seq = 0
         self.job: int | None = None
         self.worker: DetectWorker | None = None  # the current job's runnable (tests/benchmarks look at it)
@@ -142,9 +152,15 @@ class DetectionController(QObject):
         signals.failed.connect(self._on_failed)
         cache = self.detectors
         self.worker = DetectWorker(job, lambda: cache.get(settings), state.text, first, signals)
+        self.worker.pool = self.pool
         self._live[job] = signals
         self.pool.start(self.worker)
         return job
+
+    def shutdown(self, msecs: int = 3000) -> None:
+        """Cancel and wait (at most ``msecs``) for the detection pool to be idle (closing the window)."""
+        self.cancel()
+        self.pool.waitForDone(msecs)
 
     def cancel(self) -> bool:
         """Stop the current job (the worker stops at its next cancel check); drops its pending and late

@@ -97,7 +97,7 @@ class MainWindow(WindowCommands, QMainWindow):
         self.settings: AppSettings = self._store.load()
         self.lang = self.settings.language
         self._pool = QThreadPool.globalInstance()
-        self.detection = DetectionController(self, detector_factory, self._pool)
+        self.detection = DetectionController(self, detector_factory)  # its own pool (ui/detection.py)
         self.detection.started.connect(self._on_detect_started)
         self.detection.progress.connect(self._on_detect_progress)
         self.detection.firstSpans.connect(self._on_first_spans)
@@ -588,6 +588,7 @@ class MainWindow(WindowCommands, QMainWindow):
         self._cancel_detection(silent=True)
         self._flush_autosave()
         self._store.save(self.settings)
+        self.detection.shutdown(3000)
         self._pool.waitForDone(3000)
         super().closeEvent(event)
 

@@ -71,8 +71,8 @@ DETECT_NICE = 5
 def lower_thread_priority() -> None:
     """Lower the calling thread's CPU priority (before it creates onnxruntime's or the tokenizer's
     threads, which inherit it). Linux: ``setpriority`` on the thread id (per thread there); elsewhere Qt's
-    ``QThread.LowPriority``. A pool thread keeps it afterwards (an unprivileged thread cannot raise its
-    priority again); later jobs on it run at that priority too, which only matters under contention."""
+    ``QThread.LowPriority``. The thread keeps it afterwards (an unprivileged thread cannot raise its
+    priority again): call it only on threads that do nothing else (the detection pool's)."""
     try:
         if sys.platform.startswith("linux"):
             tid = threading.get_native_id()
@@ -113,6 +113,7 @@ class DetectWorker(QRunnable):
         self._throttle = throttle_s
         self._slice_chars = slice_chars
         self.lower_priority = True  # see DETECT_NICE
+        self.pool: QThreadPool | None = None  # the pool it runs on (set by the controller; for pool_busy)
         self._cancel = Event()
         self.ended = Event()  # set when run() has returned (tests, benchmarks: how fast a cancel stops it)
         # where it ran (self-test, tests, benchmark): thread id, Qt's thread name ("Thread (pooled)" for a
@@ -133,7 +134,7 @@ class DetectWorker(QRunnable):
         job, sig = self.job_id, self.signals
         self.thread_id = threading.get_ident()
         self.thread_name = QThread.currentThread().objectName()
-        self.pool_busy = QThreadPool.globalInstance().activeThreadCount()
+        self.pool_busy = (self.pool or QThreadPool.globalInstance()).activeThreadCount()
         if self.lower_priority:
             lower_thread_priority()
         if hasattr(os, "getpriority"):
