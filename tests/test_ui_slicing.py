@@ -9,7 +9,7 @@ import pytest
 from tests.fixtures.tiny_model import build_tiny_model
 from tests.ui_helpers import ENTITIES, production_detector, sample_text
 from veil_desktop.detect.events import Progress, SpansFound
-from veil_desktop.ui.slicing import slice_bounds, sliced_stream
+from veil_desktop.ui.slicing import FIRST_SLICE_CHARS, slice_bounds, sliced_stream
 
 SAMPLE = sample_text()
 
@@ -49,7 +49,8 @@ def test_slice_bounds_cut_after_line_breaks_and_prefer_blank_lines():
 def test_sliced_stream_finds_what_the_whole_text_detector_finds(detector):
     text = "\n\n".join(f"[{i}]\n{SAMPLE}" for i in range(30))
     whole = sorted(detector.detect(text))
-    for size, first in ((2_000, (len(text) // 2, len(text) // 2 + 500)), (700, None), (10**9, (5, 9))):
+    for size, first in ((2_000, (len(text) // 2, len(text) // 2 + 500)), (700, None), (10**9, (5, 9)),
+                        (10**9, (len(text) // 2, len(text) // 2 + 500))):
         spans, progress = [], []
         for ev in sliced_stream(detector, text, first=first, size=size):
             if isinstance(ev, SpansFound):
@@ -61,11 +62,13 @@ def test_sliced_stream_finds_what_the_whole_text_detector_finds(detector):
         assert len(spans) == len(set(spans))  # each span once
         assert progress[-1] == (len(text), len(text))
         assert all(d <= t for d, t in progress)
-    # the visible slice comes first: the first spans delivered are near ``first``
+    # the visible slice comes first, and inside it the ~FIRST_SLICE_CHARS piece on screen: the first spans
+    # delivered are near ``first``
     mid = len(text) // 2
-    first_batch = next(ev for ev in sliced_stream(detector, text, first=(mid, mid + 10), size=2_000)
-                       if isinstance(ev, SpansFound))
-    assert all(abs(s.start - mid) < 6_000 for s in first_batch.spans)
+    for size in (2_000, 10**9):
+        first_batch = next(ev for ev in sliced_stream(detector, text, first=(mid, mid + 10), size=size)
+                           if isinstance(ev, SpansFound))
+        assert all(abs(s.start - mid) < min(size, FIRST_SLICE_CHARS) + 2 * len(SAMPLE) for s in first_batch.spans)
 
 
 def test_sliced_stream_stops_between_slices_when_cancelled(detector):

@@ -6,8 +6,8 @@ preferably at a blank line (looked for up to one more slice length), else at the
 the target size; never inside a line (an address or a name never spans a
 line break in one piece, but does span spaces). A single line longer than the limit stays whole.
 
-``sliced_stream`` runs ``detector.stream`` slice by slice — the slice holding the visible range first,
-then the rest in document order — shifting spans to text offsets, checking ``cancelled()`` between slices
+``sliced_stream`` runs ``detector.stream`` slice by slice — the slice holding the visible range first
+(itself cut into ~``FIRST_SLICE_CHARS`` pieces, the one on screen first), then the rest in document order — shifting spans to text offsets, checking ``cancelled()`` between slices
 (and the detector checks it between batches), and reporting ``Progress`` in characters.
 
 Why at this level: the default detector runs its rule stage over the whole text before the first model
@@ -26,6 +26,8 @@ from ..detect.events import Cancelled, Detector, Event, Progress, SpansFound, ne
 
 #: target slice size in characters (a slice ends at the first paragraph break after this many)
 SLICE_CHARS = 16_384
+#: the slice holding the visible range is cut finer: the first highlight waits for one of these
+FIRST_SLICE_CHARS = 4_096
 _BLANK = re.compile(r"\n[ \t\r\f\v]*\n")
 
 
@@ -57,7 +59,12 @@ def sliced_stream(detector: Detector, text: str, *, cancelled: Cancelled = never
     bounds = slice_bounds(text, size)
     if first is not None:
         lead = next((i for i, (a, b) in enumerate(bounds) if a <= first[0] < b), 0)
-        bounds = [bounds[lead]] + bounds[:lead] + bounds[lead + 1:]
+        # the slice on screen is cut finer, so the first highlight waits for a few thousand characters
+        la, lb = bounds[lead]
+        pieces = [(la + a, la + b) for a, b in slice_bounds(text[la:lb], min(size, FIRST_SLICE_CHARS))]
+        on_screen = next((i for i, (a, b) in enumerate(pieces) if a <= first[0] < b), 0)
+        bounds = ([pieces[on_screen]] + pieces[:on_screen] + pieces[on_screen + 1:]
+                  + bounds[:lead] + bounds[lead + 1:])
     total = max(1, len(text))
     done = 0
     yield Progress(0, total)
