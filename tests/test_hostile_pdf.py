@@ -215,3 +215,55 @@ def test_batch_holds_back_unreadable_files_unless_allowed(tmp_path, capsys):
     assert rep["needs_review"] and rep["unreadable"][0]["reason"] == "garbled_text"
     assert json.loads((out / "c_spaced.pdf.report.json").read_text("utf-8"))["needs_review"] is False
     assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in src.iterdir()} == before
+
+
+def content_bomb_pdf(path: Path, mb: float, streams: int = 1) -> Path:
+    """A PDF whose page content (FlateDecode, ``streams`` streams) draws one glyph over and over:
+    ``mb`` MB of content per stream in a few KB (pdfium would build an object per operator)."""
+    import zlib
+
+    op = b"BT /F1 12 Tf 10 10 Td (A) Tj ET\n"
+    data = zlib.compress(op * int(mb * (1 << 20) / len(op)), 9)
+    n_content = list(range(4, 4 + streams))
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 %d 0 R >> >> "
+            b"/Contents [%s] >>" % (4 + streams, b" ".join(b"%d 0 R" % i for i in n_content))]
+    objs += [b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream"] * streams
+    objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    out, offs = bytearray(b"%PDF-1.4\n"), []
+    for i, o in enumerate(objs, 1):
+        offs.append(len(out))
+        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
+    x = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for o in offs:
+        out += b"%010d 00000 n \n" % o
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, x)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_content_stream_bomb_is_refused_before_pdfium_parses_it(tmp_path, monkeypatch):
+    from veil_desktop.documents import DocumentError
+    from veil_desktop.documents import pdf as pdf_mod
+
+    monkeypatch.setattr(pdf_mod, "MAX_PDF_CONTENT_STREAM", 1 << 20)
+    monkeypatch.setattr(pdf_mod, "MAX_PDF_CONTENT_TOTAL", 3 << 20)
+    one = content_bomb_pdf(tmp_path / "one.pdf", 2)
+    assert one.stat().st_size < 20_000
+    with pytest.raises(DocumentError, match="unpacks to more than 1 MB .*compression bomb"):
+        open_document(one)
+    many = content_bomb_pdf(tmp_path / "many.pdf", 0.9, streams=4)      # each under, together over
+    with pytest.raises(DocumentError, match="page content unpacks to more than 3 MB"):
+        open_document(many)
+    assert open_document(content_bomb_pdf(tmp_path / "small.pdf", 0.5)).text.count("A") >= 1
+    # pictures are allowed what their pixels need: a Flate image of 600x600 RGB passes a 1 MB content cap
+    img = Image.effect_noise((600, 600), 64).convert("RGB")
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(img, x=10, y=10, w=100)
+    pdf.set_font("Helvetica", size=12)
+    pdf.text(10, 150, "Photo page")
+    pdf.output(str(tmp_path / "photo.pdf"))
+    assert b"/FlateDecode" in (tmp_path / "photo.pdf").read_bytes()
+    assert "Photo page" in open_document(tmp_path / "photo.pdf").text

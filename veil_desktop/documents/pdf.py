@@ -35,7 +35,9 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import io
+import re
 import threading
+import zlib
 from dataclasses import dataclass
 from array import array
 from pathlib import Path
@@ -224,16 +226,34 @@ def _unreadable(page_no: int, reason: str) -> Unreadable:
                   "has a picture that may contain text: text in pictures is not checked — review it"),
         "garbled_text": ("텍스트 레이어가 그려진 글자와 다릅니다(글꼴 매핑 오류/위조): 직접 확인하세요",
                          "text layer does not match the glyphs drawn (broken or lying font map) — review it"),
+        "vector_text": ("윤곽선으로 그린 글자(도형)가 있을 수 있습니다: 직접 확인하세요",
+                        "has complex filled shapes that may be text converted to outlines — review it"),
     }[reason]
     return Unreadable(where=f"page {page_no}", reason=reason, caption=f"{page_no}쪽: {ko}",
                       caption_en=f"page {page_no}: {en}", page=page_no)
 
 
-def _page_objects(page, raw) -> tuple[int, list[tuple[float, float, float, float]]]:
-    """(number of drawn objects, bounds of image objects) — Form XObjects descended."""
+#: filled vector paths with at least this many segments on a page may be text converted to outlines (a
+#: recipient reads it in the pixels; the text layer does not hold it): the page is read by OCR instead
+VECTOR_TEXT_SEGMENTS = 200
+
+
+def _filled_segments(obj, raw) -> int:
+    fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
+    if not raw.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(fill), ctypes.byref(stroke)) or not fill.value:
+        return 0
+    return max(0, raw.FPDFPath_CountSegments(obj.raw))
+
+
+def _page_objects(page, raw, segments: list | None = None) -> tuple[int, list[tuple[float, float, float, float]]]:
+    """(number of drawn objects, bounds of image objects) — Form XObjects descended. ``segments``, if
+    given, receives the total number of segments of filled path objects (``[n]``)."""
     count, images = 0, []
+    filled = 0
     for obj in page.get_objects(max_depth=8):
         count += 1
+        if segments is not None and obj.type == raw.FPDF_PAGEOBJ_PATH and filled < VECTOR_TEXT_SEGMENTS:
+            filled += _filled_segments(obj, raw)
         if obj.type == raw.FPDF_PAGEOBJ_IMAGE:
             try:
                 images.append(obj.get_bounds())
@@ -241,12 +261,95 @@ def _page_objects(page, raw) -> tuple[int, list[tuple[float, float, float, float
                 images.append((0.0, 0.0, 1e9, 1e9))   # unknown bounds: assume it matters
         if count > 200_000:
             break
+    if segments is not None:
+        segments.append(filled)
     return count, images
+
+
+#: Flate streams are inflated here (streamed, output discarded) before pdfium sees the file: pdfium parses a
+#: page's content into objects at ~15-18 bytes of memory per content byte (measured: a 51 KB PDF whose
+#: 20 MB content stream draws one glyph 650,000 times peaked at 371 MB), so content-like streams are
+#: capped; an image stream may be as large as its declared pixels allow (pdfium decodes it at that size).
+MAX_PDF_CONTENT_STREAM = 24 * 1024 * 1024
+MAX_PDF_CONTENT_TOTAL = 64 * 1024 * 1024
+MAX_PDF_IMAGE_STREAM = 160 * 1024 * 1024
+_STREAM_KW = re.compile(rb"stream\r?\n")
+_NUM = rb"\s*(\d{1,9})(?!\s+\d+\s+R)"
+
+
+def _image_bytes_allowed(head: bytes) -> int | None:
+    """The largest honest inflated size of an image stream whose dictionary ends ``head``, or None if it
+    does not declare itself an image with direct /Width and /Height."""
+    if not re.search(rb"/Subtype\s*/Image", head):
+        return None
+    w = re.search(rb"/Width" + _NUM, head)
+    h = re.search(rb"/Height" + _NUM, head)
+    if not (w and h):
+        return None
+    return min(MAX_PDF_IMAGE_STREAM, int(w.group(1)) * int(h.group(1)) * 4 * 2 + 65536)
+
+
+def _inflated_size(view: memoryview, pos: int, limit: int) -> int | None:
+    """Bytes a zlib stream starting at ``pos`` inflates to, fed and drained 1 MB at a time; stops once it
+    passes ``limit`` (returns a size > limit). None if it is not valid zlib data."""
+    d = zlib.decompressobj()
+    size, step, n = 0, 1 << 20, len(view)
+    try:
+        while not d.eof and pos < n:
+            buf = view[pos:pos + step]
+            pos += step
+            while buf:                               # feed this piece, 1 MB of output at a time
+                chunk = d.decompress(buf, step)
+                size += len(chunk)
+                if size > limit or d.eof:
+                    return size
+                buf = d.unconsumed_tail
+                if buf and not chunk:
+                    return size                      # no progress: give up, pdfium decides
+            while True:                              # piece used up: drain what zlib still holds
+                chunk = d.decompress(b"", step)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > limit or d.eof:
+                    return size
+    except zlib.error:
+        return None if size == 0 else size
+    return size
+
+
+def _check_streams(data: bytes) -> None:
+    """Inflate every FlateDecode stream of the file (1 MB steps, nothing kept) and refuse a PDF whose
+    content-like streams would exhaust pdfium's memory (see the limits above)."""
+    view = memoryview(data)
+    total = 0
+    for m in _STREAM_KW.finditer(data):
+        head = data[max(0, m.start() - 1024):m.start()]
+        head = head[head.rfind(b"obj") + 3:] if b"obj" in head else head
+        if b"/FlateDecode" not in head:
+            continue
+        allowed = _image_bytes_allowed(head)
+        limit = allowed if allowed is not None else MAX_PDF_CONTENT_STREAM
+        size = _inflated_size(view, m.end(), limit)
+        if size is None:
+            continue        # damaged or not really Flate: pdfium decides
+        if size > limit:
+            raise ResourceLimit(
+                f"The PDF holds a compressed stream that unpacks to more than {limit // 2**20} MB "
+                "(possible compression bomb); refusing to open it. If it is a genuine file, print it to a "
+                "new PDF or split it, and try again.")
+        if allowed is None:
+            total += size
+            if total > MAX_PDF_CONTENT_TOTAL:
+                raise ResourceLimit(
+                    f"The PDF's page content unpacks to more than {MAX_PDF_CONTENT_TOTAL // 2**20} MB "
+                    "(possible compression bomb); refusing to open it. Split the PDF and try again.")
 
 
 def _read_pdf(path: Path, data: bytes) -> Document:
     import pypdfium2.raw as raw
 
+    _check_streams(data)
     pdf = _open(data)
     try:
         n_pages = len(pdf)
@@ -292,7 +395,8 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                     idx.append(k)
                     gen.append(generated)
                 chars, idx = _rejoin(chars, idx, gen, boxes)
-                n_objects, images = _page_objects(page, raw)
+                filled = []
+                n_objects, images = _page_objects(page, raw, filled)
                 w_pt, h_pt = page.get_size()
             finally:
                 tp.close()
@@ -305,6 +409,8 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                     reason = "no_text_layer"
             elif bad + lying >= GARBLED_MIN_CHARS:
                 reason = "garbled_text"
+            elif filled and filled[0] >= VECTOR_TEXT_SEGMENTS:
+                reason = "vector_text"      # text converted to outlines? read the whole page by OCR
             if reason and ocr_ok:
                 from .ocr import report_page
 
