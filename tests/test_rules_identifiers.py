@@ -255,3 +255,15 @@ def test_url_without_a_dot():
 def test_pathological_inputs_end_with_the_expected_spans(text, n):
     # shapes that would make a backtracking pattern explode: they must simply come back (no timing asserted)
     assert len(RULES.detect(text)) == n
+
+
+def test_literal_alternation_matches_like_a_longest_first_alternation():
+    import re
+
+    from veil_desktop.detect.rules.context import literal_alternation
+
+    words = ["사건", "사건번호", "사번", "사원번호", "처방전", "처방전 번호", "ID", "IDX", "가"]
+    trie = re.compile(literal_alternation(words))
+    flat = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+    text = "사건번호 사건 사번 사원번 처방전 번호 처방전번호 IDX ID 가나 사원번호"
+    assert [m.span() for m in trie.finditer(text)] == [m.span() for m in flat.finditer(text)]

@@ -32,7 +32,7 @@ import re
 from typing import Iterator
 
 from ..span import Span
-from .context import ContextIndex
+from .context import ContextIndex, literal_alternation
 from .numbers import birth_date_ok
 
 #: labels of this module, in catalogue order
@@ -72,7 +72,7 @@ _KEYWORDS: dict[str, list[str]] = {
                    "Date of birth", "date of birth", "Date of Birth", "Birth date", "birth date", "생년"],
 }
 _KIND_OF = {w: k for k, ws in _KEYWORDS.items() for w in ws}
-_KW = re.compile("|".join(re.escape(w) for w in sorted(_KIND_OF, key=len, reverse=True)))
+_KW = re.compile(literal_alternation(_KIND_OF))
 _LATIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 #: what may stand between the keyword and its value (at most _GAP characters): separators, a bracketed

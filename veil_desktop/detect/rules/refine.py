@@ -42,7 +42,7 @@ import re
 from typing import Iterator
 
 from ..span import Span
-from .context import ContextIndex
+from .context import ContextIndex, literal_alternation
 
 ENTITY_LABELS: tuple[str, ...] = ("PERSON", "ORGANIZATION")
 
@@ -188,8 +188,11 @@ _PERSON_WORDS = sorted({w for w in _FOREIGN_PEOPLE if w not in _AMBIGUOUS_TEAM_W
 #: after a gazetteer word: end of word, or a particle / 측 / 등
 _WORD_END = (r"(?=$|[^가-힣A-Za-z0-9]|(?:은|는|이|가|을|를|의|에|에서|에게|께|과|와|도|로|으로|만|측|등|까지|부터|처럼|보다|"
              r"이나|나|랑|이랑|한테|께서|에도|에는|과의|와의|로서|로부터|라는|이라는|이다|였다|이었다|다)(?![가-힣]))")
-_GAZ = re.compile(r"(?<![가-힣A-Za-z0-9])(?:(?P<org>" + "|".join(re.escape(w) for w in _ORG_WORDS) + r")|(?P<per>"
-                  + "|".join(re.escape(w) for w in _PERSON_WORDS) + r"))" + _WORD_END)
+# no leading lookbehind (it would disable re's fast first-character scan): the word start is checked in Python
+# (one trie over both lists, the kind looked up afterwards: two named alternatives were 4x slower)
+_GAZ = re.compile(literal_alternation([*_ORG_WORDS, *_PERSON_WORDS]) + _WORD_END)
+_GAZ_PERSON = frozenset(_PERSON_WORDS)
+_WORDCHAR = re.compile(r"[가-힣A-Za-z0-9]")
 
 # one-syllable surname + title
 _SURNAMES = ("김이박최정강조윤장임한오서신권황안송전홍유류고문양손배백허남심노하곽성차주우구나민진지엄채원천방공현함변염"
@@ -227,7 +230,7 @@ _FOREIGN_FIRST = set("""
 _FOREIGN_LAST_STOP = frozenset("""대학 대학교 공원 호텔 거리 시티 스퀘어 센터 재단 병원 극장 여왕 시대 왕조 효과 스타일 패션 감독 주연 배우
 영화 시리즈 가족 씨 역 역할 팬 팬들 선수 대표 대통령 총리 장관 의원 교수 박사 기자 회장 사장 아파트 빌딩 타워 카페 식당
 학원 교회 성당 마트 빌라 하우스 상가 약국 의원 치과 클리닉 스튜디오 컴퍼니 그룹 재단 협회 학교 유치원""".split())
-_FOREIGN_NAME = re.compile(r"(?<![가-힣A-Za-z])(?P<first>" + "|".join(sorted(_FOREIGN_FIRST, key=len, reverse=True))
+_FOREIGN_NAME = re.compile(r"(?P<first>" + literal_alternation(_FOREIGN_FIRST)
                            + r")[ ·](?P<last>[가-힣]{2,6})(?![가-힣])")
 _PARTICLES_2 = ("에게", "에서", "처럼", "까지", "부터", "이랑", "한테", "에도", "과의", "와의", "이나", "라는", "이다", "께서",
                 "보다", "으로", "만의", "님의", "님이", "님은")
@@ -371,6 +374,8 @@ def find_context_entities(text: str, cx: ContextIndex) -> Iterator[Span]:
         if len(known) >= 2:  # two different known tokens of 3+ letters ("LA SONG", "GO GO" are not names)
             yield _span(m.start(), m.end(), "PERSON", 0.88)
     for m in _FOREIGN_NAME.finditer(text):
+        if m.start() and _WORDCHAR.match(text, m.start() - 1):
+            continue  # inside a word
         last = _strip_particle(m.group("last"))
         if last in _FOREIGN_LAST_STOP:
             continue
@@ -379,10 +384,9 @@ def find_context_entities(text: str, cx: ContextIndex) -> Iterator[Span]:
         if m.group(0) not in _UNIV_STOP:
             yield _span(m.start(), m.end(), "ORGANIZATION", 0.86)
     for m in _GAZ.finditer(text):
-        if m.group("org") is not None:
-            yield _span(m.start("org"), m.end("org"), "ORGANIZATION", 0.88)
-        else:
-            yield _span(m.start("per"), m.end("per"), "PERSON", 0.88)
+        if m.start() and _WORDCHAR.match(text, m.start() - 1):
+            continue  # inside a word: "한전KDN" is matched at 한, "대기재부" is not a ministry
+        yield _span(m.start(), m.end(), "PERSON" if m.group(0) in _GAZ_PERSON else "ORGANIZATION", 0.88)
 
 
 #: family name -> (labels, finder); only run by ``RuleDetector(entities=True)``
