@@ -135,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     prune_log = work / "pruned.txt"
     env["VEIL_BUNDLE_PRUNE_LOG"] = str(prune_log)
     env["VEIL_BUNDLE_VITERBI"] = args.viterbi
+    env["VEIL_BUNDLE_THIRD_PARTY"] = str(work / "THIRD-PARTY-LICENSES.txt")
     env.pop("VEIL_BUNDLE_AOT", None)
     aot_s = 0.0
     if args.viterbi == "aot":

@@ -548,6 +548,8 @@ def test_paths_frozen_layout(monkeypatch, tmp_path):
     assert paths.default_model_dir() == res / "models" / "veil-compact-ko"
     assert [p.relative_to(res).as_posix() for p in paths.licence_files()] == [
         "licenses/NOTICE", "licenses/LICENSE", "fonts/OFL.txt"]
+    (res / "licenses" / "THIRD-PARTY-LICENSES.txt").write_text("x", encoding="utf-8")  # bundle only
+    assert paths.licence_files()[-1] == res / "licenses" / "THIRD-PARTY-LICENSES.txt"
 
 
 # ------------------------------------------------------------------------------- numba AOT Viterbi
@@ -661,3 +663,42 @@ def test_bench_detect_reports_the_kernel_and_its_share(tmp_path):
     assert m.group(1) == "numpy" and int(m.group(2)) == 3000 and int(m.group(3)) > 10
     walls = [float(x) for x in m.group(4).split(",")]
     assert len(walls) == 2 and 0 < float(m.group(6)) < sum(walls)  # decoding is part of detection
+
+
+# ------------------------------------------------------------------------------ third-party licences
+
+def test_third_party_licences_cover_what_the_bundle_ships():
+    """packaging/third_party.py: the run-time closure of pyproject's dependencies, limited to what the
+    bundle collected; each with its declared licence and the licence texts its wheel carries."""
+    tp = _load("veil_third_party", PACKAGING / "third_party.py")
+    shipped = {"numpy", "PySide6", "shiboken6", "onnxruntime", "PIL", "lxml", "docx"}
+    dists = tp.closure(tp.project_requirements(), shipped=shipped)
+    names = {tp._norm(d.metadata["Name"]) for d in dists}
+    assert {"numpy", "pyside6-essentials", "shiboken6", "onnxruntime", "pillow", "lxml", "python-docx"} <= names
+    assert not names & {"numba", "llvmlite", "huggingface-hub", "pytest", "pyinstaller"}  # not shipped / dev
+    text = tp.render(dists)
+    assert "PySide6_Essentials" in text and "LGPL-3.0" in text  # declared licence even without a file
+    assert "numpy" in text and "BSD" in text
+    assert text.count("=" * 100) >= 2  # full licence texts follow the list
+    # extras and foreign markers never enter the closure
+    assert tp._applies('pytest>=8; extra == "dev"') is False
+    assert tp._applies('PySide6-Essentials>=6.6; python_version < "3"') is False
+
+
+def test_about_box_shows_the_third_party_file_when_the_bundle_has_it(qtbot, monkeypatch, tmp_path):
+    import shutil
+
+    from veil_desktop.ui.about import AboutDialog
+
+    res = tmp_path / "resources"
+    (res / "licenses").mkdir(parents=True)
+    (res / "fonts").mkdir()
+    shutil.copy2(ROOT / "NOTICE", res / "licenses" / "NOTICE")
+    shutil.copy2(ROOT / "LICENSE", res / "licenses" / "LICENSE")
+    shutil.copy2(ROOT / "resources" / "fonts" / "OFL.txt", res / "fonts" / "OFL.txt")
+    (res / "licenses" / "THIRD-PARTY-LICENSES.txt").write_text("numpy 2: BSD-3-Clause", encoding="utf-8")
+    monkeypatch.setenv("VEIL_RESOURCES_DIR", str(res))
+    dlg = AboutDialog(None, "en")
+    qtbot.addWidget(dlg)
+    assert dlg.tabs.count() == 4 and dlg.tabs.tabText(3) == "Third-party licences"
+    assert dlg.texts["THIRD-PARTY-LICENSES.txt"].toPlainText() == "numpy 2: BSD-3-Clause"

@@ -26,6 +26,8 @@ PACKAGE_RESOURCES = "_resources"
 EMBEDDED_MODEL = "models/veil-compact-ko"
 #: licence files shipped at the repository root; in a wheel or bundle they are in ``<resources>/licenses/``
 LICENCE_FILES = ("NOTICE", "LICENSE")
+#: written by the bundle build only (packaging/third_party.py): licences of the bundled Python packages
+THIRD_PARTY_FILE = "THIRD-PARTY-LICENSES.txt"
 
 
 def _package_resources() -> Path | None:
@@ -57,10 +59,11 @@ def resources_dir() -> Path:
 
 
 def licence_files() -> list[Path]:
-    """The licence texts to show in the About box, in order: NOTICE, LICENSE, the font's OFL.txt.
+    """The licence texts to show in the About box, in order: NOTICE, LICENSE, the font's OFL.txt, and in the
+    bundle ``THIRD-PARTY-LICENSES.txt`` (a wheel's dependencies carry their own).
 
     Wheel and bundle: ``<resources>/licenses/NOTICE`` etc.; checkout: the repository root. Only existing
-    files are returned (a test checks that all three exist in every layout)."""
+    files are returned (a test checks that the first three exist in every layout)."""
     res = resources_dir()
     out: list[Path] = []
     for name in LICENCE_FILES:
@@ -71,6 +74,9 @@ def licence_files() -> list[Path]:
     ofl = res / "fonts" / "OFL.txt"
     if ofl.is_file():
         out.append(ofl)
+    third = res / "licenses" / THIRD_PARTY_FILE
+    if third.is_file():
+        out.append(third)
     return out
 
 

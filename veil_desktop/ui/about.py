@@ -1,8 +1,8 @@
 """The About box: program version, then the notices and licence texts that travel with every build.
 
 One tab per file from :func:`veil_desktop.paths.licence_files` — ``NOTICE`` (attribution of the embedded
-model's training data: KLUE-NER CC BY-SA 4.0, ko-pii MIT; the font), ``LICENSE`` (Apache-2.0) and the
-font's ``OFL.txt`` — shown read-only and in full, from the same files in a checkout, an installed wheel
+model's training data: KLUE-NER CC BY-SA 4.0, ko-pii MIT; the font), ``LICENSE`` (Apache-2.0), the
+font's ``OFL.txt`` and, in the bundle, ``THIRD-PARTY-LICENSES.txt`` (the bundled Python packages) — shown read-only and in full, from the same files in a checkout, an installed wheel
 (``veil_desktop/_resources/licenses``) and the offline bundle (``_internal/resources/licenses``). A
 missing file gets a tab that says so instead of an empty box (the self-test and the packaging tests
 check that none is missing).
@@ -21,6 +21,8 @@ from .i18n import tr
 
 #: the files the About box always shows (tab key = file name); present in every layout
 EXPECTED = ("NOTICE", "LICENSE", "OFL.txt")
+#: shown when present: the bundle's licences of the bundled Python packages (packaging/third_party.py)
+OPTIONAL = (paths.THIRD_PARTY_FILE,)
 
 
 def app_version() -> str:
@@ -32,10 +34,11 @@ def app_version() -> str:
 
 
 def licence_texts() -> list[tuple[str, str | None]]:
-    """``[(file name, text or None when missing)]`` in :data:`EXPECTED` order."""
+    """``[(file name, text or None when missing)]``: :data:`EXPECTED` in order, then :data:`OPTIONAL` ones
+    that exist."""
     found: dict[str, Path] = {p.name: p for p in paths.licence_files()}
     out: list[tuple[str, str | None]] = []
-    for name in EXPECTED:
+    for name in EXPECTED + tuple(n for n in OPTIONAL if n in found):
         p = found.get(name)
         try:
             out.append((name, p.read_text(encoding="utf-8") if p else None))

@@ -279,6 +279,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "about.tab.NOTICE": ("고지 (NOTICE)", "Notice (NOTICE)"),
     "about.tab.LICENSE": ("프로그램 라이선스 (Apache-2.0)", "Program licence (Apache-2.0)"),
     "about.tab.OFL.txt": ("글꼴 라이선스 (OFL 1.1)", "Font licence (OFL 1.1)"),
+    "about.tab.THIRD-PARTY-LICENSES.txt": ("포함된 외부 패키지 라이선스", "Third-party licences"),
     "about.missing": ("라이선스 파일을 찾을 수 없습니다: {name}. 설치가 손상되었을 수 있습니다.",
                       "Licence file not found: {name}. The installation may be damaged."),
     "shortcuts.title": ("단축키", "Keyboard shortcuts"),
