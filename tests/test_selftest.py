@@ -20,7 +20,7 @@ from veil_desktop import selftest
 ROOT = Path(__file__).resolve().parent.parent
 ENTITIES = {"김민준": "PERSON", "이서연": "PERSON", "박지훈": "PERSON", "강남구청": "ORGANIZATION"}
 FULL_STEPS = ["resources", "native libs", "load detector", "detect sample", "main window", "export TXT",
-              "export DOCX", "export PDF", "no network", "no telemetry"]
+              "export DOCX", "export PDF", "OCR page", "no network", "no telemetry"]
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def resources(tmp_path, monkeypatch):
     # what the frozen entry (packaging/entry.py) sets before anything imports onnxruntime
     monkeypatch.setenv("ORT_DISABLE_TELEMETRY", "1")
     res = tmp_path / "resources"
-    for sub in ("samples", "fonts", "icons"):
+    for sub in ("samples", "fonts", "icons", "tessdata"):  # tessdata: the OCR step
         shutil.copytree(ROOT / "resources" / sub, res / sub)
     build_tiny_model(res / "models" / "veil-compact-ko", entities=ENTITIES, score=0.95)
     monkeypatch.setenv("VEIL_RESOURCES_DIR", str(res))
