@@ -25,6 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 FILE_NAME = "THIRD-PARTY-LICENSES.txt"
 _LICENCE_FILE = re.compile(r"^(licen[cs]e|copying|notice|thirdpartynotices|authors)", re.IGNORECASE)
 _MAX_FILE = 512 * 1024
+#: standard licence texts for wheels that declare a licence but ship no text (PySide6/shiboken6: LGPL-3.0,
+#: which is a set of additional permissions on top of the GPL-3.0; tokenizers/flatbuffers: Apache-2.0)
+_STANDARD_TEXTS = (("LGPL-3.0", (Path(__file__).resolve().parent / "licences" / "LGPL-3.0.txt",
+                                 Path(__file__).resolve().parent / "licences" / "GPL-3.0.txt")),
+                   ("Apache", (ROOT / "LICENSE",)))
 
 
 def _name(req: str) -> str:
@@ -116,11 +121,23 @@ def licence_files(dist: metadata.Distribution) -> list[Path]:
     return sorted(set(out))
 
 
+def standard_texts(dist: metadata.Distribution) -> list[Path]:
+    """Standard licence texts for a distribution that ships none (empty when it ships its own)."""
+    if licence_files(dist):
+        return []
+    declared = declared_licence(dist)
+    for key, texts in _STANDARD_TEXTS:
+        if key in declared:
+            return [p for p in texts if p.is_file()]
+    return []
+
+
 def render(dists: list[metadata.Distribution]) -> str:
     rule = "=" * 100
     lines = ["Third-party software in the veil-desktop offline bundle", "",
              "Python packages (name, version, declared licence) and the licence texts they ship; packages",
-             "marked 'no licence file in the wheel' ship none, their declared licence applies.", ""]
+             "marked 'no licence file in the wheel' ship none: their declared licence applies, and its",
+             "standard text follows (LGPL-3.0 with the GPL-3.0 it amends; Apache-2.0).", ""]
     for d in dists:
         files = licence_files(d)
         note = "" if files else "   (no licence file in the wheel)"
@@ -133,6 +150,14 @@ def render(dists: list[metadata.Distribution]) -> str:
         for p in licence_files(d):
             lines += ["", rule, f"{d.metadata['Name']} {d.version}: {p.name}", rule, "",
                       p.read_text(encoding="utf-8", errors="replace").rstrip()]
+    standard: dict[Path, list[str]] = {}
+    for d in dists:
+        for p in standard_texts(d):
+            standard.setdefault(p, []).append(f"{d.metadata['Name']} {d.version}")
+    for p, users in standard.items():
+        title = p.stem if p.parent.name == "licences" else "Apache-2.0"
+        lines += ["", rule, f"{title} (standard text) — applies to: {', '.join(users)}", rule, "",
+                  p.read_text(encoding="utf-8", errors="replace").rstrip()]
     if py_licence.is_file():
         lines += ["", rule, f"Python {sys.version.split()[0]}: LICENSE.txt", rule, "",
                   py_licence.read_text(encoding="utf-8", errors="replace").rstrip()]

@@ -678,6 +678,9 @@ def test_third_party_licences_cover_what_the_bundle_ships():
     assert not names & {"numba", "llvmlite", "huggingface-hub", "pytest", "pyinstaller"}  # not shipped / dev
     text = tp.render(dists)
     assert "PySide6_Essentials" in text and "LGPL-3.0" in text  # declared licence even without a file
+    # ... and the standard texts for wheels that ship none: the LGPL with the GPL it amends
+    assert "GNU LESSER GENERAL PUBLIC LICENSE" in text and "GNU GENERAL PUBLIC LICENSE" in text
+    assert "applies to: PySide6_Essentials" in text
     assert "numpy" in text and "BSD" in text
     assert text.count("=" * 100) >= 2  # full licence texts follow the list
     # extras and foreign markers never enter the closure
