@@ -15,7 +15,9 @@ The files (sizes are what is on disk):
 - ``paras_at_limit.docx`` 490,000 one-letter paragraphs (just under the paragraph limit; opens);
 - ``text_50mb.txt``      50 MB of Korean text with a phone number every ten lines;
 - ``text_at_limit.txt``  4.9 M characters of the same (just under the character limit; detected in full);
-- ``hwp_52m.hwp``        an HWP 5 file whose section inflates to 52 M characters (~150 KB on disk).
+- ``hwp_52m.hwp``        an HWP 5 file whose section inflates to 52 M characters (~100 KB on disk);
+- ``pdf_content_bomb.pdf`` one page whose content stream inflates to 100 MB of drawing operators;
+- ``pdf_content_at_limit.pdf`` one page with three 20 MB content streams (just under the 64 MB total).
 """
 from __future__ import annotations
 
@@ -127,6 +129,12 @@ def build_hwp(path: Path) -> None:
                                 "BodyText/Section0": section}))
 
 
+def build_pdf_bomb(path: Path, mb: float, streams: int = 1) -> None:
+    from tests.test_hostile_pdf import content_bomb_pdf
+
+    content_bomb_pdf(path, mb, streams)
+
+
 CASES = {
     "nested_bomb.docx": build_nested_bomb,
     "declared_bomb.docx": build_declared_bomb,
@@ -137,6 +145,8 @@ CASES = {
     "text_50mb.txt": lambda p: build_text(p, mb=50),
     "text_at_limit.txt": lambda p: build_text(p, chars=4_900_000),
     "hwp_52m.hwp": build_hwp,
+    "pdf_content_bomb.pdf": lambda p: build_pdf_bomb(p, 100),
+    "pdf_content_at_limit.pdf": lambda p: build_pdf_bomb(p, 20, streams=3),
 }
 
 
