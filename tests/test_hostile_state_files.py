@@ -143,3 +143,21 @@ def test_good_settings_have_no_message(tmp_path):
     store.save(AppSettings(threads=3, threshold=0.7))
     fresh = SettingsStore(tmp_path / "s.ini")
     assert fresh.load().threads == 3 and fresh.load_message is None
+
+
+def test_window_starts_on_defaults_and_says_so(tmp_path, qtbot):
+    from PySide6.QtCore import QSettings
+
+    from veil_desktop.ui.main_window import MainWindow
+    from veil_desktop.ui.settings_store import SettingsStore
+
+    ini = tmp_path / "settings.ini"
+    qs = QSettings(str(ini), QSettings.Format.IniFormat)
+    qs.setValue("app/json", '{"threads":1e400}')
+    qs.sync()
+    del qs
+    w = MainWindow(SettingsStore(ini), detector_factory=lambda d, t: None)
+    qtbot.addWidget(w)
+    assert w.settings == AppSettings().normalised()
+    shown = w.statusBar().currentMessage()
+    assert "기본 설정으로 시작" in shown and "settings.ini.corrupt-" in shown

@@ -97,6 +97,9 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                           "Another item already covers exactly this text with this label."),
     "error.empty_selection": ("선택한 부분에 표시할 글자가 없습니다.", "The selection holds no text to mark."),
     "error.autosave": ("자동 저장 실패: {message}", "Autosave failed: {message}"),
+    "error.settings_reset": ("설정 파일을 읽을 수 없어 기본 설정으로 시작했습니다 (원래 파일은 {name}(으)로 보관).",
+                             "The settings could not be read; started with the default settings (the file was "
+                             "kept as {name})."),
     "error.pending": ("미검토 항목이 {n}개 남아 있습니다. 검토하거나 처리 방법을 선택하세요.",
                       "{n} suggestions are still pending; review them or choose how to treat them."),
     # dialogs

@@ -96,6 +96,9 @@ class MainWindow(WindowCommands, QMainWindow):
         self._store = settings_store or SettingsStore()
         self.settings: AppSettings = self._store.load()
         self.lang = self.settings.language
+        if getattr(self._store, "load_message", None):   # corrupt settings were moved aside (issue 10)
+            self.statusBar().showMessage(tr("error.settings_reset", self.lang).format(
+                name=self._store.load_aside or "-"), 30000)
         self._pool = QThreadPool.globalInstance()
         self.detection = DetectionController(self, detector_factory)  # its own pool (ui/detection.py)
         self.detection.started.connect(self._on_detect_started)

@@ -23,6 +23,7 @@ class SettingsStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path else user_config_dir() / "settings.ini"
         self.load_message: str | None = None
+        self.load_aside: str | None = None     # file name the corrupt settings were moved to
 
     def _qs(self) -> QSettings:
         return QSettings(str(self.path), QSettings.Format.IniFormat)
@@ -32,13 +33,14 @@ class SettingsStore:
         try:
             os.replace(self.path, aside)
             where = f"kept as {aside.name}"
+            self.load_aside = aside.name
         except OSError:
             where = "it could not be moved aside"
         self.load_message = (f"The settings could not be read ({reason}); {where}. "
                              "Started with the default settings.")
 
     def load(self) -> AppSettings:
-        self.load_message = None
+        self.load_message = self.load_aside = None
         if self.path.is_dir():
             self._move_aside("a folder is in place of the settings file")
             return AppSettings().normalised()
