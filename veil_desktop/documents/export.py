@@ -14,7 +14,8 @@ Order of operations (each step fails closed — on any error nothing is left at 
 An existing file at ``out_path`` is replaced only with ``overwrite=True`` (the window asks first) or when
 it is an earlier output of this tool (``is_own_output``: its report beside it records its SHA-256).
 
-Thread-safety: no module state; safe to call from a worker thread (one call per document at a time).
+Thread-safety: no module state but the set of folders already swept for stale temp files (behind a lock);
+safe to call from a worker thread (one call per document at a time).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -124,6 +126,10 @@ def sweep_stale(folder: Path) -> list[str]:
     return removed
 
 
+_SWEPT: set[str] = set()          # folders already swept by this process (the module's only state)
+_SWEPT_LOCK = threading.Lock()
+
+
 class PrivateDir:
     """A per-call private temp folder next to the output (mode 0700), removed on exit whatever happens
     (exceptions, ``KeyboardInterrupt``, a ``SystemExit`` raised by a SIGTERM handler)."""
@@ -133,7 +139,12 @@ class PrivateDir:
         self.path: Path | None = None
 
     def __enter__(self) -> Path:
-        sweep_stale(self.folder)
+        key = str(self.folder.resolve())
+        with _SWEPT_LOCK:                     # once per folder and process: a batch writes many files
+            first = key not in _SWEPT
+            _SWEPT.add(key)
+        if first:
+            sweep_stale(self.folder)
         try:
             self.path = Path(tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{os.getpid()}-", dir=self.folder))
         except OSError as e:
