@@ -33,7 +33,6 @@ from veil_desktop.documents import export as export_mod
 from veil_desktop.documents import hwp as hwp_mod
 from veil_desktop.documents import textfile as textfile_mod
 from veil_desktop.documents.limits import ResourceLimit
-from veil_desktop.masking import Masker
 
 NAMES = ["홍길동", "김민수"]
 

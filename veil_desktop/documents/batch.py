@@ -131,7 +131,12 @@ def collect_jobs(inputs: list[str], out_dir: Path, txt: bool) -> tuple[list[Job]
     for raw in inputs:
         p = Path(raw)
         if p.is_dir():
-            for f in sorted(p.rglob("*")):
+            try:
+                found = sorted(p.rglob("*"))
+            except OSError as e:        # an unreadable subfolder: that input fails, the rest goes on
+                failed.append(Row(p, None, "FAILED", f"cannot list the folder: {e.strerror or e}"))
+                continue
+            for f in found:
                 if not f.is_file() or f.suffix.lower() not in suffixes:
                     continue
                 if out_res == f.resolve().parent or out_res in f.resolve().parents:
