@@ -361,7 +361,7 @@ def print_summary(rows: list[Row], out=None) -> None:
     name_w = min(48, max(len("file"), *(len(str(r.source)) for r in rows)))
     print(f"{'file':<{name_w}}  {'status':<6}  {'masked':>6}  {'sec':>6}  details", file=out)
     for r in rows:
-        name = str(r.source)
+        name = "".join(c if c.isprintable() else "?" for c in str(r.source))   # one line per file
         if len(name) > name_w:
             name = "…" + name[-(name_w - 1):]
         detail = (", ".join(f"{k} {v}" for k, v in sorted(r.counts.items())) if r.status == "ok"
