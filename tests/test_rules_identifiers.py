@@ -170,6 +170,9 @@ def test_a_resident_number_in_an_id_slot_is_an_rrn():
     assert found("박서준 대리님(사번: 920115-1058231)께서") == [("920115-1058231", "RRN")]
     assert found("학적 관리 번호는 981124-2093812이며") == [("981124-2093812", "RRN")]
     assert found("사번: 2021-0842") == [("2021-0842", "EMPLOYEE_ID")]
+    only_rrn = RuleDetector({"RRN"})
+    text = "학적 관리 번호는 981124-2093812이며"
+    assert [(text[s.start:s.end], s.label) for s in only_rrn.detect(text)] == [("981124-2093812", "RRN")]
 
 
 def test_phone_after_receipt_word_stays_a_phone():

@@ -298,7 +298,7 @@ def find_urls(text: str, cx: ContextIndex) -> Iterator[Span]:
 #: family name -> (labels, finder); merged into ``NUMBER_FINDERS`` by ``RuleDetector``
 IDENTIFIER_FINDERS = {
     "keyword_ids": (("HEALTH_INSURANCE", "MEDICAL_ID", "EMPLOYEE_ID", "STUDENT_ID", "CASE_NUMBER", "DOC_NUMBER",
-                     "BIRTH_DATE"), find_keyword_ids),
+                     "BIRTH_DATE", "RRN", "FOREIGNER_RN"), find_keyword_ids),  # RRN: a resident number in an id slot
     "birth_date_suffix": (("BIRTH_DATE",), find_birth_date_suffix),
     "case_numbers": (("CASE_NUMBER",), find_case_numbers),
     "urls": (("URL",), find_urls),
