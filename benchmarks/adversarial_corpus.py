@@ -592,12 +592,73 @@ def pdf_cases(tmp: Path) -> list[tuple[str, bytes, list[str]]]:
     # second page with only a scan after a text page
     pdf = _fpdf(); pdf.multi_cell(0, 7, new_x="LMARGIN", new_y="NEXT", text=H); pdf.add_page(); pdf.image(str(scan_p), x=0, y=0, w=210)
     add("scan_second_page", pdf.output(), ["NAME", "RRN", "PHONE"])
+    # text converted to outlines (filled paths) on a page that also has a text layer
+    pdf = _fpdf(); pdf.multi_cell(0, 7, new_x="LMARGIN", new_y="NEXT", text=H)
+    pdf._out(outlined_ops(f"주민등록번호 {RRN}  연락처 {PHONE}", 40, 700, 14))
+    pdf._out(outlined_ops(f"성명 {NAME}", 40, 670, 14))
+    add("outlined_text", pdf.output(), ["RRN", "PHONE", "NAME"])
     # a form field written by hand + JavaScript
     add("acroform", _acroform_pdf(S))
     # split across lines (each value broken by a line end)
     pdf = _fpdf(); pdf.multi_cell(0, 7, new_x="LMARGIN", new_y="NEXT", text=f"연락처 010-7385-\n2946 주민등록번호 900101-\n1234567 담당자 김민\n준"); add("split_lines", pdf.output(),
                                                                                                      ["PHONE", "RRN", "NAME"])
     return out
+
+
+def outlined_ops(text: str, x: float, y: float, size: float) -> str:
+    """PDF path operators drawing ``text`` as filled glyph outlines (text converted to curves): nothing in
+    the text layer, everything in the pixels. Coordinates in points from the bottom-left."""
+    from fontTools.pens.basePen import BasePen
+    from fontTools.ttLib import TTFont
+
+    class Flat(BasePen):
+        def __init__(self, gs):
+            super().__init__(gs)
+            self.contours, self.cur = [], []
+
+        def _moveTo(self, pt):
+            self.cur = [pt]
+
+        def _lineTo(self, pt):
+            self.cur.append(pt)
+
+        def _curveToOne(self, p1, p2, p3):
+            p0 = self.cur[-1]
+            for i in range(1, 7):
+                t = i / 6
+                m = 1 - t
+                self.cur.append(tuple(m ** 3 * a + 3 * m * m * t * b + 3 * m * t * t * c + t ** 3 * d
+                                      for a, b, c, d in zip(p0, p1, p2, p3)))
+
+        def _qCurveToOne(self, p1, p2):
+            p0 = self.cur[-1]
+            for i in range(1, 5):
+                t = i / 4
+                m = 1 - t
+                self.cur.append(tuple(m * m * a + 2 * m * t * b + t * t * c for a, b, c in zip(p0, p1, p2)))
+
+        def _closePath(self):
+            if self.cur:
+                self.contours.append(self.cur)
+            self.cur = []
+        _endPath = _closePath
+
+    f = TTFont(str(FONT))
+    gs, cmap, upm = f.getGlyphSet(), f.getBestCmap(), f["head"].unitsPerEm
+    k = size / upm
+    ops = []
+    for ch in text:
+        g = cmap.get(ord(ch))
+        if g is None:
+            x += size / 2
+            continue
+        pen = Flat(gs)
+        gs[g].draw(pen)
+        for c in pen.contours:
+            ops.append(" ".join(f"{x + px * k:.2f} {y + py * k:.2f} {'m' if i == 0 else 'l'}"
+                                for i, (px, py) in enumerate(c)) + " h")
+        x += gs[g].width * k
+    return "0 g " + " ".join(ops) + " f*"
 
 
 def _acroform_pdf(value: str) -> bytes:

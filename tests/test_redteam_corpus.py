@@ -74,7 +74,12 @@ def _cases(tmp: Path) -> dict[str, tuple[bytes, list[str]]]:
                       rels=[("rIdE", C.RT + "image", "media/image1.emf", False)], defaults={"emf": "image/x-emf"})
     fonts = C.wpart("fonts", f'<w:font w:name="{C.NAME} {C.PHONE}"><w:altName w:val="{C.xesc(C.SENT)}"/></w:font>'
                              '<w:font w:name="맑은 고딕"/>')
+    outlined = C._fpdf()
+    outlined.multi_cell(0, 7, new_x="LMARGIN", new_y="NEXT", text=C.HARMLESS)
+    outlined._out(C.outlined_ops(f"주민등록번호 {C.RRN}  연락처 {C.PHONE}", 40, 700, 14))
     return {
+        # a PDF page with a text layer and, beside it, an RRN and a phone drawn as glyph outlines (paths)
+        "outlined.pdf": (bytes(outlined.output()), ["RRN", "PHONE"]),
         # a font table holding a name, a phone and the whole sentence as font names
         "fonttable.docx": (C.docx(C.p(C.HARMLESS) + '<w:p><w:r><w:rPr><w:rFonts w:eastAsia="김민준 900101-1234567"/></w:rPr>'
                                   '<w:t>글</w:t></w:r></w:p>', parts={"word/fontTable.xml": fonts},
@@ -164,6 +169,10 @@ def test_hwpx_linkinfo_file_name_is_not_published(batch):
 
 def test_hwpx_dangling_bindata_reference_is_blanked(batch):
     _published_clean(batch, "dangling_bindata.hwpx")
+
+
+def test_text_converted_to_outlines_is_read_by_ocr_and_burned(batch):
+    _published_clean(batch, "outlined.pdf", ocr=True)
 
 
 def test_font_names_holding_personal_text_are_reviewed(batch):
