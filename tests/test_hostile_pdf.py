@@ -267,3 +267,23 @@ def test_content_stream_bomb_is_refused_before_pdfium_parses_it(tmp_path, monkey
     pdf.output(str(tmp_path / "photo.pdf"))
     assert b"/FlateDecode" in (tmp_path / "photo.pdf").read_bytes()
     assert "Photo page" in open_document(tmp_path / "photo.pdf").text
+
+
+def test_glyphs_typed_with_spaces_between_are_rejoined_too(tmp_path):
+    pdf = FPDF()
+    pdf.add_font("K", "", str(FONT))
+    pdf.add_page()
+    pdf.set_font("K", size=12)
+    for line in ("주민번호 " + " ".join(RRN), "메일 " + " ".join(EMAIL), "신 청 서 를 냅니다 그 후 확인"):
+        pdf.cell(0, 10, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(tmp_path / "typed.pdf"))
+    doc = open_document(tmp_path / "typed.pdf")
+    assert RRN in doc.text and EMAIL in doc.text
+    assert "신청서를 냅니다 그 후 확인" in doc.text            # words of two or more glyphs keep their spaces
+    spans = RuleDetector().detect(doc.text)
+    assert {"RRN", "EMAIL"} <= {s.label for s in spans}
+    export_document(doc, Masker().plan(doc.text, spans), tmp_path / "o.pdf")
+    img = page_image(tmp_path / "o.pdf")
+    for v in (RRN, EMAIL):
+        for box in glyph_boxes(tmp_path / "typed.pdf", doc.text, v):
+            assert dark(img, box) > 0.95

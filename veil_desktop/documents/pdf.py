@@ -4,10 +4,10 @@ Reading: every page's text layer, character by character, in pdfium's order; ``D
 part per page (``── 3쪽 ──``). ``extra["pdf_pages"]`` holds, per page, the pdfium character index of each
 text character, so a plan over the text maps to character boxes at export time.
 
-- **Letter-spaced glyphs** (each glyph placed on its own, ``9 0 0 1 0 1 - …`` as pdfium extracts it) are
-  re-joined: the separators pdfium *generates* (spaces and line breaks that are in no content stream)
-  are dropped inside a run of ≥ 3 single glyphs on one line, so detection sees ``900101-…``. Only
-  generated separators are dropped, so the character → box map stays exact.
+- **Letter-spaced glyphs** (each glyph placed on its own, ``9 0 0 1 0 1 - …`` as pdfium extracts it, or
+  typed with a space between the glyphs) are re-joined: the separators pdfium *generates* (spaces and line
+  breaks in no content stream), or a single real space, are dropped inside a run of ≥ 3 single glyphs on
+  one line, so detection sees ``900101-…``. Separators hold no ink, so the box map stays exact.
 - **Needs review** (``Document.unreadable``): a page drawn without any text (a scan), a picture large
   enough to hold text, or a text layer that does not match the glyphs drawn. The last is checked glyph
   by glyph (``_GlyphCheck``): the ink box pdfium reports for each drawn character is compared with the
@@ -105,9 +105,10 @@ def _same_line(a, b) -> bool:
 
 
 def _rejoin(chars: list[str], idx: list[int], gen: list[bool], boxes: dict[int, tuple]) -> tuple[list[str], list[int]]:
-    """Drop generated separators between single glyphs of a letter-spaced run (see module doc): a run
-    is ≥ 3 single-glyph tokens, each separated from the next only by generated spaces/line breaks, on
-    one line, left to right. Real (content) spaces are never dropped."""
+    """Drop the separators between single glyphs of a letter-spaced run (see module doc): a run is ≥ 3
+    single-glyph tokens, each separated from the next only by generated spaces/line breaks or by one
+    real space, on one line, left to right (``9 0 0 1 0 1`` reads ``900101``). Separators hold no ink,
+    so the character → box map stays exact."""
     n = len(chars)
     blank = [c in " \n\t" for c in chars]
     tokens: list[tuple[int, int]] = []
@@ -137,8 +138,9 @@ def _rejoin(chars: list[str], idx: list[int], gen: list[bool], boxes: dict[int, 
             prev = run[-1][1] - 1
             between = range(prev + 1, t[0])
             pb, tb = boxes.get(idx[prev]), boxes.get(idx[t[0]])
-            if (len(between) <= 2 and all(gen[m] for m in between) and pb and tb
-                    and _same_line(pb, tb) and tb[0] >= pb[0]):
+            spaced = (len(between) <= 2 and all(gen[m] for m in between)) or \
+                (len(between) == 1 and chars[between[0]] == " ")      # one real space: "9 0 0 1 0 1"
+            if spaced and pb and tb and _same_line(pb, tb) and tb[0] >= pb[0]:
                 run.append(t)
                 continue
         flush()
