@@ -165,3 +165,11 @@ def test_no_skip_ids_lets_the_model_read_identifiers(tmp_path, capsys):
     assert cli.main(["detect", "--json", "--no-rules", "--no-skip-ids", "--threads", "1", "--model", str(m),
                      str(f)]) == 0
     assert [s["text"] for s in json.loads(capsys.readouterr().out)["spans"]] == ["Q", "김철수"]
+
+
+def test_redact_help_names_the_hostile_input_options(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["redact", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "--overwrite" in out and "--allow-unreadable" in out and "REVIEW" in out
