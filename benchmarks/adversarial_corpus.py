@@ -354,6 +354,23 @@ def docx_cases() -> list[tuple[str, bytes, list[str]]]:
                                       parts={"word/embeddings/doc1.docx": docx(p(S))},
                                       rels=[("rIdK", RT + "package", "embeddings/doc1.docx", False)],
                                       defaults={"docx": CT + "wordprocessingml.document"}))
+    # ruby (phonetic guide), math text, editing permission for a user, a DrawingML field, a sub-document link
+    add("ruby_math_perm_only", docx(p(H) + f'<w:p><w:r><w:ruby><w:rubyPr/><w:rt><w:r><w:t>{NAME}</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>이름</w:t></w:r>'
+                                    f'</w:rubyBase></w:ruby></w:r></w:p>'
+                                    f'<w:p><m:oMath xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><m:r><m:t>주민등록번호 {RRN}</m:t></m:r></m:oMath></w:p>'
+                                    f'<w:p><w:permStart w:id="1" w:ed="{EMAIL}"/><w:r><w:t>편집</w:t></w:r><w:permEnd w:id="1"/></w:p>'
+                                    f'<w:p><w:subDoc r:id="rIdSub"/></w:p>',
+                                    rels=[("rIdSub", RT + "subDocument", f"file:///C:/{NAME}/{PHONE}.docx", True)]), ["NAME", "RRN", "EMAIL", "PHONE"])
+    hdr_shape = (f'<w:p><w:r><w:drawing><wp:anchor><wp:docPr id="7" name="Shape 7"/><a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/'
+                 f'word/2010/wordprocessingShape"><wps:wsp><wps:txbx><w:txbxContent>{p(S)}</w:txbxContent></wps:txbx></wps:wsp></a:graphicData>'
+                 f'</a:graphic></wp:anchor></w:drawing></w:r></w:p>'
+                 f'<w:p><w:r><w:drawing><wp:inline><wp:docPr id="8" name="x"/><a:graphic><a:graphicData uri="x"><wps:wsp><wps:txbx><w:txbxContent/>'
+                 f'</wps:txbx><wps:bodyPr/></wps:wsp><a:p><a:fld id="{{1}}" type="slidenum"><a:t>{xesc(S)}</a:t></a:fld></a:p></a:graphicData></a:graphic>'
+                 f'</wp:inline></w:drawing></w:r></w:p>')
+    add("header_textbox_only", docx(p(H), parts={"word/header1.xml": wpart("hdr", hdr_shape)},
+                                    rels=[("rIdH", RT + "header", "header1.xml", False)],
+                                    overrides={"/word/header1.xml": CT + "wordprocessingml.header+xml"},
+                                    sect='<w:headerReference w:type="first" r:id="rIdH"/>'))
     # external relationship targets of odd types
     add("ext_rels", docx(p(S), rels=[("rIdE", RT + "oleObject", f"file:///C:/{NAME}/{RRN}.xlsx", True),
                                      ("rIdF", RT + "image", f"http://example.com/{EMAIL}/{PHONE}.png", True)]))
@@ -446,6 +463,14 @@ def hwpx_cases() -> list[tuple[str, bytes, list[str]]]:
         add(f"xmlcomment_{mode}", hwpx(body + f"<!-- {xesc(hidden)} -->" + hpara(f'<hp:run charPrIDRef="0"><hp:t><![CDATA[{hidden}]]></hp:t></hp:run>')))
         add(f"track_{mode}", hwpx(body + hpara('<hp:run charPrIDRef="0"><hp:t>가</hp:t><hp:deleteBegin Id="1" TcId="1"/>'
                                                f'<hp:t>{xesc(hidden)}</hp:t><hp:deleteEnd Id="1" TcId="1"/></hp:run>')))
+    add("hwpx_objects_only", hwpx(hpara(hrun(H))
+                                  + hpara(f'<hp:run charPrIDRef="0"><hp:dutmal posType="TOP"><hp:mainText>이름</hp:mainText><hp:subText>{NAME}</hp:subText></hp:dutmal></hp:run>')
+                                  + hpara(f'<hp:run charPrIDRef="0"><hp:equation version="Equation Version 60"><hp:script>주민등록번호 {RRN}</hp:script></hp:equation></hp:run>')
+                                  + hpara(f'<hp:run charPrIDRef="0"><hp:textart text="{xesc(S)}"><hp:textartPr fontName="함초롬바탕"/></hp:textart></hp:run>')
+                                  + hpara(f'<hp:run charPrIDRef="0"><hp:compose composeText="{PHONE}" circleType="CHAR"/></hp:run>')
+                                  + hpara(f'<hp:run charPrIDRef="0"><hp:edit name="{NAME}" multiLine="0"><hp:text>{EMAIL}</hp:text></hp:edit></hp:run>')
+                                  + hpara(f'<hp:run charPrIDRef="0"><hp:tbl rowCnt="1" colCnt="1"><hp:caption><hp:subList>{hpara(hrun(ADDR))}</hp:subList></hp:caption>'
+                                          f'<hp:tr><hp:tc><hp:subList>{hpara(hrun("칸"))}</hp:subList></hp:tc></hp:tr></hp:tbl></hp:run>')))
     add("table_split", hwpx(hpara(hrun(H)) + hpara('<hp:run charPrIDRef="0"><hp:tbl rowCnt="1" colCnt="3"><hp:tr>'
                                                    + "".join(f"<hp:tc><hp:subList>{hpara(hrun(v))}</hp:subList></hp:tc>"
                                                              for v in ("성명 " + NAME, "주민등록번호 " + RRN, "연락처 " + PHONE))

@@ -110,6 +110,8 @@ def _cases(tmp: Path) -> dict[str, tuple[bytes, list[str]]]:
         # HWPX: link path whose file name carries the RRN; a manifest entry naming a picture that is not there
         "linkinfo.hwpx": (C.hwpx(C.hpara(C.hrun(C.SENT)), header=head), ALL),
         "dangling_bindata.hwpx": (C.hwpx(C.hpara(C.hrun(C.SENT)), extra={"META-INF/manifest.xml": manifest}), ALL),
+        # a text file mixing UTF-8 and CP949: refused, with what to do
+        "mixed.txt": ((C.HARMLESS + "\n").encode("utf-8") + (C.SENT + "\n").encode("cp949"), ALL),
         # a copy the detector cannot see (HTML-escaped in a text file): refused, with what to do
         "escaped.txt": ((C.SENT.replace(C.NAME, "".join(f"&#{ord(c)};" for c in C.NAME)) + "\n" + C.SENT + "\n")
                         .encode(), ALL),
@@ -199,6 +201,12 @@ def test_picture_showing_text_needs_review_and_is_not_published(batch, name):
 
 def test_picture_without_text_is_published(batch):
     _published_clean(batch, "picture_blank.docx")
+
+
+def test_mixed_encoding_text_is_refused_with_what_to_do(batch):
+    row = batch["rows"]["mixed.txt"]
+    assert "FAILED" in row and "save it again as UTF-8" in row, row
+    assert not (batch["out"] / "mixed.txt").exists()
 
 
 def test_unseen_escaped_copy_is_refused_with_what_to_do(batch):

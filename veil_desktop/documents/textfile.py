@@ -74,7 +74,7 @@ def decode_bytes(data: bytes, encoding: str | None = None) -> tuple[str, str, bo
             return data[n:].decode(enc), enc, True
         except UnicodeDecodeError:
             raise DocumentError(f"The file starts with a {enc} byte-order mark but is not valid {enc}; "
-                                "choose the encoding by hand.") from None
+                                "open it in a text editor, save it again as UTF-8, and try again.") from None
     try:
         return data.decode("utf-8"), "utf-8", False
     except UnicodeDecodeError:
@@ -97,8 +97,9 @@ def decode_bytes(data: bytes, encoding: str | None = None) -> tuple[str, str, bo
             return data.decode(best.encoding), best.encoding, False
         except (UnicodeDecodeError, LookupError):
             pass
-    raise DocumentError("Could not determine the text encoding of this file (it may be binary); "
-                        "choose the encoding by hand.")
+    raise DocumentError("Could not determine the text encoding of this file (it may be binary, or mix "
+                        "encodings such as UTF-8 and CP949): open it in a text editor, save it again as "
+                        "UTF-8, and try again.")
 
 
 def _newline_kind(text: str) -> str | None:
