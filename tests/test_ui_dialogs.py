@@ -117,3 +117,33 @@ def test_catalogue_complete_and_cheat_sheet_lists_every_shortcut(qtbot):
     assert rows["Accept"] == "A / Return / Enter"
     assert rows["Undo"] == "Ctrl+Z" and rows["Redo"] == "Ctrl+Shift+Z / Ctrl+Y"
     assert len(rows) == sum(1 for s in ACTIONS if s.shortcuts)
+
+
+def test_cheat_sheet_lists_every_shortcut_the_window_registers(qtbot):
+    """F1 against what is really registered: every QAction of a real window (its own and those the
+    reviewer's tools add: find, workspace, export all, page view) with a shortcut has a row with the same
+    keys and the same text, and the sheet lists nothing the window does not have."""
+    from PySide6.QtGui import QAction, QKeySequence
+
+    from veil_desktop.ui.main_window import MainWindow
+
+    w = MainWindow(SettingsStore(), detector_factory=lambda d, t: None)
+    qtbot.addWidget(w)
+    w.lang = "en"
+    w.retranslate()
+    registered = {}
+    for act in w.findChildren(QAction):
+        keys = [k.toString(QKeySequence.SequenceFormat.PortableText) for k in act.shortcuts()]
+        if keys:
+            registered[act.text()] = " / ".join(keys)
+    dlg = ShortcutsDialog(w, "en")
+    qtbot.addWidget(dlg)
+    portable = QKeySequence.SequenceFormat.PortableText   # "Delete" and "Del" are one key
+    rows = {dlg.table.item(r, 1).text(): " / ".join(QKeySequence(k).toString(portable)
+                                                    for k in dlg.table.item(r, 0).text().split(" / "))
+            for r in range(dlg.table.rowCount())}
+    for text, keys in {"Find and mark…": "Ctrl+F", "Next document": "Ctrl+PgDown",
+                       "Previous document": "Ctrl+PgUp", "Export all reviewed…": "Ctrl+Shift+E",
+                       "Pages": "F6", "Open folder…": "Ctrl+Shift+O", "Open files…": "Ctrl+Alt+O"}.items():
+        assert registered[text] == keys and rows[text] == keys
+    assert rows == registered

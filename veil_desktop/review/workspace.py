@@ -227,12 +227,19 @@ class Cancelled(Exception):
     pass
 
 
-def detect_document(path: Path, detector, *, threshold: float = 0.5, terms=None,
-                    cancelled: Callable[[], bool] = lambda: False) -> DetectOutcome:
-    """Open ``path``, detect (unless its session says detection finished), apply ``terms``
-    (``review.terms.TermList``: keep-term detections dropped, mask-term hits added as accepted items with
-    source ``list``) and save the session. Never raises for a bad document: returns ``FAILED``.
-    Raises ``Cancelled`` when ``cancelled()`` turns true (nothing is saved then)."""
+@dataclass
+class PreparedDocument:
+    """A document read for background detection (``prepare_document``): its text, a fresh review state
+    (with whatever its session held) and a note about a corrupt session."""
+    path: Path
+    text: str
+    state: ReviewState
+    note: str = ""
+
+
+def prepare_document(path: Path, *, threshold: float = 0.5) -> PreparedDocument | DetectOutcome:
+    """Read ``path`` and its session. Returns a ``DetectOutcome`` when there is nothing to detect (the file
+    cannot be read: ``FAILED``; its session says detection finished), else the ``PreparedDocument``."""
     from ..documents import open_document
     from ..documents.errors import DocumentError
 
@@ -253,36 +260,58 @@ def detect_document(path: Path, detector, *, threshold: float = 0.5, terms=None,
     if info is not None and info.detection_complete:
         status, pending = review_status(state, True)
         return DetectOutcome(status, pending, note, len(state), from_session=True)
+    return PreparedDocument(path, doc.text, state, note)
+
+
+def finish_document(prep: PreparedDocument, spans, *, detector_id: str = "", terms=None) -> DetectOutcome:
+    """Merge the detector's ``spans`` (over the whole ``prep.text``) into ``prep.state``, apply ``terms``
+    and write the session with ``detection_complete``."""
+    state, text = prep.state, prep.text
+    spans = list(spans)
+    if terms:
+        applied = terms.apply(text, spans)
+        spans = applied.spans
+        accept_list_hits(state, applied.list_spans)
+    state.add_detected(spans)        # after the list items: a detection of a listed value is not pending
+    info = SessionInfo(document_hash(text), str(prep.path), detector_id or "", state.threshold, True)
+    snap = take_snapshot(state, info)
+    write_atomic(snap.path, snap.to_bytes())
+    status, pending = review_status(state, True)
+    return DetectOutcome(status, pending, prep.note, len(state))
+
+
+def detect_document(path: Path, detector, *, threshold: float = 0.5, terms=None,
+                    cancelled: Callable[[], bool] = lambda: False) -> DetectOutcome:
+    """Open ``path``, detect (unless its session says detection finished), apply ``terms``
+    (``review.terms.TermList``: keep-term detections dropped, mask-term hits added as accepted items with
+    source ``list``) and save the session. Never raises for a bad document: returns ``FAILED``.
+    Raises ``Cancelled`` when ``cancelled()`` turns true (nothing is saved then).
+
+    The window does not call this: its background queue runs ``prepare_document`` → the detection pool's
+    sliced worker → ``finish_document`` (``ui/detection.py``); this whole-text form is for the core."""
+    prep = prepare_document(path, threshold=threshold)
+    if isinstance(prep, DetectOutcome):
+        return prep
     spans = []
-    if doc.text.strip():
+    if prep.text.strip():
         try:
             from ..detect.events import SpansFound
 
             if hasattr(detector, "stream"):
-                for ev in detector.stream(doc.text, cancelled=cancelled):
+                for ev in detector.stream(prep.text, cancelled=cancelled):
                     if cancelled():
                         raise Cancelled()
                     if isinstance(ev, SpansFound):
                         spans.extend(ev.spans)
             else:
-                spans = list(detector.detect(doc.text))
+                spans = list(detector.detect(prep.text))
         except Cancelled:
             raise
         except Exception as e:  # noqa: BLE001 - a detector failure is a message for this document
             return DetectOutcome(DocStatus.FAILED, message=f"detection failed: {e}")
     if cancelled():
         raise Cancelled()
-    if terms:
-        applied = terms.apply(doc.text, spans)
-        spans = applied.spans
-        accept_list_hits(state, applied.list_spans)
-    state.add_detected(spans)        # after the list items: a detection of a listed value is not pending
-    info = SessionInfo(document_hash(doc.text), str(path), getattr(detector, "id", "") or "",
-                       state.threshold, True)
-    snap = take_snapshot(state, info)
-    write_atomic(snap.path, snap.to_bytes())
-    status, pending = review_status(state, True)
-    return DetectOutcome(status, pending, note, len(state))
+    return finish_document(prep, spans, detector_id=getattr(detector, "id", "") or "", terms=terms)
 
 
 def accept_list_hits(state: ReviewState, list_spans, *, undoable: bool = False) -> int:

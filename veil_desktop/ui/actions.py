@@ -1,8 +1,10 @@
-"""Every user command, declared once as data: id, shortcuts, menu, and when it is enabled.
+"""Every user command of the window, declared once as data: id, shortcuts, menu, when it is enabled and
+who handles it. This table is the one source of truth for the window's shortcuts.
 
-The main window builds its ``QAction``s, menus and the cheat-sheet dialog from ``ACTIONS``; the handler of
-action ``x`` is ``MainWindow._on_x`` and its text is ``tr("action.x")``. One ``update_actions()`` keeps the
-enabled state in sync with ``enabled_when``.
+``owner="window"``: ``ui/menus.py`` builds the ``QAction`` (handler ``MainWindow._on_x``) and one
+``update_actions()`` keeps the enabled state in sync with ``enabled_when``. ``owner="tools"``:
+``ui/review_tools.py`` builds it (handler ``ReviewTools._on_x``). Either way the text is
+``tr("action.x")``, and the F1 cheat sheet (``ui/dialogs.py``) lists every spec with shortcuts.
 """
 from __future__ import annotations
 
@@ -18,15 +20,23 @@ class ActionSpec:
     #: "undo"/"redo" history available; "detecting" a detection job is running
     enabled_when: str = ""
     separator_before: bool = False
+    #: who builds the QAction and handles it: "window" (ui/menus.py) or "tools" (ui/review_tools.py)
+    owner: str = "window"
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open", ("Ctrl+O",), "file"),
+    ActionSpec("open_files", ("Ctrl+Alt+O",), "file", owner="tools"),
+    ActionSpec("open_folder", ("Ctrl+Shift+O",), "file", owner="tools"),
     ActionSpec("export", ("Ctrl+E",), "file", "doc"),
+    ActionSpec("export_all", ("Ctrl+Shift+E",), "file", owner="tools"),
+    ActionSpec("next_doc", ("Ctrl+PgDown",), "file", owner="tools"),
+    ActionSpec("prev_doc", ("Ctrl+PgUp",), "file", owner="tools"),
     ActionSpec("settings", ("Ctrl+,",), "file", separator_before=True),
     ActionSpec("quit", ("Ctrl+Q",), "file", separator_before=True),
     ActionSpec("undo", ("Ctrl+Z",), "edit", "undo"),
     ActionSpec("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "edit", "redo"),
+    ActionSpec("find", ("Ctrl+F",), "edit", owner="tools"),
     ActionSpec("next_pending", ("J", "N"), "review", "doc"),
     ActionSpec("prev_pending", ("K", "P"), "review", "doc"),
     ActionSpec("accept", ("A", "Return", "Enter"), "review", "item", separator_before=True),
@@ -45,11 +55,17 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("shrink_end", ("Alt+Left",), "review", "item"),
     ActionSpec("grow_start", ("Alt+Shift+Left",), "review", "item"),
     ActionSpec("shrink_start", ("Alt+Shift+Right",), "review", "item"),
+    ActionSpec("terms", (), "review", owner="tools"),
+    ActionSpec("pdf_pages", ("F6",), "review", owner="tools"),
     ActionSpec("run_detection", ("F5",), "detect", "doc"),
     ActionSpec("cancel_detection", ("Esc",), "detect", "detecting"),
     ActionSpec("shortcuts", ("F1",), "help"),
     ActionSpec("about", (), "help"),
 )
+
+def owned_by(owner: str) -> tuple[ActionSpec, ...]:
+    return tuple(s for s in ACTIONS if s.owner == owner)
+
 
 MENUS = ("file", "edit", "review", "detect", "help")
 

@@ -13,6 +13,16 @@ through one set of signals:
   a user-facing message ("" when none). A cancel through ``cancel()`` does not emit ``ended``: the caller
   knows.
 
+Background jobs (the workspace queue: a document that is not on screen) run on the same pool, in the same
+lowered-priority worker (``DocumentDetectWorker``), with the same cached detector and slicing and cancel
+checks: ``start_background(prepare, settings)``; ``backgroundEnded(job, result, error)`` reports (``result``
+None and ``error`` "" = cancelled). One document at a time, the one on screen first: ``start()`` cancels a
+background job (and reports it), ``start_background`` refuses while the document on screen is detected.
+A cancel through ``cancel_background()`` emits nothing.
+
+The detector is built by the factory from the settings that matter to it (``detector_key``: model folder,
+threads, ``skip_ids``); a change of any of them builds a new one.
+
 Threading contract: create and call on the GUI thread. The worker gets immutable inputs (the text, the
 visible range) and reports through queued signals tagged with the job id; results of a job that is not the
 current one are dropped (``dropped_batches`` counts them), so a cancelled or superseded job never leaks
@@ -33,7 +43,7 @@ from ..detect.events import Detector
 from ..detect.span import Span
 from ..review.settings import AppSettings
 from ..review.state import ReviewState
-from .worker import DetectSignals, DetectWorker
+from .worker import DetectSignals, DetectWorker, DocumentDetectWorker, Prepare
 
 #: GUI time spent feeding detector spans to the state per event-loop turn (the rest of the turn is left
 #: for input and painting); the chunk size adapts to the measured cost per span
@@ -44,7 +54,9 @@ MIN_POOL_THREADS = 4
 #: threads of the detection pool
 DETECT_POOL_THREADS = 2
 
-DetectorFactory = Callable[[Path | None, int | None], Detector]
+#: ``factory(model_dir, threads, **detector_options(settings))``; a factory that takes only the first two
+#: (an embedder's fixed detector) is called with those
+DetectorFactory = Callable[..., Detector]
 
 
 #: windows per ``session.run`` in the window: a cancel waits for the batch in progress, and a batch of 4
@@ -53,35 +65,65 @@ DetectorFactory = Callable[[Path | None, int | None], Detector]
 WINDOW_BATCH = 4
 
 
-def default_factory(model_dir: Path | None, threads: int | None) -> Detector:
+def default_factory(model_dir: Path | None, threads: int | None, *, skip_ids: bool = True) -> Detector:
     """The production detector for the window: ``build_default_detector`` (model + rule stage), with
-    ``WINDOW_BATCH`` windows per run."""
+    ``WINDOW_BATCH`` windows per run and the reviewer's ``skip_ids`` setting."""
     from ..detect.default import build_default_detector
 
-    return build_default_detector(model_dir, threads, batch_size=WINDOW_BATCH)
+    return build_default_detector(model_dir, threads, batch_size=WINDOW_BATCH, skip_ids=skip_ids)
+
+
+def detector_options(settings: AppSettings) -> dict:
+    """The settings the detector is built from, besides the folder and the threads (factory keywords)."""
+    return {"skip_ids": bool(settings.skip_ids)}
+
+
+def detector_key(settings: AppSettings) -> tuple:
+    """Everything the cached detector depends on: a change means a new detector (and a new detection)."""
+    return (settings.model_dir, settings.engine_threads(), tuple(sorted(detector_options(settings).items())))
+
+
+def _takes_options(factory: Callable) -> bool:
+    import inspect
+
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind is p.VAR_KEYWORD or p.name == "skip_ids" for p in params)
 
 
 class DetectorCache:
     """Builds the detector for the current settings once and reuses it (sessions are expensive).
 
     ``get()`` is called on pool threads; a lock makes concurrent first calls build only one detector.
-    ``factory(model_dir or None, threads or None)`` defaults to ``default_factory``.
+    ``factory(model_dir or None, threads or None, **detector_options(settings))`` defaults to
+    ``default_factory``; ``wrappers`` (e.g. the term lists' keep filter) are applied to what it builds.
+    ``builds`` counts the detectors built (tests).
     """
 
     def __init__(self, factory: DetectorFactory | None = None) -> None:
         self.factory: DetectorFactory = factory or default_factory
+        self.wrappers: list[Callable[[Detector], Detector]] = []
         self._lock = threading.Lock()
         self._key: tuple | None = None
         self._detector: Detector | None = None
+        self.builds = 0
 
     def get(self, settings: AppSettings) -> Detector:
-        key = (settings.model_dir, settings.engine_threads())
+        key = detector_key(settings)
         with self._lock:
             if self._detector is None or key != self._key:
                 self._detector = None  # release the old session before building the new one
                 model_dir = Path(settings.model_dir) if settings.model_dir else None
-                self._detector = self.factory(model_dir, settings.engine_threads())
-                self._key = key
+                if _takes_options(self.factory):
+                    detector = self.factory(model_dir, settings.engine_threads(), **detector_options(settings))
+                else:
+                    detector = self.factory(model_dir, settings.engine_threads())
+                for wrap in self.wrappers:
+                    detector = wrap(detector)
+                self._detector, self._key = detector, key
+                self.builds += 1
             return self._detector
 
     def current(self) -> Detector | None:
@@ -103,6 +145,7 @@ class DetectionController(QObject):
     progress = Signal(int, int)
     firstSpans = Signal()
     ended = Signal(bool, str)
+    backgroundEnded = Signal(int, object, str)
 
     def __init__(self, parent: QObject | None = None, factory: DetectorFactory | None = None,
                  pool: QThreadPool | None = None) -> None:
@@ -131,14 +174,20 @@ class DetectionController(QObject):
         self._live: dict[int, DetectSignals] = {}  # keeps signal objects alive until their job ends
         self._drain_timer = QTimer(self, singleShot=True, interval=0, timeout=self._drain)
         self.dropped_batches = 0          # late batches from superseded jobs (tests, diagnostics)
+        self.background_job: int | None = None
+        self.background_worker: DocumentDetectWorker | None = None
 
     @property
     def running(self) -> bool:
         return self.job is not None
 
     def start(self, state: ReviewState, settings: AppSettings, first: tuple[int, int] | None = None) -> int:
-        """Cancel any running job and detect over ``state.text``; spans merge into ``state``."""
+        """Cancel any running job and detect over ``state.text``; spans merge into ``state``. A background
+        job is cancelled first (the document on screen comes first) and reported by ``backgroundEnded``."""
         self.cancel()
+        stopped = self.cancel_background()
+        if stopped is not None:
+            self.backgroundEnded.emit(stopped, None, "")
         self._seq += 1
         job = self._seq
         self.job, self._state = job, state
@@ -160,7 +209,59 @@ class DetectionController(QObject):
     def shutdown(self, msecs: int = 3000) -> None:
         """Cancel and wait (at most ``msecs``) for the detection pool to be idle (closing the window)."""
         self.cancel()
+        self.cancel_background()
         self.pool.waitForDone(msecs)
+
+    # -- background jobs: a document that is not on screen ----------------------------------------------
+    @property
+    def background_running(self) -> bool:
+        return self.background_job is not None
+
+    def start_background(self, prepare: Prepare, settings: AppSettings) -> int | None:
+        """Detect a document that is not on screen (``worker.DocumentDetectWorker``: ``prepare`` and its
+        ``finish`` run on the pool thread). Returns the job id, or None while the document on screen is
+        being detected. A running background job is cancelled first (silently)."""
+        if self.running:
+            return None
+        self.cancel_background()
+        self._seq += 1
+        job = self._seq
+        signals = DetectSignals()  # created here, on the GUI thread
+        signals.result.connect(self._on_bg_result)
+        signals.finished.connect(self._on_bg_finished)
+        signals.failed.connect(self._on_bg_failed)
+        cache = self.detectors
+        worker = DocumentDetectWorker(job, lambda: cache.get(settings), prepare, signals)
+        worker.pool = self.pool
+        self.background_job, self.background_worker = job, worker
+        self._live[job] = signals
+        self.pool.start(worker)
+        return job
+
+    def cancel_background(self) -> int | None:
+        """Stop the background job (it stops at its next cancel check and saves nothing); its late result
+        is dropped. Returns the cancelled job's id (None if none ran). Emits nothing."""
+        job = self.background_job
+        if self.background_worker is not None:
+            self.background_worker.cancel()
+        self.background_job, self.background_worker = None, None
+        return job
+
+    def _bg_end(self, job: int, result, error: str) -> None:
+        self._live.pop(job, None)
+        if job != self.background_job:
+            return
+        self.background_job, self.background_worker = None, None
+        self.backgroundEnded.emit(job, result, error)
+
+    def _on_bg_result(self, job: int, result) -> None:
+        self._bg_end(job, result, "")
+
+    def _on_bg_finished(self, job: int, cancelled: bool) -> None:
+        self._bg_end(job, None, "")
+
+    def _on_bg_failed(self, job: int, message: str) -> None:
+        self._bg_end(job, None, message or "?")
 
     def cancel(self) -> bool:
         """Stop the current job (the worker stops at its next cancel check); drops its pending and late

@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QThreadPool, QTimer
-from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog,
-                               QFormLayout,
+from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+                               QFileDialog, QFormLayout,
                                QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QPlainTextEdit, QPushButton, QRadioButton, QSpinBox, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
@@ -23,6 +23,7 @@ from ..review.settings import AppSettings
 from ..review.state import ReviewState
 from .actions import ACTIONS
 from .detection import validate_model_folder
+from . import i18n_tools  # noqa: F401 - the tools' action texts (registered into the catalogue)
 from .i18n import LANGUAGES, tr
 from .worker import TaskSignals, TaskWorker
 
@@ -322,6 +323,9 @@ class SettingsDialog(QDialog):
         self.default_threshold.setSingleStep(0.05)
         self.default_threshold.setDecimals(2)
         self.default_threshold.setValue(settings.threshold)
+        # a detector setting: changing it rebuilds the window's detector and detects again
+        self.skip_ids = QCheckBox(tr("settings.skip_ids", lang))
+        self.skip_ids.setChecked(settings.skip_ids)
 
         row = QHBoxLayout()
         row.addWidget(self.model_dir, 1)
@@ -334,6 +338,7 @@ class SettingsDialog(QDialog):
         form.addRow(tr("settings.language", lang), self.language)
         form.addRow(tr("settings.default_style", lang), self.default_style)
         form.addRow(tr("settings.default_threshold", lang), self.default_threshold)
+        form.addRow("", self.skip_ids)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         translate_buttons(buttons, lang)
         buttons.accepted.connect(self.accept)
@@ -380,11 +385,13 @@ class SettingsDialog(QDialog):
     def result_settings(self) -> AppSettings:
         return replace(self._settings, model_dir=self.model_dir.text().strip(), threads=self.threads.value(),
                        language=self.language.currentData(), default_style=self.default_style.currentData(),
-                       threshold=round(self.default_threshold.value(), 2))
+                       threshold=round(self.default_threshold.value(), 2), skip_ids=self.skip_ids.isChecked())
 
 
 class ShortcutsDialog(QDialog):
-    """The cheat sheet, generated from ``ACTIONS`` so it can never disagree with the real shortcuts."""
+    """The cheat sheet, generated from ``ACTIONS`` — the window's and the reviewer's tools' actions alike
+    (``ui/actions.py``, the table their ``QAction``s are built from) — so it can never disagree with the
+    real shortcuts."""
 
     def __init__(self, parent, lang: str = "ko") -> None:
         super().__init__(parent)

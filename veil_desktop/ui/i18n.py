@@ -144,6 +144,8 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "settings.default_style": ("기본 마스킹 방식", "Default masking style"),
     "settings.reset_model": ("기본 모델 사용", "Use default model"),
     "settings.default_threshold": ("새 문서의 표시 기준 점수", "Threshold for new documents"),
+    "settings.skip_ids": ("영문·숫자 식별자(코드, 계정명 등)는 모델에 보이지 않기",
+                          "Hide ASCII identifiers (codes, account names) from the model"),
     # masking styles per label (the example after the arrow is computed by the real Masker)
     "style.tag.name": ("태그", "Tag"),
     "style.stars.name": ("별표", "Stars"),

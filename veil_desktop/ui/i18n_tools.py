@@ -76,6 +76,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ws.problems": ("추가하지 못한 항목:", "Not added:"),
     # PDF page view
     "pdf.pages": ("쪽 보기", "Pages"),
+    "action.pdf_pages": ("쪽 보기", "Pages"),
     "pdf.text": ("텍스트 보기", "Text"),
     "pdf.page_n": ("{i} / {n}쪽", "Page {i} of {n}"),
     "pdf.not_pdf": ("쪽 보기는 PDF와 이미지 문서에서만 쓸 수 있습니다.",

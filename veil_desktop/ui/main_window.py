@@ -40,7 +40,7 @@ from ..review.state import ReviewItem, ReviewState, StateListener, Status
 from ..review.summary import DetectionStatus
 from .banner import StatusBanner, unreadable_captions
 from .bulk import BulkActions
-from .detection import DetectionController, DetectorFactory
+from .detection import DetectionController, DetectorFactory, detector_key
 from .document_view import DocumentView
 from .export_flow import ExportFlow
 from .fonts import document_font
@@ -499,7 +499,7 @@ class MainWindow(WindowCommands, QMainWindow):
     # ================================================================================================
     def apply_settings(self, new: AppSettings) -> None:
         new = new.normalised()
-        model_changed = (new.model_dir, new.threads) != (self.settings.model_dir, self.settings.threads)
+        model_changed = detector_key(new) != detector_key(self.settings)  # folder, threads, skip_ids
         lang_changed = new.language != self.settings.language
         self.settings = new
         self._store.save(new)

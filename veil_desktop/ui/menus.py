@@ -15,9 +15,12 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from ..labels import display_name
-from .actions import ACTIONS, MENUS, focus_scoped
+from .actions import MENUS, focus_scoped, owned_by
 from .i18n import tr, undo_description
 from .span_panel import LABEL_CHOICES
+
+#: the actions built here (the reviewer's tools build theirs: ``ui/review_tools.py``)
+WINDOW_ACTIONS = owned_by("window")
 
 #: the document view's context menu for a clicked item
 ITEM_CONTEXT_ACTIONS = ("accept", "reject", "reset_pending", "accept_all_same", "reject_all_same",
@@ -34,7 +37,7 @@ class WindowActions:
             self.menus[name] = window.menuBar().addMenu("")
         self.recent_menu = QMenu(window)
         self.recent_menu.aboutToShow.connect(lambda: self.fill_recent(window.settings.recent_files, window.lang))
-        for spec in ACTIONS:
+        for spec in WINDOW_ACTIONS:
             act = QAction(window)
             act.setShortcuts([QKeySequence(s) for s in spec.shortcuts])
             act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -54,7 +57,7 @@ class WindowActions:
 
     def scope_to(self, *widgets) -> None:
         """Make the single-key actions (``actions.focus_scoped``) work while one of ``widgets`` has focus."""
-        for spec in ACTIONS:
+        for spec in WINDOW_ACTIONS:
             if focus_scoped(spec):
                 for w in widgets:
                     w.addAction(self.actions_by_id[spec.id])
@@ -63,7 +66,7 @@ class WindowActions:
         for name, menu in self.menus.items():
             menu.setTitle(tr(f"menu.{name}", lang))
         self.recent_menu.setTitle(tr("menu.recent", lang))
-        for spec in ACTIONS:
+        for spec in WINDOW_ACTIONS:
             act = self.actions_by_id[spec.id]
             act.setText(tr(f"action.{spec.id}", lang))
             if spec.shortcuts:
@@ -71,7 +74,7 @@ class WindowActions:
 
     def update(self, conditions: dict[str, bool], state, lang: str) -> None:
         """Enable each action per its ``enabled_when``; undo/redo texts name the step."""
-        for spec in ACTIONS:
+        for spec in WINDOW_ACTIONS:
             self.actions_by_id[spec.id].setEnabled(conditions[spec.enabled_when])
         if state is not None:
             self.actions_by_id["undo"].setText(tr("action.undo", lang)

@@ -6,8 +6,10 @@ calls ``open_paths`` for several files or a folder.
 - **Workspace** (``review/workspace.py``, ``ui/workspace_panel.py``): several files or a folder (dialog,
   drag and drop, command line) in a list docked beside the view with each document's state. The document
   on screen is detected by the window itself; the others are detected in the background, one at a time,
-  on the pool (``detect_document`` writes their sessions), only while the window is not detecting; opening
-  a document cancels a background job and puts it back in the queue. Ctrl+PgDown / Ctrl+PgUp: next /
+  through the window's ``DetectionController.start_background`` — the same detection pool, lowered-priority
+  worker, cached production detector, slicing and cancel checks as the document on screen
+  (``prepare_document`` / ``finish_document`` write their sessions on the pool thread) — only while the
+  window is not detecting; opening a document cancels a background job and puts it back in the queue. Ctrl+PgDown / Ctrl+PgUp: next /
   previous document. *Export all reviewed* writes every reviewed document into one folder with the same
   per-file checks (``export_document``) and one summary; documents not reviewed are listed, not exported.
 - **Find and mark** (``ui/find_bar.py``): Ctrl+F.
@@ -18,11 +20,11 @@ calls ``open_paths`` for several files or a folder.
   inside keep terms rejected, one undo step).
 - **Pages view** (``ui/pdf_view.py``): F6 switches a PDF between text and rendered pages with item boxes.
 
-Threading: GUI thread; background work through ``window.start_task`` (``QThreadPool``).
+Threading: GUI thread; background detection on the detection pool (``ui/detection.py``), other background
+work (export all, page rendering) through ``window.start_task`` (``QThreadPool.globalInstance()``).
 """
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -33,24 +35,17 @@ from ..detect.events import SpansFound
 from ..review.state import StateListener, Status
 from ..review.terms import TermList, TermsError, load_user_terms, save_user_terms
 from ..review.workspace import (
-    Cancelled, DocStatus, Workspace, accept_list_hits, detect_document, export_reviewed,
+    DetectOutcome, DocStatus, Workspace, accept_list_hits, export_reviewed, finish_document, prepare_document,
 )
+from .actions import owned_by
 from .find_bar import FindBar
 from .i18n_tools import tr
 from .pdf_view import PdfPageView, has_pages, load_boxes
 from .workspace_panel import WorkspacePanel
 
-#: (id, shortcuts, menu) of the tools' actions; the text is ``tr("action.<id>")``
-TOOL_ACTIONS = (
-    ("open_files", ("Ctrl+Alt+O",), "file"),
-    ("open_folder", ("Ctrl+Shift+O",), "file"),
-    ("export_all", ("Ctrl+Shift+E",), "file"),
-    ("next_doc", ("Ctrl+PgDown",), "file"),
-    ("prev_doc", ("Ctrl+PgUp",), "file"),
-    ("find", ("Ctrl+F",), "edit"),
-    ("terms", (), "review"),
-    ("pdf_pages", ("F6",), "review"),
-)
+#: the tools' actions: declared with every other action in ``ui/actions.py`` (``owner="tools"``; the one
+#: table the F1 cheat sheet is built from); handler ``_on_<id>``, text ``tr("action.<id>")``
+TOOL_ACTIONS = owned_by("tools")
 
 
 class TermFilteringDetector:
@@ -118,7 +113,6 @@ class ReviewTools(QObject):
         self.ws = Workspace()
         self._bg_job: int | None = None
         self._bg_index = -1
-        self._bg_cancel: threading.Event | None = None
         self._export_job: int | None = None
         self._state = None
         self._changes = _Changes(self._schedule_status)
@@ -133,10 +127,8 @@ class ReviewTools(QObject):
             self.terms_error = str(e)
 
         # the detector of the window drops suggestions inside keep terms
-        cache = window.detection.detectors
-        inner_factory = cache.factory
-        cache.factory = lambda model_dir, threads: TermFilteringDetector(inner_factory(model_dir, threads),
-                                                                         lambda: self.terms)
+        window.detection.detectors.wrappers.append(lambda det: TermFilteringDetector(det, lambda: self.terms))
+        window.detection.backgroundEnded.connect(self._on_bg_ended)
 
         # document list (dock), find bar (bottom toolbar), page view (stacked with the text view)
         self.panel = WorkspacePanel(self.ws, lang=window.lang)
@@ -172,14 +164,14 @@ class ReviewTools(QObject):
         self.stack.addWidget(self.pages)
 
         self.actions: dict[str, QAction] = {}
-        for aid, keys, menu in TOOL_ACTIONS:
+        for spec in TOOL_ACTIONS:
             act = QAction(window)
-            act.setShortcuts([QKeySequence(k) for k in keys])
+            act.setShortcuts([QKeySequence(k) for k in spec.shortcuts])
             act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            act.triggered.connect(getattr(self, f"_on_{aid}"))
-            window.menus[menu].addAction(act)
+            act.triggered.connect(getattr(self, f"_on_{spec.id}"))
+            window.menus[spec.menu].addAction(act)
             window.addAction(act)
-            self.actions[aid] = act
+            self.actions[spec.id] = act
 
         window.documentLoaded.connect(self._on_document_loaded)
         window.detectionFinished.connect(self._on_detection_finished)
@@ -197,11 +189,11 @@ class ReviewTools(QObject):
     # ============================================================================================ i18n
     def retranslate(self, lang: str) -> None:
         self.lang = lang
-        for aid, keys, _menu in TOOL_ACTIONS:
-            key = "pdf.pages" if aid == "pdf_pages" else f"action.{aid}"
-            self.actions[aid].setText(tr(key, lang))
-            if keys:
-                self.actions[aid].setToolTip(f"{tr(key, lang)} ({keys[0]})")
+        for spec in TOOL_ACTIONS:
+            text = tr(f"action.{spec.id}", lang)
+            self.actions[spec.id].setText(text)
+            if spec.shortcuts:
+                self.actions[spec.id].setToolTip(f"{text} ({spec.shortcuts[0]})")
         self.dock.setWindowTitle(tr("ws.title", lang))
         self.find_bar.retranslate(lang)
         self.panel.retranslate(lang)
@@ -321,46 +313,41 @@ class ReviewTools(QObject):
         if index is None:
             return
         entry = self.ws[index]
-        cancel = threading.Event()
-        settings, cache, terms = w.settings, w.detection.detectors, self.terms
+        threshold, terms = w.settings.threshold, self.terms
 
-        def run():
-            try:
-                return detect_document(entry.path, cache.get(settings), threshold=settings.threshold,
-                                       terms=terms, cancelled=cancel.is_set)
-            except Cancelled:
-                return None
+        def prepare():  # detection pool thread: read the file and its session
+            prep = prepare_document(entry.path, threshold=threshold)
+            if isinstance(prep, DetectOutcome):
+                return None, prep
+            return prep.text, lambda spans, did: finish_document(prep, spans, detector_id=did, terms=terms)
 
-        self._bg_cancel, self._bg_index = cancel, index
+        job = w.detection.start_background(prepare, w.settings)
+        if job is None:
+            return
+        self._bg_job, self._bg_index = job, index
         self.ws.update(index, DocStatus.DETECTING)
-        self._bg_job = w.start_task(run, self._on_bg_done, self._on_bg_failed)
         self.backgroundStarted.emit(index)
 
     def _cancel_background(self) -> None:
-        if self._bg_cancel is not None:
-            self._bg_cancel.set()
-        if self._bg_job is not None and 0 <= self._bg_index < len(self.ws):
-            self.ws.update(self._bg_index, DocStatus.QUEUED)
-        self._bg_job, self._bg_cancel, self._bg_index = None, None, -1
+        if self._bg_job is not None:
+            self.w.detection.cancel_background()
+            if 0 <= self._bg_index < len(self.ws):
+                self.ws.update(self._bg_index, DocStatus.QUEUED)
+        self._bg_job, self._bg_index = None, -1
 
-    def _on_bg_done(self, job: int, outcome) -> None:
+    def _on_bg_ended(self, job: int, outcome, error: str) -> None:
+        """The controller's background job ended: ``outcome`` (``DetectOutcome``), cancelled (None, ""),
+        or failed (None, message)."""
         if job != self._bg_job:
             return
         index = self._bg_index
-        self._bg_job, self._bg_cancel, self._bg_index = None, None, -1
-        if outcome is None:
+        self._bg_job, self._bg_index = None, -1
+        if error:
+            self.ws.update(index, DocStatus.FAILED, message=error)
+        elif outcome is None:
             self.ws.update(index, DocStatus.QUEUED)
         else:
             self.ws.update(index, outcome.status, pending=outcome.pending, message=outcome.message)
-        self.backgroundFinished.emit(index)
-        self._schedule_queue()
-
-    def _on_bg_failed(self, job: int, message: str) -> None:
-        if job != self._bg_job:
-            return
-        index = self._bg_index
-        self._bg_job, self._bg_cancel, self._bg_index = None, None, -1
-        self.ws.update(index, DocStatus.FAILED, message=message)
         self.backgroundFinished.emit(index)
         self._schedule_queue()
 

@@ -91,6 +91,7 @@ class DetectSignals(QObject):
     spans = Signal(int, object)             # job id, list[Span]
     finished = Signal(int, bool)            # job id, cancelled
     failed = Signal(int, str)               # job id, message
+    result = Signal(int, object)            # job id, result (a background document job: ``finish``'s value)
 
 
 class DetectWorker(QRunnable):
@@ -140,22 +141,79 @@ class DetectWorker(QRunnable):
         if hasattr(os, "getpriority"):
             self.nice = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
         try:
-            detector = self._provider()
-            if self._cancel.is_set():
-                sig.finished.emit(job, True)
-                return
-            sig.started.emit(job, getattr(detector, "id", type(detector).__name__))
-            events = sliced_stream(detector, self._text, cancelled=self._cancel.is_set, first=self._first,
-                                   size=self._slice_chars)
-            forward_stream(events,
-                           lambda spans: sig.spans.emit(job, spans),
-                           lambda done, total: sig.progress.emit(job, done, total),
-                           self._throttle, is_cancelled=self._cancel.is_set)
-            sig.finished.emit(job, self._cancel.is_set())
+            self._work()
         except Exception as exc:  # noqa: BLE001 - every failure must reach the GUI as a message
             sig.failed.emit(job, describe(exc))
         finally:
             self.ended.set()
+
+    def _work(self) -> None:
+        """The document on screen: spans are forwarded in throttled batches as they are found."""
+        job, sig = self.job_id, self.signals
+        detector = self._provider()
+        if self._cancel.is_set():
+            sig.finished.emit(job, True)
+            return
+        sig.started.emit(job, detector_id(detector))
+        self._detect(detector, self._text, lambda spans: sig.spans.emit(job, spans))
+        sig.finished.emit(job, self._cancel.is_set())
+
+    def _detect(self, detector: Detector, text: str, on_spans: Callable[[list], None]) -> None:
+        """``sliced_stream`` over ``text`` (cancel checked between slices and, in the detector, between
+        batches); spans to ``on_spans``, progress to the ``progress`` signal."""
+        job, sig = self.job_id, self.signals
+        events = sliced_stream(detector, text, cancelled=self._cancel.is_set, first=self._first,
+                               size=self._slice_chars)
+        forward_stream(events, on_spans, lambda done, total: sig.progress.emit(job, done, total),
+                       self._throttle, is_cancelled=self._cancel.is_set)
+
+
+def detector_id(detector: Detector) -> str:
+    return getattr(detector, "id", type(detector).__name__)
+
+
+#: ``prepare()`` of a background document job: ``(text, finish)`` to detect ``text`` and then call
+#: ``finish(spans, detector_id)`` (both on the pool thread), or ``(None, result)`` when there is nothing to
+#: detect (unreadable file, session already complete)
+Prepare = Callable[[], "tuple[str | None, Any]"]
+
+
+class DocumentDetectWorker(DetectWorker):
+    """A document that is not on screen (the workspace queue), on the same detection pool and the same
+    lowered-priority thread as ``DetectWorker``, through the same ``sliced_stream`` and cancel checks.
+
+    On the pool thread: ``prepare()`` (read the file and its session), the detector, then ``finish(spans,
+    detector_id)`` (merge into that document's own state, write its session); its value is emitted as
+    ``result``. Spans are collected on the pool thread, never sent to the GUI thread. A cancel (checked
+    after ``prepare``, between slices and batches, and before ``finish``) emits ``finished(job, True)``
+    and saves nothing."""
+
+    def __init__(self, job_id: int, detector_provider: Callable[[], Detector], prepare: Prepare,
+                 signals: DetectSignals, slice_chars: int = SLICE_CHARS) -> None:
+        super().__init__(job_id, detector_provider, "", None, signals, throttle_s=0.25, slice_chars=slice_chars)
+        self._prepare = prepare
+
+    def _work(self) -> None:
+        job, sig = self.job_id, self.signals
+        text, then = self._prepare()
+        if self._cancel.is_set():
+            sig.finished.emit(job, True)
+            return
+        if text is None:
+            sig.result.emit(job, then)
+            return
+        detector = self._provider()
+        if self._cancel.is_set():
+            sig.finished.emit(job, True)
+            return
+        sig.started.emit(job, detector_id(detector))
+        spans: list = []
+        if text.strip():
+            self._detect(detector, text, spans.extend)
+        if self._cancel.is_set():
+            sig.finished.emit(job, True)
+            return
+        sig.result.emit(job, then(spans, detector_id(detector)))
 
 
 class TaskSignals(QObject):
