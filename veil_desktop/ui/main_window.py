@@ -10,10 +10,14 @@ Pieces:
 - ``ui/menus.py``      ``WindowActions``: actions/menus from ``ui/actions.py``;
 - ``ui/commands.py``   ``WindowCommands`` (mixin): navigation, decisions, marking; the handler of action ``x``
   is ``_on_x`` there;
-- ``review/loading.py`` (open + restore, on the pool), ``review/session.py`` (autosave).
+- ``ui/opening.py``    ``DocumentOpening`` (mixin): open on the pool (``review/loading.py``), install, detect;
+- ``ui/status_line.py`` ``StatusLine`` (mixin): status bar widgets and text, window title;
+- ``ui/review_tools.py`` ``ReviewTools``: workspace, find bar, term lists, PDF pages;
+- ``review/session.py`` (autosave).
 
-Threading contract: the window, the ``ReviewState`` and every widget live on the GUI thread; opening,
-detection, export and autosave run on ``QThreadPool.globalInstance()``; they receive immutable inputs
+Threading contract: the window, the ``ReviewState`` and every widget live on the GUI thread; detection runs
+on the detection controller's own ``QThreadPool``; opening, export and autosave on
+``QThreadPool.globalInstance()``; they receive immutable inputs
 (paths, text, snapshots) and report through signals tagged with a job id; results of a job that is no
 longer current are dropped.
 
@@ -28,15 +32,12 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QSize, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
-from ..labels import display_name
 from ..review.export import PendingPolicy
-from ..review.loading import Loaded, load_for_review
-from ..review.session import Autosaver, SessionInfo, document_hash
+from ..review.session import Autosaver, SessionInfo
 from ..review.settings import AppSettings
-from ..review.state import ReviewItem, ReviewState, StateListener, Status
+from ..review.state import ReviewItem, ReviewState, StateListener
 from ..review.summary import DetectionStatus
 from .banner import StatusBanner, unreadable_captions
 from .bulk import BulkActions
@@ -47,15 +48,15 @@ from .fonts import document_font
 from .highlighter import SpanHighlighter
 from .i18n import tr
 from .commands import WindowCommands
+from .opening import DocumentOpening
+from .status_line import StatusLine
 from .menus import WindowActions
 from .settings_store import SettingsStore
-from .span_panel import LABEL_CHOICES, SpanPanel
+from .span_panel import SpanPanel
 from .table_model import SpanTableModel
 from .worker import TaskSignals, TaskWorker
 
 AUTOSAVE_DELAY_MS = 1000
-#: labels listed in the status bar's counts (the rest are in its tooltip)
-STATUS_LABELS = 4
 
 
 class _StateWatcher(StateListener):
@@ -72,7 +73,7 @@ class _StateWatcher(StateListener):
     def history_changed(self): self._on_change(True)  # every decision ends with this
 
 
-class MainWindow(WindowCommands, QMainWindow):
+class MainWindow(WindowCommands, DocumentOpening, StatusLine, QMainWindow):
     #: emitted (GUI thread) when the current document is shown and its review restored
     documentLoaded = Signal(str)
     #: emitted when the current detection job has ended and all its spans are in the state (bool: cancelled)
@@ -190,19 +191,7 @@ class MainWindow(WindowCommands, QMainWindow):
         splitter.setSizes([670, 610])  # the table needs room for the section/page column
         self.setCentralWidget(splitter)
 
-        sb = self.statusBar()
-        self.model_label = QLabel()
-        self.counts_label = QLabel()
-        self.reviewed_label = QLabel()
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(180)
-        self.progress.setVisible(False)
-        self.cancel_button = QPushButton()
-        self.cancel_button.setVisible(False)
-        self.cancel_button.clicked.connect(self._on_cancel_detection)
-        # permanent widgets stay visible while showMessage() shows transient messages on the left
-        for w in (self.model_label, self.counts_label, self.reviewed_label, self.progress, self.cancel_button):
-            sb.addPermanentWidget(w)
+        self._build_status_bar()  # ui/status_line.py
 
     def retranslate(self) -> None:
         """(Re)apply every user-visible string in the current language."""
@@ -237,113 +226,6 @@ class MainWindow(WindowCommands, QMainWindow):
         self.btn_accept.setEnabled(conditions["item"])
         self.btn_reject.setEnabled(conditions["item"])
         self.btn_accept_above.setEnabled(has_doc)
-
-    # ================================================================================================
-    # opening
-    # ================================================================================================
-    def open_path(self, path: str | Path) -> int:
-        """Start opening ``path`` in the background; returns the job id. Cancels any running detection."""
-        path = Path(path)
-        self._cancel_detection(silent=True)
-        self._flush_autosave()
-        self._open_started = time.perf_counter()
-        self.first_highlight_s = None
-        self.statusBar().showMessage(tr("status.opening", self.lang).format(name=path.name))
-        threshold = self.settings.threshold
-        cancel, job_ref = threading.Event(), []
-
-        def progress(done: int, total: int) -> bool:    # pool thread: OCR pages of a scan
-            if done >= 0 and job_ref:
-                self.openProgress.emit(job_ref[0], done, total)
-            return cancel.is_set()
-
-        def load() -> Loaded:
-            from ..documents.ocr import pages_progress
-
-            with pages_progress(progress):
-                return load_for_review(path, threshold)
-
-        self._open_cancel = cancel
-        self._open_job = self.start_task(load, self._on_loaded, self._on_open_failed)
-        job_ref.append(self._open_job)
-        return self._open_job
-
-    def _on_open_progress(self, job: int, done: int, total: int) -> None:
-        if job != self._open_job:
-            return
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(done)
-        self.progress.setVisible(done < total)
-        self.cancel_button.setVisible(done < total)
-        self.update_actions()
-        if done < total:
-            self.statusBar().showMessage(tr("status.ocr", self.lang).format(page=done + 1, total=total))
-
-    def _on_loaded(self, job: int, loaded: Loaded) -> None:
-        if job != self._open_job:
-            return
-        self._open_job = None
-        self._install(loaded)
-        self.settings = self.settings.with_recent(str(loaded.path))
-        self._store.save(self.settings)
-        if loaded.note:
-            self.show_error(loaded.note)
-        restored = loaded.session is not None
-        if restored:
-            n = sum(1 for it in loaded.state if it.status is not Status.PENDING)
-            self.statusBar().showMessage(tr("status.restored", self.lang).format(n=n), 8000)
-        if not restored or not loaded.session.detection_complete:
-            self.run_detection()
-        else:
-            self.detector_id = loaded.session.model_id
-            self._refresh_status()
-        self.documentLoaded.emit(str(loaded.path))  # after detection started: listeners may check for it
-
-    def _on_open_failed(self, job: int, message: str) -> None:
-        if job != self._open_job:
-            return
-        self._open_job = None
-        self.progress.setVisible(False)
-        self.cancel_button.setVisible(False)
-        self.statusBar().clearMessage()
-        self.update_actions()
-        self.show_error(tr("error.open", self.lang).format(message=message))
-
-    def _install(self, loaded: Loaded) -> None:
-        """Show a freshly loaded document (GUI thread). Old adapters are detached first."""
-        if self._highlighter is not None:
-            self._highlighter.detach()
-            self._highlighter = None
-        if self._model is not None:
-            self._model.detach()
-        if self.state is not None:
-            self.state.remove_listener(self._watcher)
-        self._current_id = None
-        self.document, self.path, self.state = loaded.document, loaded.path, loaded.state
-        self.session = loaded.session or SessionInfo(document_hash(loaded.state.text), str(loaded.path))
-        state = self.state
-        # every document starts from the safe defaults: its own saved threshold, or the configured default
-        # (never the previous document's slider position); detection status and banner start afresh
-        if loaded.session is None:
-            state.set_threshold(self.settings.threshold)
-        self.panel.show_threshold(state.threshold)
-        self.detection_status = (DetectionStatus.COMPLETE if loaded.session is not None
-                                 and loaded.session.detection_complete else DetectionStatus.NOT_RUN)
-        self.banner.set_incomplete(None)
-        self.banner.set_unreadable(unreadable_captions(loaded.document, self.lang))
-        self._model = SpanTableModel(state, self.lang, self)
-        self._model.set_parts(getattr(loaded.document, "parts", ()))  # the section/page column
-        self.panel.set_model(self._model)
-        self.view.set_text(state.text, state, getattr(loaded.document, "captions", ()))
-        # attach after the text is in, so Qt highlights the (already restored) items in one pass
-        self._highlighter = SpanHighlighter(self.view.document(), state, self.view.offsets,
-                                            self.view.visible_block_range)
-        state.add_listener(self._watcher)
-        if not self.table.hasFocus():
-            self.view.setFocus()  # single-key review shortcuts work in the document or the table
-        self._update_title()
-        self.update_actions()
-        self._refresh_status()
 
     # ================================================================================================
     # detection (the controller runs it; the window shows it)
@@ -495,7 +377,7 @@ class MainWindow(WindowCommands, QMainWindow):
             self.show_error(tr("error.autosave", self.lang).format(message=str(exc)))
 
     # ================================================================================================
-    # settings, status bar, title
+    # settings (status bar and title: ui/status_line.py)
     # ================================================================================================
     def apply_settings(self, new: AppSettings) -> None:
         new = new.normalised()
@@ -508,38 +390,6 @@ class MainWindow(WindowCommands, QMainWindow):
             self.retranslate()
         if model_changed and self.state is not None:
             self.run_detection()  # the detector cache rebuilds for the new settings on the pool
-
-    def _refresh_status(self) -> None:
-        lang = self.lang
-        running = self.detection.running
-        if running and not self.detector_id:
-            self.model_label.setText(tr("status.model_loading", lang))
-        else:
-            self.model_label.setText(tr("status.model", lang).format(model=self.detector_id or "—"))
-        st = self.state
-        if st is None:
-            self.counts_label.setText(tr("status.no_document", lang))
-            self.reviewed_label.setText("")
-            return
-        counts = st.counts()
-        parts = []
-        for label in sorted(counts, key=lambda l: (LABEL_CHOICES.index(l) if l in LABEL_CHOICES else 99, l)):
-            c = counts[label]
-            parts.append(f"{display_name(label, lang)} {c[Status.ACCEPTED]}/{sum(c.values())}")
-        # at most STATUS_LABELS labels in the bar (the rest in the tooltip): with a dozen labels the line would
-        # push the transient message on the left out of sight ("Detection finished: 33 it")
-        shown = parts[:STATUS_LABELS] + ([f"+{len(parts) - STATUS_LABELS}"] if len(parts) > STATUS_LABELS else [])
-        self.counts_label.setText("  ·  ".join(shown))
-        self.counts_label.setToolTip("\n".join(parts))
-        if running:  # no "reviewed 100%" while the items are still arriving
-            self.reviewed_label.setText(tr("status.detecting_n", lang).format(n=len(st)))
-        else:
-            self.reviewed_label.setText(tr("status.reviewed", lang).format(
-                pct=round(100 * st.reviewed_fraction(counts)), pending=st.pending_count(counts)))
-
-    def _update_title(self) -> None:
-        name = self.path.name if self.path else tr("title.no_document", self.lang)
-        self.setWindowTitle(f"{name} — veil-desktop")
 
     # ================================================================================================
     # plumbing

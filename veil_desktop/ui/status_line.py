@@ -1,0 +1,70 @@
+"""The main window's status bar and title: the detector in use, counts per label, reviewed % / pending,
+a progress bar and Cancel (permanent widgets, so transient messages show on the left).
+
+``StatusLine`` is a mixin of ``MainWindow`` (``ui/main_window.py``): ``_build_status_bar`` creates the
+widgets as window attributes (``model_label``, ``counts_label``, ``reviewed_label``, ``progress``,
+``cancel_button``), ``_refresh_status`` / ``_update_title`` fill them from the window's state.
+Threading: GUI thread only.
+"""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton
+
+from ..labels import display_name
+from ..review.state import Status
+from .i18n import tr
+from .span_panel import LABEL_CHOICES
+
+#: labels listed in the status bar's counts (the rest are in its tooltip)
+STATUS_LABELS = 4
+
+
+class StatusLine:
+    """Status bar and window title of ``MainWindow`` (see the module docstring)."""
+
+    def _build_status_bar(self) -> None:
+        sb = self.statusBar()
+        self.model_label = QLabel()
+        self.counts_label = QLabel()
+        self.reviewed_label = QLabel()
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(180)
+        self.progress.setVisible(False)
+        self.cancel_button = QPushButton()
+        self.cancel_button.setVisible(False)
+        self.cancel_button.clicked.connect(self._on_cancel_detection)
+        # permanent widgets stay visible while showMessage() shows transient messages on the left
+        for w in (self.model_label, self.counts_label, self.reviewed_label, self.progress, self.cancel_button):
+            sb.addPermanentWidget(w)
+
+    def _refresh_status(self) -> None:
+        lang = self.lang
+        running = self.detection.running
+        if running and not self.detector_id:
+            self.model_label.setText(tr("status.model_loading", lang))
+        else:
+            self.model_label.setText(tr("status.model", lang).format(model=self.detector_id or "—"))
+        st = self.state
+        if st is None:
+            self.counts_label.setText(tr("status.no_document", lang))
+            self.reviewed_label.setText("")
+            return
+        counts = st.counts()
+        parts = []
+        for label in sorted(counts, key=lambda l: (LABEL_CHOICES.index(l) if l in LABEL_CHOICES else 99, l)):
+            c = counts[label]
+            parts.append(f"{display_name(label, lang)} {c[Status.ACCEPTED]}/{sum(c.values())}")
+        # at most STATUS_LABELS labels in the bar (the rest in the tooltip): with a dozen labels the line would
+        # push the transient message on the left out of sight ("Detection finished: 33 it")
+        shown = parts[:STATUS_LABELS] + ([f"+{len(parts) - STATUS_LABELS}"] if len(parts) > STATUS_LABELS else [])
+        self.counts_label.setText("  ·  ".join(shown))
+        self.counts_label.setToolTip("\n".join(parts))
+        if running:  # no "reviewed 100%" while the items are still arriving
+            self.reviewed_label.setText(tr("status.detecting_n", lang).format(n=len(st)))
+        else:
+            self.reviewed_label.setText(tr("status.reviewed", lang).format(
+                pct=round(100 * st.reviewed_fraction(counts)), pending=st.pending_count(counts)))
+
+    def _update_title(self) -> None:
+        name = self.path.name if self.path else tr("title.no_document", self.lang)
+        self.setWindowTitle(f"{name} — veil-desktop")
