@@ -100,3 +100,57 @@ def test_background_job_runs_sliced_on_the_detection_pool_and_obeys_cancel(qtbot
     assert session_path(document_hash(long_text)).exists()
     assert tools.ws[1].pending == long_text.count("이영희")          # every slice's names, none on screen
     assert w.path.name == "a.txt" and all("이영희" not in w.state.value(it) for it in w.state)
+
+
+def test_controller_background_result_cancel_failure_and_screen_first(qtbot, model):
+    from PySide6.QtCore import QCoreApplication
+
+    from veil_desktop.review.settings import AppSettings
+    from veil_desktop.review.state import ReviewState
+    from veil_desktop.ui.detection import DetectionController
+
+    ctl = DetectionController(factory=lambda _d, _t: production_detector(model))
+    settings = AppSettings(threads=1)
+    ended: list[tuple] = []
+    ctl.backgroundEnded.connect(lambda *a: ended.append(a))
+    text = "수신 이영희 님\n"
+
+    def prepare():
+        return text, lambda spans, did: ("saved", [(s.start, s.end, s.label) for s in spans], did)
+
+    # a result: finish() ran on the pool thread over the spans of the whole text
+    with qtbot.waitSignal(ctl.backgroundEnded, timeout=30000) as done:
+        job = ctl.start_background(prepare, settings)
+    assert done.args[0] == job and done.args[2] == ""
+    assert done.args[1][0] == "saved" and (3, 6, "PERSON") in done.args[1][1] and done.args[1][2]
+
+    # cancelled before its detection: finish() never runs, nothing is reported
+    gate, finished = threading.Event(), []
+
+    def slow_prepare():
+        gate.wait(10)
+        return text, lambda spans, did: finished.append(spans)
+
+    ended.clear()
+    job = ctl.start_background(slow_prepare, settings)
+    worker = ctl.background_worker
+    assert ctl.cancel_background() == job and not ctl.background_running
+    gate.set()
+    assert worker.ended.wait(10)
+    QCoreApplication.processEvents()
+    assert ended == [] and finished == []
+
+    # a failure inside the job is a message for that document
+    def bad_prepare():
+        raise OSError("disk gone")
+
+    with qtbot.waitSignal(ctl.backgroundEnded, timeout=10000) as failed:
+        job = ctl.start_background(bad_prepare, settings)
+    assert failed.args == [job, None, "disk gone"]
+
+    # the document on screen first: no background job while it is detected
+    ctl.start(ReviewState("담당자 홍길동\n"), settings)
+    assert ctl.running and ctl.start_background(prepare, settings) is None
+    with qtbot.waitSignal(ctl.ended, timeout=30000):
+        pass
+    ctl.shutdown()
