@@ -28,8 +28,9 @@ MAX_METAFILE = 32 * 1024 * 1024
 #: pictures smaller than this (either side, pixels) cannot hold a readable line: not checked
 MIN_SIDE = 24
 MIN_AREA = 6_000
-#: at most this many pictures are OCR'd per document; the rest count as unchecked (needs review)
-MAX_PICTURES = 24
+#: at most this many distinct pictures are OCR'd per document (a picture repeated, e.g. a logo on every
+#: page, is read once); the rest count as unchecked (needs review)
+MAX_PICTURES = 64
 MAX_PIXELS = 40_000_000
 _TEXTY = re.compile(r"[가-힣0-9A-Za-z@]")
 
@@ -52,6 +53,7 @@ def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[U
     k = 0
     checked = 0
     have_ocr = None
+    seen: dict[bytes, bool] = {}      # digest -> holds text (identical pictures are read once)
     for m in members:
         ext = posixpath.splitext(m.name)[1].lower()
         if m.name in gone or ext not in PICTURE_EXTS | METAFILE_EXTS:
@@ -72,6 +74,12 @@ def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[U
             continue
         if w < MIN_SIDE or h < MIN_SIDE or w * h < MIN_AREA:
             continue
+        import hashlib
+        digest = hashlib.sha256(m.data).digest()
+        if digest in seen:
+            if seen[digest]:
+                out.append(_unreadable(k, "그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"))
+            continue
         if have_ocr is None:
             have_ocr = ocr.available()
         if not have_ocr or w * h > MAX_PIXELS or checked >= MAX_PICTURES:
@@ -87,7 +95,8 @@ def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[U
         except Exception:  # noqa: BLE001 - a picture OCR cannot process: fail closed
             out.append(_unreadable(k, "글자가 있는지 확인하지 못했습니다", "not checked for text"))
             continue
-        if page.words > 0 and len(_TEXTY.findall(page.text)) >= 3 and page.confidence >= 30:
+        seen[digest] = page.words > 0 and len(_TEXTY.findall(page.text)) >= 3 and page.confidence >= 30
+        if seen[digest]:
             out.append(_unreadable(k, "그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"))
     return out
 
