@@ -17,7 +17,7 @@ from tests.ui_helpers import HoldingDetector, production_detector, show_window
 from veil_desktop.review.session import document_hash, session_path
 from veil_desktop.review.workspace import DocStatus
 from veil_desktop.ui.slicing import SLICE_CHARS, slice_bounds
-from veil_desktop.ui.worker import DocumentDetectWorker
+from veil_desktop.ui.worker import DETECT_NICE, DocumentDetectWorker
 
 ENTITIES = {"홍길동": "PERSON", "이영희": "PERSON"}
 
@@ -73,7 +73,7 @@ def test_background_job_runs_sliced_on_the_detection_pool_and_obeys_cancel(qtbot
     assert bg_calls and worker.thread_id != threading.get_ident()
     assert all(n < len(long_text) and n <= 2 * SLICE_CHARS for _tid, n in bg_calls)
     if sys.platform.startswith("linux"):                            # the lowered-priority worker
-        assert worker.nice > os.getpriority(os.PRIO_PROCESS, 0)
+        assert worker.nice == min(19, os.getpriority(os.PRIO_PROCESS, os.getpid()) + DETECT_NICE)
     # the production detector from the window's cache (wrapped by the term lists' keep filter)
     assert ctl.detectors.builds == 1
     assert tools.ws[1].status is DocStatus.DETECTING
