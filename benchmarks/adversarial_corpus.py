@@ -345,6 +345,10 @@ def docx_cases() -> list[tuple[str, bytes, list[str]]]:
     add("tabs_breaks_only", docx(p(H) + '<w:p><w:r><w:t>연락처 010</w:t><w:tab/><w:t>7385</w:t><w:tab/><w:t>2946</w:t></w:r></w:p>'
                                  '<w:p><w:r><w:t>주민등록번호 900101-</w:t><w:br/><w:t>1234567 담당자 김민</w:t><w:br/><w:t>준</w:t></w:r></w:p>'),
         ["PHONE", "RRN"])
+    # values drawn as Word symbols (w:sym w:char="0030" …)
+    sym = lambda v: "".join(f'<w:sym w:font="Arial" w:char="{ord(c):04X}"/>' for c in v)
+    add("symbols_only", docx(p(H) + f'<w:p><w:r><w:t xml:space="preserve">연락처 </w:t>{sym(PHONE)}<w:t xml:space="preserve"> 주민등록번호 </w:t>'
+                             f'{sym(RRN)}</w:r></w:p>'), ["PHONE", "RRN"])
     # a font table and web settings naming the person
     add("fonttable_only", docx(p(H), parts={"word/fontTable.xml": wpart("fonts", f'<w:font w:name="{NAME} {PHONE}"><w:altName w:val="{xesc(S)}"/></w:font>')},
                                rels=[("rIdFt", RT + "fontTable", "fontTable.xml", False)],

@@ -82,6 +82,8 @@ def text_views(data: bytes) -> list[str]:
         outs.append(t)
     more = []
     for t in outs[:1]:
+        # w:sym draws the character whose code is in its char attribute
+        t = re.sub(r"<[\w:]*sym\b[^>]*?char=\"([0-9A-Fa-f]{4})\"[^>]*>", lambda m: chr(int(m.group(1), 16)), t)
         u = html.unescape(t)
         more.append(u)
         more.append(urllib.parse.unquote(u))

@@ -88,6 +88,10 @@ def _cases(tmp: Path) -> dict[str, tuple[bytes, list[str]]]:
         # a Windows metafile drawing the sentence as text records -> needs review; one drawing lines -> published
         "emf_text.docx": (emf_docx(emf(text_rec)), ALL),
         "emf_plain.docx": (emf_docx(emf(line_rec)), ALL),
+        # a phone number drawn as Word symbols (w:sym w:char="0030" …): Word shows the digits
+        "symbols.docx": (C.docx(C.p(C.HARMLESS) + '<w:p><w:r><w:t xml:space="preserve">연락처 </w:t>'
+                                + "".join(f'<w:sym w:font="Arial" w:char="{ord(c):04X}"/>' for c in C.PHONE)
+                                + '<w:sym w:font="Wingdings" w:char="F0B7"/></w:r></w:p>'), ["PHONE"]),
         # a phone number whose groups are separated by tabs (w:tab)
         "tabs.docx": (C.docx(C.p(C.HARMLESS) + '<w:p><w:r><w:t>연락처 010</w:t><w:tab/><w:t>7385</w:t><w:tab/>'
                              '<w:t>2946</w:t></w:r></w:p>'), ["PHONE"]),
@@ -182,6 +186,20 @@ def test_font_names_holding_personal_text_are_reviewed(batch):
     import zipfile
     with zipfile.ZipFile(batch["out"] / "fonttable.docx") as z:
         assert 'w:name="맑은 고딕"' in z.read("word/fontTable.xml").decode()   # real fonts untouched
+
+
+def test_phone_drawn_as_word_symbols_is_read_and_masked(batch):
+    _published_clean(batch, "symbols.docx")
+    import zipfile
+    with zipfile.ZipFile(batch["out"] / "symbols.docx") as z:
+        assert 'w:char="F0B7"' in z.read("word/document.xml").decode()     # a Wingdings bullet untouched
+
+
+def test_leak_check_reads_word_symbols():
+    from veil_desktop.documents.leakcheck import _xml_views
+    views = dict(_xml_views('<w:r><w:t>연락처 </w:t>' + "".join(f'<w:sym w:char="{ord(c):04X}"/>' for c in "010")
+                            + "</w:r>"))
+    assert views["symbols"] == "연락처 010"
 
 
 def test_tab_separated_phone_is_detected(batch):

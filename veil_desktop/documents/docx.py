@@ -40,7 +40,7 @@ from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
 from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, generic_walker, localname,
-                      read_zip_document, rels_walker, strip_picture_metadata, textual_attribute,
+                      read_zip_document, rels_walker, strip_picture_metadata, sym_text, textual_attribute,
                       write_zip_document)
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -197,6 +197,8 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
                 who = " ".join(x for x in (el.get(_w + "author"), ) if x)
                 em.caption("comment", who)
                 em.boilerplate("\n")
+            if name == "sym" and tag == _w + "sym" and sym_text(el.get(_w + "char") or ""):
+                em.slot(Slot(el, "sym", _w + "char"))      # Word draws this character: read it as text
             _attrs(el, em, context)
             if el.text and _show_text(el, name, el.text):
                 em.slot(Slot(el, "text"), prefix="\n", suffix="\n")

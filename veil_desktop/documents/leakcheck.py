@@ -216,7 +216,18 @@ def _xml_views(text: str) -> list[tuple[str, str]]:
     specials = [m.group(1) or m.group(2) or m.group(3) or "" for m in _SPECIAL.finditer(text)]
     if any(s.strip() for s in specials):
         views.append(("comments/PI/CDATA", "\n".join(specials)))
+    if "sym" in text and _SYM.search(text):
+        # Word draws a w:sym's character code: the text with each symbol as the character it shows
+        views.append(("symbols", _TAG.sub("", _SYM.sub(lambda m: _sym_char(m.group(1)), t))))
     return views
+
+
+_SYM = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?sym\b[^>]*?\bchar=[\"']([0-9A-Fa-f]{1,6})[\"'][^>]*>")
+
+
+def _sym_char(code: str) -> str:
+    cp = int(code, 16)
+    return chr(cp) if 0x20 <= cp < 0x110000 and not 0xD800 <= cp <= 0xDFFF else ""
 
 
 def _search(matcher: ValueMatcher, text: str) -> int | None:

@@ -35,6 +35,18 @@ _PCT_HEX = re.compile(r"%[0-9A-Fa-f]{2}")
 _URL_SAFE = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) != "%")
 
 
+def sym_text(code: str) -> str:
+    """The character a ``w:sym/@w:char`` draws (hex code point), "" for symbol-font private-use codes
+    (U+F000-F0FF: Wingdings bullets and the like) or anything unparsable."""
+    try:
+        cp = int(code, 16)
+    except (TypeError, ValueError):
+        return ""
+    if cp < 0x20 or 0xF000 <= cp <= 0xF0FF or 0xD800 <= cp <= 0xDFFF or cp >= 0x110000:
+        return ""
+    return chr(cp)
+
+
 class Slot:
     """One place holding text. ``url``: the stored value is %-encoded (a link target); the reviewer sees
     and edits the decoded text (``%EA%B9%80`` shows as ``김``), written back encoded again."""
@@ -53,11 +65,19 @@ class Slot:
 
     def get(self) -> str:
         v = self.raw()
+        if self.kind == "sym":
+            return sym_text(v)
         if self.url and _PCT_HEX.search(v):
             return unquote(v, errors="replace")
         return v
 
     def set(self, value: str) -> None:
+        if self.kind == "sym":
+            # a symbol holds one character: a masked replacement keeps its first character here (the
+            # rest of a replacement's slots are emptied: a space), so the value never survives
+            if value != self.get():
+                self.elem.set(self.attr, f"{ord((value or ' ')[0]):04X}")
+            return
         if self.url and _PCT_HEX.search(self.raw()):
             value = quote(value, safe=_URL_SAFE)
         if self.kind == "text":
@@ -176,6 +196,8 @@ def textual_attribute(el, attr: str, value: str) -> bool:
     if not value or not value.strip():
         return False
     local = attr.rsplit("}", 1)[-1]
+    if local == "char" and localname(el) == "sym":
+        return False         # the character a symbol draws: a slot of its own (docx.py)
     if localname(el) in _FONT_ELEMENTS or local in ("typeface", "face"):
         return _font_name_personal(value)
     if local in _TECH_ATTRS or local.startswith("rsid"):
