@@ -522,6 +522,9 @@ def text_cases() -> list[tuple[str, bytes, list[str]]]:
     add("mixed_encoding.txt", (HARMLESS + "\n").encode("utf-8") + (S + "\n").encode("cp949"))
     add("formula.csv", (f'성명,링크\n{NAME},"=HYPERLINK(""mailto:{EMAIL}"",""{PHONE}"")"\n').encode("utf-8"), ["NAME", "EMAIL", "PHONE"])
     add("header_row_only.csv", (f"{NAME},{RRN},{PHONE}\n1,2,3\n").encode("utf-8"), ["NAME", "RRN", "PHONE"])
+    styled = lambda v, base: "".join(chr(base + int(c)) if c.isdigit() else c for c in v)
+    add("math_digits.txt", (f"연락처 {styled(PHONE, 0x1D7CE)} 주민등록번호 {styled(RRN, 0x1D7CE)}\n").encode(), ["PHONE", "RRN"])
+    add("arabic_indic_digits.txt", (f"연락처 {styled(PHONE, 0x660)}\n").encode(), ["PHONE"])
     add("korean_digits_sep.txt", (S.replace(PHONE, "010.7385.2946").replace(RRN, "900101 1234567") + "\n").encode())
     return out
 

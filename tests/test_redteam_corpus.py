@@ -250,6 +250,19 @@ def test_detection_view_joins_spaced_and_broken_numbers(text, values):
         assert text[a] == v[0] and text[b - 1] == v[-1]
 
 
+@pytest.mark.parametrize("base", [0x1D7CE, 0x1D7EC, 0x660, 0x6F0, 0x966])   # math bold/sans, Arabic-Indic, Devanagari
+def test_other_decimal_digits_are_read_as_digits(base):
+    from veil_desktop.detect.default import CombinedDetector
+    from veil_desktop.detect.rules import RuleDetector
+
+    class NoModel:
+        id, labels = "none", ()
+    digits = lambda s: "".join(chr(base + int(c)) if c.isdigit() else c for c in s)
+    text = f"연락처 {digits(C.PHONE)} 주민등록번호 {digits(C.RRN)}"
+    spans = CombinedDetector(NoModel(), RuleDetector()).rule_spans(text)
+    assert sorted((s.label, text[s.start:s.end]) for s in spans) == [("PHONE", digits(C.PHONE)), ("RRN", digits(C.RRN))]
+
+
 def test_detection_view_leaves_glued_digits_alone():
     # a digit run glued to letters is not letter-spaced text (ids, codes)
     t = "A1 2 3 4 5 6 7B"

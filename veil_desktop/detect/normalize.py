@@ -14,11 +14,18 @@ FULLWIDTH_TABLE[0x3000] = 0x20
 _HAS_FULLWIDTH = re.compile("[\uff01-\uff5e\u3000]")
 
 
+#: decimal digits of other scripts and styles (mathematical bold ``𝟎𝟏𝟎``, Arabic-Indic ``٠١٠``, …): a reader
+#: reads them as digits, so the detectors see ASCII digits (one character each: offsets unchanged)
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
+
+
 def normalize_text(text: str) -> str:
-    """``text`` with full-width ASCII forms replaced one-to-one; ``len(result) == len(text)``."""
-    if not _HAS_FULLWIDTH.search(text):
-        return text
-    return text.translate(FULLWIDTH_TABLE)
+    """``text`` with full-width ASCII forms and non-ASCII decimal digits replaced one-to-one;
+    ``len(result) == len(text)``."""
+    out = text.translate(FULLWIDTH_TABLE) if _HAS_FULLWIDTH.search(text) else text
+    if _OTHER_DIGIT.search(out):
+        out = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(), 0)), out)
+    return out
 
 
 #: ASCII identifier-like runs: 6+ characters of letters/digits (``-``/``_`` inside allowed) mixing letters
