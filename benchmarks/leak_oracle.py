@@ -37,6 +37,8 @@ def norm(s: str, seps: bool = True) -> str:
             continue
         if seps and ch in SEPS:
             continue
+        if cat == "Nd" and not ch.isascii():
+            ch = str(unicodedata.decimal(ch, 0))     # Arabic-Indic, Devanagari … digits read as digits
         out.append(ch)
     return "".join(out)
 
