@@ -525,6 +525,8 @@ def text_cases() -> list[tuple[str, bytes, list[str]]]:
     styled = lambda v, base: "".join(chr(base + int(c)) if c.isdigit() else c for c in v)
     add("math_digits.txt", (f"연락처 {styled(PHONE, 0x1D7CE)} 주민등록번호 {styled(RRN, 0x1D7CE)}\n").encode(), ["PHONE", "RRN"])
     add("arabic_indic_digits.txt", (f"연락처 {styled(PHONE, 0x660)}\n").encode(), ["PHONE"])
+    add("obfuscated.txt", (f"이메일 minjun.kim [at] example [dot] com\n연락처 010 - 7385 - 2946\n주민번호 900101ㅡ1234567\n"
+                           f"보조 연락처 010_7385_2946 / 주민등록번호 900101.1234567\n").encode(), ["EMAIL", "PHONE", "RRN"])
     add("korean_digits_sep.txt", (S.replace(PHONE, "010.7385.2946").replace(RRN, "900101 1234567") + "\n").encode())
     return out
 

@@ -263,6 +263,34 @@ def test_other_decimal_digits_are_read_as_digits(base):
     assert sorted((s.label, text[s.start:s.end]) for s in spans) == [("PHONE", digits(C.PHONE)), ("RRN", digits(C.RRN))]
 
 
+@pytest.mark.parametrize("text, label, value", [
+    ("이메일 minjun.kim [at] example [dot] com 입니다", "EMAIL", "minjun.kim [at] example [dot] com"),
+    ("이메일 minjun.kim(at)example.com", "EMAIL", "minjun.kim(at)example.com"),
+    ("주민등록번호 900101.1234567", "RRN", "900101.1234567"),
+    ("주민번호 900101ㅡ1234567", "RRN", "900101ㅡ1234567"),        # the Hangul vowel typed as a dash
+    ("연락처 010 - 7385 - 2946", "PHONE", "010 - 7385 - 2946"),
+    ("연락처: 010_7385_2946", "PHONE", "010_7385_2946"),
+])
+def test_obfuscated_separators_and_emails_are_detected(text, label, value):
+    from veil_desktop.detect.default import CombinedDetector
+    from veil_desktop.detect.rules import RuleDetector
+
+    class NoModel:
+        id, labels = "none", ()
+    spans = CombinedDetector(NoModel(), RuleDetector()).rule_spans(text)
+    assert (label, value) in [(s.label, text[s.start:s.end]) for s in spans]
+
+
+def test_ordinary_numbers_are_not_turned_into_identifiers():
+    from veil_desktop.detect.default import CombinedDetector
+    from veil_desktop.detect.rules import RuleDetector
+
+    class NoModel:
+        id, labels = "none", ()
+    text = "원주율 3.14, 2024.01.15 회의, 10 - 5 = 5, 10시 at 회의실"
+    assert CombinedDetector(NoModel(), RuleDetector()).rule_spans(text) == []
+
+
 def test_detection_view_leaves_glued_digits_alone():
     # a digit run glued to letters is not letter-spaced text (ids, codes)
     t = "A1 2 3 4 5 6 7B"

@@ -77,6 +77,28 @@ _BROKEN_NUMBER = re.compile(r"(?<=[0-9]-)[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[0-9])"
                             r"|(?<=[0-9])[ \t]*(?:\r\n|\r|\n)[ \t]*(?=-[0-9])")
 #: tabs between digit groups (``010⇥7385⇥2946``: a DOCX ``w:tab``) read as one space
 _TAB_IN_NUMBER = re.compile(r"(?<=[0-9])\t+(?=[0-9])")
+#: other separators between digit groups read as a hyphen: spaced hyphens (``010 - 7385``), underscores,
+#: dashes and the Hangul vowel ㅡ typed as a dash (``900101ㅡ1234567``), a dot between the halves of an RRN
+_ODD_SEPARATOR = re.compile(r"(?<=[0-9])(?:[ \t]+-[ \t]*|[ \t]*-[ \t]+|[ \t]*[ㅡ_\u2010-\u2015\u2212\ufe63\uff0d][ \t]*)"
+                            r"(?=[0-9])|(?<=(?<![0-9])[0-9]{6})\.(?=[0-9]{7}(?![0-9]))")
+#: an e-mail address written out against harvesters: ``minjun.kim [at] example [dot] com``, ``(at)``, `` at ``
+_OBF_AT = r"(?:[ \t]*[\[\(\{<][ \t]*(?:at|AT|At|골뱅이)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:at|AT)[ \t]+)"
+_OBF_DOT = r"(?:[ \t]*[\[\(\{<][ \t]*(?:dot|DOT|Dot|점)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:dot|DOT)[ \t]+)"
+_OBF_EMAIL = re.compile(rf"[A-Za-z0-9._%+-]+(?P<at>{_OBF_AT})[A-Za-z0-9-]+(?:(?:{_OBF_DOT}|\.)[A-Za-z0-9-]+)*"
+                        rf"(?:{_OBF_DOT}|\.)[A-Za-z]{{2,}}(?![A-Za-z0-9])")
+_OBF_DOT_RE = re.compile(_OBF_DOT)
+
+
+def _email_edits(text: str) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    if "at" not in text and "AT" not in text and "At" not in text and "골뱅이" not in text:
+        return out
+    for m in _OBF_EMAIL.finditer(text):
+        if "@" in m.group():
+            continue
+        out.append((m.start("at"), m.end("at"), "@"))
+        out.extend((d.start(), d.end(), ".") for d in _OBF_DOT_RE.finditer(text, m.end("at"), m.end()))
+    return out
 
 
 @dataclass(frozen=True)
@@ -176,10 +198,16 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
               for m in _SPACED_DIGITS.finditer(base)]
         breaks = [(m.start(), m.end(), "") for m in _BROKEN_NUMBER.finditer(base)]
         breaks += [(m.start(), m.end(), " ") for m in _TAB_IN_NUMBER.finditer(base)]
+        breaks += [(m.start(), m.end(), "-") for m in _ODD_SEPARATOR.finditer(base)]
+        breaks += _email_edits(base)
         if breaks:
             taken = [(a, b) for a, b, *_ in sp]
-            sp = sorted(sp + [e for e in breaks if not any(a < e[1] and e[0] < b for a, b in taken)],
-                        key=lambda e: e[0])
+            kept = []
+            for e in sorted(breaks, key=lambda e: (e[0], e[1])):
+                if not any(a < e[1] and e[0] < b for a, b in taken):
+                    kept.append(e)
+                    taken.append((e[0], e[1]))
+            sp = sorted(sp + kept, key=lambda e: e[0])
         if sp:
             joined, s2, e2 = _rebuild(base, sp)
             if edits:
