@@ -190,10 +190,63 @@ def test_identifier_leaks_count_letters_and_digits_birth_dates_count_digits():
 
 
 def test_default_without_context_is_the_baseline_of_the_refine_stage(tmp_path):
+    from veil_desktop.detect.rules.refine import DEMOTED_SCORE
+
     folder = build_tiny_model(tmp_path / "m", entities={"채권자": "PERSON"}, score=0.9)
     text = "채권자는 변 씨에게 청구한다"
     with_ctx = E.make_detector("default", str(folder), threads=1)
     without = E.make_detector("default-no-context", str(folder), threads=1)
     assert without.id.endswith("-no-context")
-    assert [(text[s.start:s.end], s.label) for s in with_ctx.detect(text)] == [("변", "PERSON")]
+    # refine demotes the role noun (kept, below the default threshold) and the rules add the surname + title
+    assert [(text[s.start:s.end], s.label, s.score == DEMOTED_SCORE) for s in with_ctx.detect(text)] == [
+        ("채권자", "PERSON", True), ("변", "PERSON", False)]
     assert [(text[s.start:s.end], s.label) for s in without.detect(text)] == [("채권자", "PERSON")]
+
+
+# ---------------------------------------------------------------------------------- --min-score
+
+def test_min_score_default_is_the_products_one_constant():
+    import inspect
+
+    from veil_desktop.detect.span import DEFAULT_MIN_SCORE
+    from veil_desktop.documents import batch
+    from veil_desktop.review.settings import AppSettings
+
+    assert DEFAULT_MIN_SCORE == 0.5
+    assert batch.DEFAULT_MIN_SCORE is DEFAULT_MIN_SCORE  # veil-redact redact --min-score
+    assert AppSettings().threshold == DEFAULT_MIN_SCORE  # the window's default threshold
+    assert inspect.signature(E.evaluate).parameters["min_score"].default is DEFAULT_MIN_SCORE
+
+
+def test_evaluate_scores_only_what_passes_the_threshold_demoted_spans_included(tmp_path):
+    """A demoted span (score 0.2) counts as not predicted at the default min score, as the batch CLI leaves it
+    unmasked; ``min_score=0`` scores every span."""
+    from veil_desktop.datasets import Doc
+
+    folder = build_tiny_model(tmp_path / "m", entities={"채권자": "PERSON", "김철수": "PERSON"}, score=0.9)
+    text = "채권자 김철수는 청구한다"
+    doc = Doc(id="d", text=text, spans=[S(text, "김철수", "PERSON")], unlabelled=())
+    det = E.make_detector("default", str(folder), threads=1)
+    rep = E.evaluate(det, [doc], frozenset({"PERSON"}))
+    e, p, leaks = rep.group(["PERSON"])
+    assert (e.tp, e.fp, e.fn, leaks) == (1, 0, 0, 0)   # 채권자 demoted: not a false positive at 0.5
+    rep0 = E.evaluate(det, [doc], frozenset({"PERSON"}), min_score=0.0)
+    e, p, leaks = rep0.group(["PERSON"])
+    assert (e.tp, e.fp, e.fn, leaks) == (1, 1, 0, 0)   # every span scored: 채권자 is a false positive
+
+
+def test_cli_min_score_default_and_zero(corpus, tmp_path):
+    folder = build_tiny_model(tmp_path / "m", entities={"김철수": "PERSON"}, score=0.4)  # a weak model span
+    out = tmp_path / "m.json"
+    E.main(["--detector", f"model:{folder}", "--data-path", str(corpus), "--split", "all", "--threads", "1",
+            "--json", str(out)])
+    res = json.loads(out.read_text(encoding="utf-8"))
+    assert res["min_score"] == 0.5
+    assert res["labels"]["PERSON"]["pred"] == 0 and res["labels"]["PERSON"]["leaks"] == 1  # left unmasked
+    E.main(["--detector", f"model:{folder}", "--data-path", str(corpus), "--split", "all", "--threads", "1",
+            "--min-score", "0", "--json", str(out)])
+    res = json.loads(out.read_text(encoding="utf-8"))
+    assert res["min_score"] == 0.0
+    assert res["labels"]["PERSON"]["exact"]["f1"] == 1.0 and res["labels"]["PERSON"]["leaks"] == 0
+    with pytest.raises(SystemExit):
+        E.main(["--detector", "rules", "--data-path", str(corpus), "--min-score", "1.5"])

@@ -1,11 +1,12 @@
-"""Context fixes around the model (rules/refine.py): model spans relabelled / dropped, entities added by the
-rule stage, and both wired into the default detector's detect and stream paths."""
+"""Context fixes around the model (rules/refine.py): model spans relabelled / demoted (never dropped, never
+reshaped), entities added by the rule stage, and both wired into the default detector's detect and stream paths."""
 import pytest
 
 from veil_desktop.detect.events import SpansFound
 from veil_desktop.detect.rules import RuleDetector
-from veil_desktop.detect.rules.refine import find_context_entities, refine_model_span, refine_model_spans
-from veil_desktop.detect.span import Span
+from veil_desktop.detect.rules.refine import (DEMOTED_SCORE, find_context_entities, refine_model_span,
+                                              refine_model_spans)
+from veil_desktop.detect.span import DEFAULT_MIN_SCORE, Span
 
 
 def model(text: str, value: str, label: str, nth: int = 0) -> Span:
@@ -16,8 +17,18 @@ def model(text: str, value: str, label: str, nth: int = 0) -> Span:
 
 
 def refined(text: str, value: str, label: str):
-    r = refine_model_span(text, model(text, value, label))
-    return None if r is None else (text[r.start:r.end], r.label)
+    """(value, label) of a kept span, ``"demoted"`` for a demoted one (same boundaries and label, checked)."""
+    m = model(text, value, label)
+    r = refine_model_span(text, m)
+    assert r is not None and (r.start, r.end, r.source) == (m.start, m.end, m.source)  # never dropped or reshaped
+    if r.score != m.score:
+        assert r.score == DEMOTED_SCORE and r.label == m.label
+        return "demoted"
+    return (text[r.start:r.end], r.label)
+
+
+def test_demoted_score_is_below_the_default_threshold():
+    assert DEMOTED_SCORE == 0.2 < DEFAULT_MIN_SCORE == 0.5
 
 
 # -- relabel: Latin-script names -------------------------------------------------------------------
@@ -43,7 +54,7 @@ def test_real_organisations_keep_their_label(text, org):
     assert refined(text, org, "ORGANIZATION") == (org, "ORGANIZATION")
 
 
-# -- drop: PERSON spans that are not names ---------------------------------------------------------------
+# -- demote: PERSON spans that are not names ---------------------------------------------------------------
 
 @pytest.mark.parametrize("text, word", [
     ("국적: 베트남\n체류자격: E-9", "베트남"),
@@ -60,8 +71,8 @@ def test_real_organisations_keep_their_label(text, org):
     ("한미약품 노자르탄정 50mg 1일 1회", "노자르탄"),
     ("타이레놀 복용 후", "타이레놀"),
 ])
-def test_words_that_are_not_names_are_dropped(text, word):
-    assert refined(text, word, "PERSON") is None
+def test_words_that_are_not_names_are_demoted_not_dropped(text, word):
+    assert refined(text, word, "PERSON") == "demoted"
 
 
 @pytest.mark.parametrize("text, name", [
@@ -77,9 +88,9 @@ def test_names_are_kept(text, name):
     assert refined(text, name, "PERSON") == (name, "PERSON")
 
 
-def test_a_trailing_phrase_word_is_trimmed_from_a_name_never_the_name_dropped():
-    assert refined("김민준 등 3명이 참석", "김민준 등", "PERSON") == ("김민준", "PERSON")
-    assert refined("담당자 변경 시 즉시", "변경 시", "PERSON") is None
+def test_a_trailing_phrase_word_is_never_trimmed_and_a_name_before_it_never_demoted():
+    assert refined("김민준 등 3명이 참석", "김민준 등", "PERSON") == ("김민준 등", "PERSON")
+    assert refined("담당자 변경 시 즉시", "변경 시", "PERSON") == "demoted"
 
 
 def test_an_address_line_before_a_line_starting_with_a_title_is_kept():
@@ -87,13 +98,13 @@ def test_an_address_line_before_a_line_starting_with_a_title_is_kept():
     assert refined(text, "경기도 성남시 분당구", "ADDRESS") == ("경기도 성남시 분당구", "ADDRESS")
 
 
-# -- drop: an issuing authority is not an address --------------------------------------------------------
+# -- demote: an issuing authority is not an address --------------------------------------------------------
 
 def test_issuing_authority_region_is_not_an_address():
     text = "성남시 분당구 공고 제2024-123호"
-    assert refined(text, "성남시 분당구", "ADDRESS") is None
+    assert refined(text, "성남시 분당구", "ADDRESS") == "demoted"
     text2 = "서울특별시 고시 제2024-5호"
-    assert refined(text2, "서울특별시", "ADDRESS") is None
+    assert refined(text2, "서울특별시", "ADDRESS") == "demoted"
 
 
 def test_real_addresses_are_kept():
@@ -103,15 +114,22 @@ def test_real_addresses_are_kept():
     assert refined(text2, "경기도 성남시 분당구", "ADDRESS") == ("경기도 성남시 분당구", "ADDRESS")
 
 
-def test_drug_tagged_organization_is_dropped():
-    assert refined("처방약: 아모크라 625mg, 3일분", "아모크라", "ORGANIZATION") is None
+def test_drug_tagged_organization_is_demoted():
+    assert refined("처방약: 아모크라 625mg, 3일분", "아모크라", "ORGANIZATION") == "demoted"
     assert refined("(주)한빛제약 납품", "(주)한빛제약", "ORGANIZATION") == ("(주)한빛제약", "ORGANIZATION")
 
 
-def test_refine_spans_is_span_by_span():
+def test_refine_spans_is_span_by_span_and_keeps_every_span():
     text = "채권자 김서윤, 국적: 베트남"
     spans = [model(text, "채권자", "PERSON"), model(text, "김서윤", "PERSON"), model(text, "베트남", "PERSON")]
-    assert [text[s.start:s.end] for s in refine_model_spans(text, spans)] == ["김서윤"]
+    assert [(text[s.start:s.end], s.label, s.score) for s in refine_model_spans(text, spans)] == [
+        ("채권자", "PERSON", DEMOTED_SCORE), ("김서윤", "PERSON", 0.8), ("베트남", "PERSON", DEMOTED_SCORE)]
+
+
+def test_a_span_already_below_the_demoted_score_is_not_raised():
+    text = "채권자는"
+    s = Span(0, 3, "PERSON", 0.1, "model")
+    assert refine_model_span(text, s) == s
 
 
 # -- add: surname + title, letters, Latin names in name fields, gazetteers ------------------------------------
@@ -189,7 +207,7 @@ def test_rule_detector_entities_are_opt_in():
 
 def test_default_detector_applies_refine_in_detect_and_stream(tmp_path):
     """A real (tiny, per-character lookup) ONNX model tags the strings below; the default detector must
-    drop / relabel them through refine and add the rule-stage entities, identically in detect and stream."""
+    demote / relabel them through refine and add the rule-stage entities, identically in detect and stream."""
     from tests.fixtures.tiny_model import build_tiny_model
     from veil_desktop.detect.default import build_default_detector
 
@@ -201,8 +219,46 @@ def test_default_detector_applies_refine_in_detect_and_stream(tmp_path):
     raw = {(text[s.start:s.end], s.label) for s in det.model.detect(text)}
     assert raw == {("수원시 장안구", "ADDRESS"), ("채권자", "PERSON"), ("김서윤", "PERSON"),
                    ("LE VAN", "ORGANIZATION"), ("베트남", "PERSON")}  # what the model says
-    got = {(text[s.start:s.end], s.label) for s in det.detect(text)}
-    assert got == {("김서윤", "PERSON"), ("LE VAN", "PERSON"), ("변", "PERSON")}
-    streamed = {(text[s.start:s.end], s.label) for ev in det.stream(text) if isinstance(ev, SpansFound)
-                for s in ev.spans}
+    got = {(text[s.start:s.end], s.label, "demoted" if s.score == DEMOTED_SCORE else "kept")
+           for s in det.detect(text)}
+    assert got == {("수원시 장안구", "ADDRESS", "demoted"), ("채권자", "PERSON", "demoted"),
+                   ("김서윤", "PERSON", "kept"), ("LE VAN", "PERSON", "kept"), ("베트남", "PERSON", "demoted"),
+                   ("변", "PERSON", "kept")}
+    streamed = {(text[s.start:s.end], s.label, "demoted" if s.score == DEMOTED_SCORE else "kept")
+                for ev in det.stream(text) if isinstance(ev, SpansFound) for s in ev.spans}
     assert streamed == got
+    # what the batch CLI masks at its default --min-score: the demoted spans are left for the reviewer
+    assert {text[s.start:s.end] for s in det.detect(text) if s.score >= DEFAULT_MIN_SCORE} == {"김서윤", "LE VAN", "변"}
+
+
+def test_rules_on_output_contains_every_rules_off_model_span(tmp_path):
+    """Issue 15's contract on a real tiny ONNX model: every span of the bare model that overlaps no rule span
+    is in the rules-on output with the same start and end (and the same label, but for the documented
+    ORGANIZATION → PERSON relabel of Latin names); rule spans only add on top. Checked in detect and stream."""
+    from tests.fixtures.tiny_model import build_tiny_model
+    from veil_desktop.detect.default import build_default_detector
+
+    entities = {"수원시 장안구": "ADDRESS", "채권자": "PERSON", "김서윤": "PERSON", "LE VAN": "ORGANIZATION",
+                "베트남": "PERSON", "이유": "PERSON", "그랜저": "PERSON", "아모크라": "ORGANIZATION",
+                "박지훈": "PERSON", "한빛상사": "ORGANIZATION", "심지어": "PERSON"}
+    folder = build_tiny_model(tmp_path / "m", entities=entities, score=0.9)
+    text = ("수원시 장안구 공고 제2024-12호\n이유\n채권자 김서윤은 직원 LE VAN 와 계약하였다. 국적: 베트남. "
+            "차종: 그랜저, 처방: 아모크라 625mg. 피고 박지훈은 한빛상사에 근무한다. 심지어 연락처 010-1234-5678도 "
+            "남겼다. 경찰은 변 씨를 조사했다.")
+    off = build_default_detector(folder, threads=1, rules=False)
+    on = build_default_detector(folder, threads=1)
+    model_spans = off.detect(text)
+    assert set(entities) <= {text[s.start:s.end] for s in model_spans}  # the model tags every one of them
+    rule_spans = on.rule_spans(text)
+    assert any(r.label == "PHONE" for r in rule_spans)
+    for output in (on.detect(text),
+                   [s for ev in on.stream(text) if isinstance(ev, SpansFound) for s in ev.spans]):
+        by_pos = {(s.start, s.end): s for s in output}
+        for m in model_spans:
+            if any(r.overlaps(m) for r in rule_spans):
+                continue
+            got = by_pos.get((m.start, m.end))
+            assert got is not None, f"model span {text[m.start:m.end]!r} missing with rules on"
+            assert got.label == m.label or (m.label, got.label) == ("ORGANIZATION", "PERSON"), text[m.start:m.end]
+        # and the rule stage added the surname + title on top
+        assert ("변", "PERSON") in {(text[s.start:s.end], s.label) for s in output}

@@ -13,6 +13,8 @@ Runs ``veil_desktop.evaluate`` (the project's one scoring implementation) for
   - ``klue heldout``: the KLUE hash test split (820 sentences; KLUE has only two sources, both used in training).
 
 and prints one markdown table per run (exact / partial P R F1, leaks, false positives per 1,000 characters).
+Predictions count as users get them: score ≥ ``--min-score`` (default ``DEFAULT_MIN_SCORE`` = 0.5, the batch
+CLI's and the window's default; ``--min-score 0`` scores every span, demoted ones included).
 Reads ``../shared/data`` only; writes nothing unless ``--json``.
 """
 from __future__ import annotations
@@ -42,6 +44,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--json", help="also write every run's figures to this file")
     ap.add_argument("--only", help="comma-separated detector names to run (default: all)")
+    ap.add_argument("--min-score", type=float, default=E.DEFAULT_MIN_SCORE,
+                    help="score only predictions with score >= S (default: the product's default threshold)")
     a = ap.parse_args(argv)
     only = set(a.only.split(",")) if a.only else None
     corpora = {}
@@ -55,8 +59,9 @@ def main(argv=None) -> int:
         docs = list(iter_split(docs, split))
         det = E.make_detector(det_name, threads=a.threads)
         t0 = time.perf_counter()
-        rep = E.evaluate(det, docs, scored)
-        print(E.markdown(rep, f"{getattr(det, 'id', det_name)} on {data} / {split}"), flush=True)
+        rep = E.evaluate(det, docs, scored, min_score=a.min_score)
+        print(E.markdown(rep, f"{getattr(det, 'id', det_name)} on {data} / {split} (min score {a.min_score:g})"),
+              flush=True)
         print(f"({time.perf_counter() - t0:.1f} s)\n", flush=True)
         out[f"{det_name} {data} {split}"] = E.to_json(rep)
     if a.json:

@@ -8,6 +8,11 @@
 Corpora come from ``veil_desktop.datasets`` (``../shared/data``); the split is the fixed text-hash split
 (``test`` is held out: never tune on it).
 
+Predictions are scored as users get them: only spans scoring at least ``--min-score`` (default
+``detect.span.DEFAULT_MIN_SCORE`` = 0.5, the same constant as ``veil-redact redact --min-score`` and the window's
+default threshold) count; spans below it (e.g. model spans demoted by ``rules/refine.py``) are left unmasked by
+the batch CLI and pending in the window, so they count as not predicted. ``--min-score 0`` scores every span.
+
 Definitions (documented in docs/EVALUATION.md):
 - **exact**: a prediction is a TP when a gold span has the same (start, end, label).
 - **partial**: a prediction is correct when it overlaps a gold span of the same label (precision side);
@@ -39,7 +44,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .datasets import SPLITS
-from .detect.span import RULE_LABELS, Span
+from .detect.span import DEFAULT_MIN_SCORE, RULE_LABELS, Span
 
 #: other identifiers (rules/identifiers.py): reported as their own group, "other identifiers"
 OTHER_IDS = frozenset({"URL", "HEALTH_INSURANCE", "MEDICAL_ID", "EMPLOYEE_ID", "STUDENT_ID", "CASE_NUMBER",
@@ -300,14 +305,15 @@ def load_corpus(name: str, path: str | None = None):
 
 
 def evaluate(detector, docs, scored: frozenset[str] | None, keep_errors: int = 0,
-             only_detector_labels: bool = True) -> Report:
+             only_detector_labels: bool = True, min_score: float = DEFAULT_MIN_SCORE) -> Report:
     """Run ``detector`` over ``docs`` and score it. With ``only_detector_labels`` (default) gold spans of
-    labels the detector cannot emit (e.g. PERSON for the rules alone) are left out of the table."""
+    labels the detector cannot emit (e.g. PERSON for the rules alone) are left out of the table. Only
+    predictions scoring ``>= min_score`` count (default: the product's default threshold; 0 = all)."""
     rep = Report()
     can = frozenset(getattr(detector, "labels", ()) or ())
     t0 = time.perf_counter()
     for d in docs:
-        pred = detector.detect(d.text)
+        pred = [s for s in detector.detect(d.text) if s.score >= min_score]
         labels = None if scored is None else (scored - set(d.unlabelled))
         gold = d.spans
         if only_detector_labels and can:
@@ -420,8 +426,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="score only the first N documents of the split")
     ap.add_argument("--errors", type=int, default=0, help="print up to N error cases (never do this on test "
                                                           "while tuning)")
+    ap.add_argument("--min-score", type=float, default=DEFAULT_MIN_SCORE, metavar="S",
+                    help=f"score only predictions with score >= S, as users get them (default {DEFAULT_MIN_SCORE}, "
+                         "the batch CLI's --min-score and the window's default threshold; 0 = every span)")
     ap.add_argument("--json", nargs="?", const="-", help="also write JSON (to a path, or '-' for stdout)")
     a = ap.parse_args(argv)
+    if not 0.0 <= a.min_score <= 1.0:
+        ap.error("--min-score must be between 0 and 1")
 
     from .datasets import iter_split
 
@@ -441,8 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         det = make_detector(a.detector, a.model, a.threads, a.o_bias, rule_labels, spacing=not a.no_spacing)
     except (ModelFolderError, ValueError) as e:
         raise SystemExit(str(e)) from None
-    rep = evaluate(det, docs, scored, keep_errors=a.errors, only_detector_labels=not a.all_labels)
-    title = f"{getattr(det, 'id', a.detector)} on {a.data} / {a.split}"
+    rep = evaluate(det, docs, scored, keep_errors=a.errors, only_detector_labels=not a.all_labels,
+                   min_score=a.min_score)
+    title = f"{getattr(det, 'id', a.detector)} on {a.data} / {a.split} (min score {a.min_score:g})"
     print(markdown(rep, title))
     if a.errors:
         print("\nError cases:")
@@ -450,6 +462,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"- [{e['kind']}] {e['label']}: {e.get('gold') or e.get('pred')!r}  …{e['context']}…")
     if a.json:
         blob = json.dumps({"detector": getattr(det, "id", a.detector), "data": a.data, "split": a.split,
+                           "min_score": a.min_score,
                            **to_json(rep)}, ensure_ascii=False, indent=2)
         if a.json == "-":
             print(blob)

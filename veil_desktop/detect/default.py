@@ -184,9 +184,8 @@ class CombinedDetector:
             for m in ev.spans:
                 if extra:
                     blocked.update(extra_index.overlapping(m.start, m.end))
-                r = refine_model_span(text, m)  # rules/refine.py: relabel or drop (local)
-                if r is not None:
-                    ready.extend(pieces(r))
+                # rules/refine.py (local): relabel or demote, never drop or reshape
+                ready.extend(pieces(refine_model_span(text, m)))
             if ready:
                 yield SpansFound(tuple(sort_spans(ready)))
         if cancelled():

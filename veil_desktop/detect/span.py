@@ -26,6 +26,10 @@ RULE_LABELS: tuple[str, ...] = (
 
 ALL_LABELS: tuple[str, ...] = MODEL_LABELS + RULE_LABELS
 
+#: The product's default score threshold: ``veil-redact redact --min-score``, the window's default threshold
+#: (``review.settings.AppSettings.threshold``) and ``veil_desktop.evaluate --min-score`` all start from it.
+DEFAULT_MIN_SCORE: float = 0.5
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Span:

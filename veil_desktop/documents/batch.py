@@ -42,11 +42,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..detect.span import DEFAULT_MIN_SCORE
 from ..masking import Masker, MaskStyle
 from .errors import DocumentError, LeakDetected
 from .formats import SUPPORTED_FORMATS
 
-DEFAULT_MIN_SCORE = 0.5
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields, replace
 
+from ..detect.span import DEFAULT_MIN_SCORE
 from ..masking import MaskStyle
 from .export import PendingPolicy
 
@@ -25,7 +26,7 @@ class AppSettings:
     default_style: str = MaskStyle.TAG.value
     styles: dict[str, str] = field(default_factory=dict)   # label -> MaskStyle value
     pending_policy: str = PendingPolicy.BLOCK.value
-    threshold: float = 0.5
+    threshold: float = DEFAULT_MIN_SCORE
     skip_ids: bool = True               # hide ASCII identifier-like tokens from the model (the card's setting)
     recent_files: tuple[str, ...] = ()
 

@@ -3,18 +3,25 @@
 Two halves, both pure ``re`` + small hand-written lists (no downloads, nothing learnt):
 
 ``refine_model_span(text, span)`` — looks at ONE model span and its few neighbouring characters and returns it
-unchanged, relabelled, or ``None`` (dropped). It is *local* (a span and ±20 characters), so the streaming
-``CombinedDetector`` can apply it to each model batch as it arrives, and ``detect`` to the whole list, with
-the same result. Fixes:
+unchanged, relabelled, or *demoted*. It never drops a model span and never moves its boundaries (issue 15: the
+model spans of the rules-on output are the model's own; a silent drop could leak a real name that happens to
+look like one of the words below). A demoted span keeps its start, end and label; only its score is lowered to
+``DEMOTED_SCORE`` (0.2), below the product's default threshold ``span.DEFAULT_MIN_SCORE`` (0.5): the window
+shows it as a pending suggestion below the threshold (the export summary counts and asks about those), the
+batch CLI leaves it unmasked and counts it in the report's ``pending_below_threshold``, and the evaluator (at
+its default ``--min-score``) scores what users get. The one remaining change of a model span is the relabel
+ORGANIZATION → PERSON of Latin-script names (same boundaries, still masked). It is *local* (a span and ±20
+characters), so the streaming ``CombinedDetector`` can apply it to each model batch as it arrives, and
+``detect`` to the whole list, with the same result. Fixes:
 
 * Latin-script personal names (``NGUYEN THI HOA``, ``James Wilson``) tagged ORGANIZATION → PERSON, when a
   token is a common surname / middle name / given name of the migrant and foreign names seen in Korean
   paperwork, or a name field (``성명``, ``이름``, ``Name`` …) stands right before;
-* PERSON spans that are not names: nationality words in a ``국적`` field or anywhere (``베트남``), role nouns
+* PERSON spans that are not names (demoted): nationality words in a ``국적`` field or anywhere (``베트남``), role nouns
   of legal and administrative documents (``채권자``, ``원고``, ``임차인``), headings (``이유``, ``주문``, also
   spaced ``이   유``), common words starting with a surname syllable (``심지어``, ``권선징악``), car models,
   drug names and anything followed by a dose or dosage form (``아모크라 625mg``, ``…정``);
-* ADDRESS spans that are an issuing authority, not an address: region words without a number right before
+* ADDRESS spans that are an issuing authority, not an address (demoted): region words without a number right before
   ``공고`` / ``고시`` / ``시장`` … (``성남시 분당구 공고 제2024-12호``).
 
 ``find_context_entities(text, cx)`` — a rule-stage finder (``RuleDetector(entities=True)``, which the default
@@ -41,10 +48,15 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from ..span import Span
+from ..span import DEFAULT_MIN_SCORE, Span
 from .context import ContextIndex, literal_alternation
 
 ENTITY_LABELS: tuple[str, ...] = ("PERSON", "ORGANIZATION")
+
+#: the score of a model span refine judges not to be an entity (kept, same boundaries and label, but below the
+#: default threshold: a pending suggestion in the window, left unmasked and counted by the batch CLI)
+DEMOTED_SCORE: float = 0.2
+assert DEMOTED_SCORE < DEFAULT_MIN_SCORE
 
 # ---------------------------------------------------------------------------------------------
 # word lists
@@ -296,8 +308,14 @@ def _latin_name_like(value: str, before: str) -> bool:
     return hits >= 1 and hits * 2 >= len(tokens) - 1
 
 
-def refine_model_span(text: str, span: Span) -> Span | None:
-    """The span, relabelled, or None (see the module docstring). Local: reads ±20 characters around it."""
+def demote(span: Span) -> Span:
+    """``span`` with the same start, end, label and source, its score lowered to ``DEMOTED_SCORE``."""
+    return Span(span.start, span.end, span.label, min(span.score, DEMOTED_SCORE), span.source)
+
+
+def refine_model_span(text: str, span: Span) -> Span:
+    """The span, relabelled or demoted — never dropped, never reshaped (see the module docstring). Local:
+    reads ±20 characters around it."""
     label = span.label
     if label == "PERSON" or label == "ORGANIZATION":
         value = text[span.start:span.end]
@@ -306,37 +324,34 @@ def refine_model_span(text: str, span: Span) -> Span | None:
             if value[:1].isascii() and _latin_name_like(value, before):
                 return Span(span.start, span.end, "PERSON", span.score, span.source)
             if value in _DRUGS or _DOSE_AFTER.match(text, span.end):
-                return None  # "아모크라 625mg" tagged as a company
+                return demote(span)  # "아모크라 625mg" tagged as a company
             return span
         core = _SPACES.sub("", value)
         if core in _NOT_PERSON:
-            return None
+            return demote(span)
         words = value.split()
         if len(words) > 1 and words[-1] in _PHRASE_END:
-            # "변경 시", "김민준 등": drop the trailing word; drop the span only when what remains is no name
+            # "변경 시": demoted when what remains without the trailing word is no name; "김민준 등" is kept as
+            # the model gave it (the boundaries are the model's: at worst 등 is masked too)
             rest = value[:value.rstrip().rfind(" ")].rstrip()
             if _SPACES.sub("", rest) in _NOT_PERSON or not rest:
-                return None
-            return Span(span.start, span.start + len(rest), label, span.score, span.source)
+                return demote(span)
+            return span
         if _DOSE_AFTER.match(text, span.end):
-            return None  # "아모크라 625mg", "코자정 50mg"
+            return demote(span)  # "아모크라 625mg", "코자정 50mg"
         if _NATIONALITY_FIELD.search(before):
-            return None  # "국적: 베트남", "국적(베트남)": whatever the word, a nationality field is not a name
+            return demote(span)  # "국적: 베트남", "국적(베트남)": whatever the word, a nationality field is not a name
         return span
     if label == "ADDRESS":
         if _DIGIT.search(text, span.start, span.end) is None and _AUTHORITY_AFTER.match(text, span.end):
-            return None
+            return demote(span)
         return span
     return span
 
 
 def refine_model_spans(text: str, spans) -> list[Span]:
-    out = []
-    for s in spans:
-        r = refine_model_span(text, s)
-        if r is not None:
-            out.append(r)
-    return out
+    """``refine_model_span`` over each span: as many spans out as in, same boundaries."""
+    return [refine_model_span(text, s) for s in spans]
 
 
 # ---------------------------------------------------------------------------------------------
