@@ -34,8 +34,13 @@ def main(argv=None) -> int:
     ap.add_argument("--no-rules", action="store_true")
     ap.add_argument("--dense", action="store_true", help="twin without the raised O bias: a random classifier "
                     "tags most tokens, the worst case for the number of spans written")
+    ap.add_argument("--default", action="store_true", help="no --model: the embedded compact model as shipped "
+                    "(the twin has the real model's weight and activation memory; the compact model has 2x the "
+                    "tokens per character)")
     a = ap.parse_args(argv)
-    if a.dense:
+    if a.default:
+        twin = None
+    elif a.dense:
         import bench_detect
 
         bench_detect.O_BIAS = 0.0
@@ -47,7 +52,7 @@ def main(argv=None) -> int:
         f.write_text(korean_text(a.chars), encoding="utf-8")
         out = Path(tmp) / "out.jsonl"
         cmd = ["/usr/bin/time", "-v", sys.executable, "-m", "veil_desktop.cli", "detect", "--json", "-q",
-               "--threads", str(a.threads), "--model", str(twin), str(f)] + (["--no-rules"] if a.no_rules else [])
+               "--threads", str(a.threads), *(["--model", str(twin)] if twin else []), str(f)] + (["--no-rules"] if a.no_rules else [])
         with out.open("w") as fh:
             r = subprocess.run(cmd, stdout=fh, stderr=subprocess.PIPE, text=True, cwd=HERE.parent)
         if r.returncode != 0:
@@ -58,7 +63,8 @@ def main(argv=None) -> int:
         line = json.loads(out.read_text(encoding="utf-8"))
     mb = kb / 1024
     print(f"veil-redact detect --json{' --no-rules' if a.no_rules else ''} on {a.chars:,} characters "
-          f"(twin {twin.name}, {a.threads} threads): peak RSS {mb:.0f} MB "
+          f"({('twin ' + twin.name) if twin else 'embedded compact model'}, {a.threads} threads, "
+          f"load average {__import__('os').getloadavg()[0]:.2f}): peak RSS {mb:.0f} MB "
           f"(target <= {TARGET_MB} MB: {'met' if mb <= TARGET_MB else 'NOT met'}), "
           f"{len(line['spans'])} spans, wall {wall}")
     return 0

@@ -145,6 +145,33 @@ def build_int8(src: Path = TWIN, dest: Path = TWIN_INT8) -> Path:
     return dest
 
 
+# ---------------------------------------------------------------------------------------------- kernel
+def use_viterbi(kind: str) -> None:
+    """Choose the Viterbi kernel before ``veil_desktop.detect.viterbi`` compiles one: ``jit`` (what a source
+    checkout or wheel runs: numba JIT), ``aot`` (what the offline bundle ships: the ``numba.pycc`` module
+    built by ``packaging/build_aot.py`` into ``build/aot/``, registered as
+    ``veil_desktop.detect._viterbi_aot`` exactly where the bundle puts it) or ``numpy``."""
+    if kind == "numpy":
+        os.environ["VEIL_NO_NUMBA"] = "1"
+    elif kind == "aot":
+        import importlib.util
+
+        import veil_desktop.detect as pkg
+
+        so = sorted((ROOT / "build" / "aot").glob("_viterbi_aot*.so")) + sorted(
+            (ROOT / "build" / "aot").glob("_viterbi_aot*.pyd"))
+        if not so:
+            raise SystemExit("no build/aot/_viterbi_aot*: run  .venv/bin/python packaging/build_aot.py  first")
+        name = "veil_desktop.detect._viterbi_aot"
+        spec = importlib.util.spec_from_file_location(name, so[0])
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules[name] = mod
+        pkg._viterbi_aot = mod
+    elif kind != "jit":
+        raise SystemExit(f"--viterbi {kind!r}: jit, aot or numpy")
+
+
 # ---------------------------------------------------------------------------------------------- text
 def korean_text(n_chars: int) -> str:
     """``n_chars`` characters of realistic Korean administrative text (documents joined by blank lines)."""
@@ -220,9 +247,99 @@ def measure_engine(det, text: str, reps: int) -> dict:
             fin.add(b, det._decode(logits, enc, b))
         dec.append(time.perf_counter() - t)
         dec_cpu.append(time.process_time() - c)
+    ratios = [a / b for a, b in zip(e2e, ort)]
     return {"e2e": min(e2e), "ort": min(ort), "e2e_all": e2e, "ort_all": ort, "rest": min(rest),
-            "rest_cpu": min(rest_cpu), "decode": min(dec), "decode_cpu": min(dec_cpu), "windows": len(enc.windows),
+            "e2e_median": statistics.median(e2e), "ort_median": statistics.median(ort),
+            "ratio_median": statistics.median(e2e) / statistics.median(ort),
+            "ratio_pair_min": min(ratios), "ratio_pair_max": max(ratios),
+            "rest_cpu": min(rest_cpu), "decode": min(dec), "decode_cpu": min(dec_cpu),
+            "decode_median": statistics.median(dec), "decode_cpu_median": statistics.median(dec_cpu), "windows": len(enc.windows),
             "tokens": int(len(enc.ids)), "spans": len(spans)}
+
+
+class TimedSession:
+    """Wraps an onnxruntime session and adds up the wall and CPU time spent inside ``run``."""
+
+    def __init__(self, session) -> None:
+        self.session = session
+        self.wall = self.cpu = 0.0
+
+    def run(self, names, feed):
+        t, c = time.perf_counter(), time.process_time()
+        try:
+            return self.session.run(names, feed)
+        finally:
+            self.wall += time.perf_counter() - t
+            self.cpu += time.process_time() - c
+
+
+def _stats(xs: list[float]) -> dict:
+    return {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "all": xs}
+
+
+def measure_default(full, text: str, reps: int) -> dict:
+    """What users get: the default detector (embedded compact model + rule stage + spacing pass + context
+    refinement + merge) end to end, against the bare ``session.run`` time of its own model over exactly
+    the main pass's batches of the same text, and against the engine alone (``ModelDetector.detect``).
+    The three are interleaved (e2e, engine, ORT, e2e, …) with the same number of repeats; medians and
+    min–max are reported, and the ratio both as median ÷ median and as the min–max of per-round ratios.
+    ``ort_inside_e2e`` is the ``session.run`` time inside the end-to-end calls (main pass + spacing pass),
+    measured through a timing wrapper around the same session."""
+    from veil_desktop.detect.default import CombinedDetector
+    from veil_desktop.detect.engine import ModelDetector
+
+    eng = full.model
+    timed = TimedSession(eng.model.session)
+    eng_t = ModelDetector(eng.model.path, model=replace(eng.model, session=timed), batch_size=eng.batch_size,
+                          o_bias=eng.o_bias, skip_ids=eng.skip_ids, normalize=eng.normalize)
+    full_t = CombinedDetector(eng_t, full.rules, spacing=full.spacing)
+    assert full_t.detect(text[:20_000]) == full.detect(text[:20_000]), "wrapped detector must give the same spans"
+    enc = eng.encode(text)
+    feeds = [f for _, f in _batches(eng, enc)]
+    sess = eng.model.session
+    w: dict[str, list[float]] = {k: [] for k in ("e2e", "engine", "ort", "e2e_cpu", "engine_cpu", "ort_cpu",
+                                                  "ort_inside_e2e", "ort_inside_e2e_cpu")}
+    n_spans = n_model = 0
+    for _ in range(reps):
+        timed.wall = timed.cpu = 0.0
+        t, c = time.perf_counter(), time.process_time()
+        n_spans = len(full_t.detect(text))
+        w["e2e"].append(time.perf_counter() - t)
+        w["e2e_cpu"].append(time.process_time() - c)
+        w["ort_inside_e2e"].append(timed.wall)
+        w["ort_inside_e2e_cpu"].append(timed.cpu)
+        t, c = time.perf_counter(), time.process_time()
+        n_model = len(eng.detect(text))
+        w["engine"].append(time.perf_counter() - t)
+        w["engine_cpu"].append(time.process_time() - c)
+        t, c = time.perf_counter(), time.process_time()
+        for f in feeds:
+            sess.run(None, f)
+        w["ort"].append(time.perf_counter() - t)
+        w["ort_cpu"].append(time.process_time() - c)
+    out = {k: _stats(v) for k, v in w.items()}
+    for a, b in (("e2e", "ort"), ("engine", "ort"), ("e2e", "engine"), ("e2e_cpu", "ort_cpu")):
+        pair = [x / y for x, y in zip(w[a], w[b])]
+        out[f"{a}/{b}"] = {"median_of_medians": statistics.median(w[a]) / statistics.median(w[b]),
+                           "pair_min": min(pair), "pair_max": max(pair)}
+    out.update(chars=len(text), tokens=int(len(enc.ids)), windows=len(enc.windows), spans=n_spans,
+               model_spans=n_model, reps=reps)
+    return out
+
+
+def print_default(n: int, r: dict) -> None:
+    def f(k, scale=1.0, fmt="{:.3f}"):
+        s = r[k]
+        return (fmt.format(s["median"] * scale) + " (" + fmt.format(s["min"] * scale) + "–"
+                + fmt.format(s["max"] * scale) + ")")
+
+    def q(k):
+        s = r[k]
+        return f"{s['median_of_medians']:.3f} ({s['pair_min']:.3f}–{s['pair_max']:.3f})"
+
+    print(f"| {n:,} | {r['tokens']:,} | {r['windows']} | {r['spans']:,} | {f('e2e')} | {f('engine')} | {f('ort')} | "
+          f"{f('ort_inside_e2e')} | {q('e2e/ort')} | {q('engine/ort')} | {q('e2e/engine')} | {q('e2e_cpu/ort_cpu')} | "
+          f"{n / r['e2e']['median']:,.0f} |", flush=True)
 
 
 def gil_gaps(det, text: str) -> dict:
@@ -336,13 +453,21 @@ class NaiveDetector:
         return out
 
 
-def measure_naive(det, text: str) -> dict:
+def measure_naive(det, text: str, reps: int = 1) -> dict:
+    """The naive baseline, ``reps`` runs; the minimum of each timing (as the engine's ``decode``) and the
+    median (``*_median``, to compare with the engine's median over as many runs)."""
     naive = NaiveDetector(det)
-    timings: dict = {}
-    t = time.perf_counter()
-    naive.detect(text, timings)
-    timings["e2e"] = time.perf_counter() - t
-    return timings
+    runs = []
+    for _ in range(reps):
+        timings: dict = {}
+        t = time.perf_counter()
+        naive.detect(text, timings)
+        timings["e2e"] = time.perf_counter() - t
+        runs.append(timings)
+    out = {k: min(r[k] for r in runs) for k in runs[0]}
+    out.update({f"{k}_median": statistics.median(r[k] for r in runs) for k in ("decode", "decode_cpu", "e2e", "ort")})
+    out["reps"] = reps
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- subprocesses
@@ -351,39 +476,55 @@ import resource, sys, time
 sys.path.insert(0, {root!r})
 from veil_desktop.detect.engine import ModelDetector
 sys.path.insert(0, {bench!r})
-from bench_detect import korean_text
+from bench_detect import korean_text, use_viterbi
+use_viterbi({viterbi!r})
 text = korean_text({n})
-det = ModelDetector({folder!r}, threads={threads})
+if {default!r}:
+    from veil_desktop.detect.default import build_default_detector
+    det = build_default_detector(threads={threads})
+else:
+    det = ModelDetector({folder!r}, threads={threads})
 t = time.perf_counter()
 spans = det.detect(text)
 dt = time.perf_counter() - t
-print("RESULT", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, dt, len(spans), len(text))
+from veil_desktop.detect import viterbi
+print("RESULT", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, dt, len(spans), len(text), viterbi.kernel_name())
 """
 
 _START_CHILD = r"""
 import sys
 sys.path.insert(0, {root!r})
-from veil_desktop.detect.engine import ModelDetector
-det = ModelDetector({folder!r}, threads={threads})
+sys.path.insert(0, {bench!r})
+from bench_detect import use_viterbi
+use_viterbi({viterbi!r})
+if {default!r}:
+    from veil_desktop.detect.default import build_default_detector
+    det = build_default_detector(threads={threads})
+else:
+    from veil_desktop.detect.engine import ModelDetector
+    det = ModelDetector({folder!r}, threads={threads})
 spans = det.detect("안녕하세요. 저는 서울특별시 강남구 테헤란로 152에 사는 김민준입니다. 연락은 한빛은행 본점으로 주세요.")
 print("FIRST", len(spans), flush=True)
 """
 
 
-def peak_rss(folder: Path, n: int, threads: int) -> dict:
+def peak_rss(folder: Path, n: int, threads: int, default: bool = False, viterbi: str = "jit") -> dict:
     code = _RSS_CHILD.format(root=str(ROOT), bench=str(Path(__file__).parent), n=n, folder=str(folder),
-                             threads=threads)
+                             threads=threads, default=default, viterbi=viterbi)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=3600)
     line = next((x for x in r.stdout.splitlines() if x.startswith("RESULT")), None)
     if line is None:
         raise RuntimeError(r.stderr[-2000:])
-    _, kb, dt, n_spans, n_chars = line.split()
-    return {"peak_rss_mb": int(kb) / 1024, "seconds": float(dt), "chars": int(n_chars)}
+    _, kb, dt, n_spans, n_chars, kern = line.split()
+    return {"peak_rss_mb": int(kb) / 1024, "seconds": float(dt), "chars": int(n_chars), "spans": int(n_spans),
+            "viterbi": kern}
 
 
-def start_to_first(folder: Path, threads: int, runs: int = 3) -> list[float]:
+def start_to_first(folder: Path, threads: int, runs: int = 3, default: bool = False,
+                   viterbi: str = "jit") -> list[float]:
     """Seconds from spawning a fresh interpreter to its first detection result on stdout."""
-    code = _START_CHILD.format(root=str(ROOT), folder=str(folder), threads=threads)
+    code = _START_CHILD.format(root=str(ROOT), bench=str(Path(__file__).parent), folder=str(folder),
+                               threads=threads, default=default, viterbi=viterbi)
     out = []
     for _ in range(runs):
         t = time.perf_counter()
@@ -450,48 +591,106 @@ def main(argv=None) -> int:
     ap.add_argument("--int8-sizes", default="10000,100000,200000")
     ap.add_argument("--rss-chars", type=int, default=1_000_000)
     ap.add_argument("--worst-size", type=int, default=200_000)
+    ap.add_argument("--engine-sizes", default="5000,50000",
+                    help="--detector default: sizes for the engine-alone / naive-decode table ('' to skip)")
+    ap.add_argument("--naive-equal", action="store_true",
+                    help="run the naive baseline as often as the engine's decode (max(reps, 3)) and also print "
+                         "the median ÷ median decode speed-up")
     ap.add_argument("--skip", default="", help="comma list of: naive,worst,gil,int8,rss,start")
     ap.add_argument("--ort-grid", action="store_true", help="also time bare session.run, FP32/INT8 x 1/2 threads")
-    ap.add_argument("--out", default=str(CACHE / "results.json"))
+    ap.add_argument("--out", default=None, help="JSON results (default .bench-cache/results[-default].json)")
+    ap.add_argument("--detector", choices=("twin", "default"), default="twin",
+                    help="twin = the random-weight twin of veil-pii-ko-small-3, engine alone (the historical "
+                         "tables); default = what users get: the embedded compact model + rule stage "
+                         "(build_default_detector), measured end to end against its own session.run")
+    ap.add_argument("--default-repeat", type=int, default=5,
+                    help="--detector default: interleaved rounds per size (e2e, engine, ORT each once a round)")
+    ap.add_argument("--viterbi", choices=("jit", "aot", "numpy"), default="jit",
+                    help="Viterbi kernel: jit (source checkout), aot (what the bundle ships; needs build/aot/), "
+                         "numpy")
     args = ap.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
     sizes = [int(x) for x in args.sizes.split(",") if x]
+    default = args.detector == "default"
+    if args.out is None:
+        args.out = str(CACHE / ("results-default.json" if default else "results.json"))
+    use_viterbi(args.viterbi)
 
     from veil_desktop.detect import viterbi
     from veil_desktop.detect.engine import ModelDetector
 
-    folder = build_twin()
-    twin_info = json.loads((folder / "TWIN.json").read_text())
     print(f"# machine: {machine()}")
-    print(f"# twin: {folder} ({twin_info['parameters'] / 1e6:.2f}M parameters, "
-          f"{(folder / 'model.fp32.onnx').stat().st_size / 1e6:.1f} MB ONNX); threads={args.threads}; "
-          f"viterbi backend: {viterbi.warm_up()}")
-    det = ModelDetector(folder, threads=args.threads)
+    results: dict = {"machine": machine(), "threads": args.threads, "sizes": {}, "command": " ".join(sys.argv),
+                     "detector": args.detector}
+    if default:
+        from veil_desktop.detect.default import build_default_detector
+
+        full = build_default_detector(threads=args.threads)
+        det = full.model
+        folder = det.model.path
+        results["viterbi"] = viterbi.warm_up()
+        print(f"# detector: {full.id} (default: embedded {folder.name} + rule stage); threads={args.threads}; "
+              f"viterbi backend: {results['viterbi']}")
+        full.detect(korean_text(5_000))  # warm-up outside the timings
+        skip |= {"worst", "int8", "gil"}  # twin-only (the window's responsiveness: benchmarks/bench_ui.py)
+    else:
+        folder = build_twin()
+        twin_info = json.loads((folder / "TWIN.json").read_text())
+        results["viterbi"] = viterbi.warm_up()
+        print(f"# twin: {folder} ({twin_info['parameters'] / 1e6:.2f}M parameters, "
+              f"{(folder / 'model.fp32.onnx').stat().st_size / 1e6:.1f} MB ONNX); threads={args.threads}; "
+              f"viterbi backend: {results['viterbi']}")
+        det = ModelDetector(folder, threads=args.threads)
     det.warm_up()
-    results: dict = {"machine": machine(), "threads": args.threads, "sizes": {}, "command": " ".join(sys.argv)}
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     results["load_before"] = load
     print(f"# load average before the run: {load:.2f}")
-    print("\n| chars | tokens | windows | spans | e2e s | ORT s | e2e/ORT | rest s (replay) | rest % of ORT |"
+    if default:
+        results["default"] = {}
+        print(f"\n## default detector end to end vs its own session.run ({args.default_repeat} interleaved rounds; "
+              "median (min–max) seconds; ratios: median ÷ median (min–max of per-round ratios))")
+        print("| chars | tokens | windows | spans | e2e s | engine alone s | session.run s (main-pass batches) | "
+              "session.run inside e2e s | e2e ÷ session.run | engine ÷ session.run | e2e ÷ engine | "
+              "e2e CPU ÷ session.run CPU | e2e chars/s |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for n in sizes:
+            r = measure_default(full, korean_text(n), args.default_repeat)
+            results["default"][n] = r
+            print_default(n, r)
+        results["load_after_default"] = os.getloadavg()[0]
+        print(f"# load average after the default-detector table: {results['load_after_default']:.2f}")
+        sizes = [int(x) for x in args.engine_sizes.split(",") if x]
+        if sizes:
+            print(f"\n## engine alone ({folder.name}, no rule stage), e2e vs ORT min of each (historical method) "
+                  "+ median ÷ median, and decode vs the naive baseline")
+    if sizes:
+        print("\n| chars | tokens | windows | spans | e2e s | ORT s | e2e/ORT (min ÷ min) | e2e/ORT median ÷ median "
+          "(per-round min–max) | rest s (replay) | rest % of ORT |"
           " naive e2e s | naive ORT s | naive e2e/ORT | decode ms | naive decode ms | decode speed-up |"
           " rest CPU ms | decode CPU ms | naive decode CPU ms | CPU speed-up |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in sizes:
         text = korean_text(n)
         reps = 5 if n <= 10_000 else (3 if n <= 50_000 else 2)
         r = measure_engine(det, text, reps)
-        nv = measure_naive(det, text) if "naive" not in skip else {}
+        nv = measure_naive(det, text, max(reps, 3) if args.naive_equal else 1) if "naive" not in skip else {}
         r["naive"] = nv
         results["sizes"][n] = r
         nd = nv.get("decode")
         print(f"| {n:,} | {r['tokens']:,} | {r['windows']} | {r['spans']:,} | {r['e2e']:.3f} | {r['ort']:.3f} | "
-              f"{r['e2e'] / r['ort']:.3f} | {r['rest']:.4f} | {100 * r['rest'] / r['ort']:.1f} | "
+              f"{r['e2e'] / r['ort']:.3f} | {r['ratio_median']:.3f} ({r['ratio_pair_min']:.3f}–{r['ratio_pair_max']:.3f}) | "
+              f"{r['rest']:.4f} | {100 * r['rest'] / r['ort']:.1f} | "
               + (f"{nv['e2e']:.3f} | {nv['ort']:.3f} | {nv['e2e'] / nv['ort']:.3f} | " if nv else "– | – | – | ")
               + f"{1000 * r['decode']:.1f} | " + (f"{1000 * nd:.1f} | {nd / r['decode']:.0f}× |" if nv else "– | – |")
               + f" {1000 * r['rest_cpu']:.1f} | {1000 * r['decode_cpu']:.1f} | "
               + (f"{1000 * nv['decode_cpu']:.1f} | {nv['decode_cpu'] / r['decode_cpu']:.0f}× |" if nv else "– | – |"),
               flush=True)
+        if nv and args.naive_equal:
+            print(f"|   ↳ medians over {nv['reps']} runs each: decode {1000 * r['decode_median']:.1f} ms vs naive "
+                  f"{1000 * nv['decode_median']:.1f} ms = {nv['decode_median'] / r['decode_median']:.0f}× wall; CPU "
+                  f"{1000 * r['decode_cpu_median']:.1f} vs {1000 * nv['decode_cpu_median']:.1f} ms = "
+                  f"{nv['decode_cpu_median'] / r['decode_cpu_median']:.0f}× |", flush=True)
 
     if "worst" not in skip and args.worst_size:
         # the unbiased random twin: ~60% of tokens in entities, the worst case for span handling
@@ -533,16 +732,19 @@ def main(argv=None) -> int:
             print(f"| {g['model']} | {g['threads']} | {g['wall_ms_per_window']:.1f} | {g['cpu_ms_per_window']:.1f} |")
 
     if "start" not in skip:
-        times = start_to_first(folder, args.threads)
+        times = start_to_first(folder, args.threads, default=default, viterbi=args.viterbi)
         results["start_to_first"] = times
-        print(f"\nprocess start → first result (fresh interpreter, numba cache warm after run 1): "
+        print(f"\nprocess start → first result ({'default detector' if default else 'twin engine alone'}, "
+              f"viterbi {args.viterbi}, fresh interpreter, numba cache warm after run 1): "
               + ", ".join(f"{t:.2f} s" for t in times))
 
     if "rss" not in skip:
-        rss = peak_rss(folder, args.rss_chars, args.threads)
+        rss = peak_rss(folder, args.rss_chars, args.threads, default=default, viterbi=args.viterbi)
         results["rss"] = rss
-        print(f"\npeak RSS, {rss['chars']:,} characters, FP32, fresh process: {rss['peak_rss_mb']:.0f} MB "
-              f"(detect took {rss['seconds']:.1f} s)")
+        print(f"\npeak RSS, {rss['chars']:,} characters, "
+              f"{'default detector (model + rules)' if default else 'twin engine alone'}, no window, fresh "
+              f"process: {rss['peak_rss_mb']:.0f} MB (detect took {rss['seconds']:.1f} s, {rss['spans']:,} spans, "
+              f"viterbi {rss['viterbi']}, load average now {os.getloadavg()[0]:.2f})")
 
     results["load_after"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     print(f"# load average after the run: {results['load_after']:.2f}")

@@ -237,7 +237,13 @@ def main() -> int:
     ap.add_argument("--idle-s", type=float, default=20.0)
     ap.add_argument("--max-detect-s", type=float, default=900.0, help="cut detection of the big doc off after this")
     ap.add_argument("--agreement-chars", type=int, default=50_000)
+    ap.add_argument("--viterbi", choices=("jit", "aot", "numpy"), default="jit",
+                    help="Viterbi kernel: jit (source checkout), aot (what the bundle ships, from build/aot/)")
     args = ap.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_detect import use_viterbi
+
+    use_viterbi(args.viterbi)
 
     from veil_desktop.detect.events import SpansFound
     from veil_desktop.review.settings import AppSettings
@@ -333,6 +339,9 @@ def main() -> int:
     print(f"  whole-app RSS at 1M {big['rss_max_mb']:.0f} MB (target <= {RSS_TARGET_MB:.0f} MB): "
           f"{verdict(big['rss_max_mb'] <= RSS_TARGET_MB)}")
     print(f"  cancel -> worker stopped {cancel_ms:.0f} ms (target <= 100 ms): {verdict(stopped and cancel_ms <= 100)}")
+    from veil_desktop.detect import viterbi as _vit
+
+    print(f"  viterbi kernel: {_vit.backend()}; load average at the end {os.getloadavg()[0]:.2f}")
     window.close()
     return 0
 
