@@ -349,6 +349,16 @@ def docx_cases() -> list[tuple[str, bytes, list[str]]]:
     sym = lambda v: "".join(f'<w:sym w:font="Arial" w:char="{ord(c):04X}"/>' for c in v)
     add("symbols_only", docx(p(H) + f'<w:p><w:r><w:t xml:space="preserve">연락처 </w:t>{sym(PHONE)}<w:t xml:space="preserve"> 주민등록번호 </w:t>'
                              f'{sym(RRN)}</w:r></w:p>'), ["PHONE", "RRN"])
+    # base64 payloads: field binary data and a custom-property blob holding the sentence (UTF-16 / UTF-8)
+    import base64
+    b64 = lambda t, e: base64.b64encode(t.encode(e)).decode()
+    add("flddata_copy", docx(p(S) + f'<w:p><w:r><w:fldChar w:fldCharType="begin"><w:fldData xml:space="preserve">{b64(S, "utf-16-le")}'
+                             '</w:fldData></w:fldChar></w:r><w:r><w:instrText> MACROBUTTON x </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>'))
+    blob = (XMLDECL + '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" '
+            'xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">'
+            f'<property fmtid="{{D5CDD505-2E9C-101B-9397-08002B2CF9AE}}" pid="2" name="data"><vt:blob>{b64(S, "utf-8")}</vt:blob></property></Properties>')
+    add("blob_copy", docx(p(S), parts={"docProps/custom.xml": blob}, root_rels=[("rId4", RT + "custom-properties", "docProps/custom.xml", False)],
+                          overrides={"/docProps/custom.xml": CT + "custom-properties+xml"}))
     # a font table and web settings naming the person
     add("fonttable_only", docx(p(H), parts={"word/fontTable.xml": wpart("fonts", f'<w:font w:name="{NAME} {PHONE}"><w:altName w:val="{xesc(S)}"/></w:font>')},
                                rels=[("rIdFt", RT + "fontTable", "fontTable.xml", False)],
@@ -527,6 +537,8 @@ def text_cases() -> list[tuple[str, bytes, list[str]]]:
     add("arabic_indic_digits.txt", (f"연락처 {styled(PHONE, 0x660)}\n").encode(), ["PHONE"])
     add("obfuscated.txt", (f"이메일 minjun.kim [at] example [dot] com\n연락처 010 - 7385 - 2946\n주민번호 900101ㅡ1234567\n"
                            f"보조 연락처 010_7385_2946 / 주민등록번호 900101.1234567\n").encode(), ["EMAIL", "PHONE", "RRN"])
+    import base64
+    add("base64_only.txt", ("첨부 데이터: " + base64.b64encode(S.encode()).decode() + "\n").encode())
     add("korean_digits_sep.txt", (S.replace(PHONE, "010.7385.2946").replace(RRN, "900101 1234567") + "\n").encode())
     return out
 

@@ -91,6 +91,14 @@ def text_views(data: bytes) -> list[str]:
         more.append(urllib.parse.unquote(u))
         more.append(re.sub(r"<[^>]*>", "", u))
         more.append(re.sub(r"<[^>]*>", "", html.unescape(re.sub(r"<[^>]*>", "", t))))
+    # base64 payloads (field data, property blobs, attachments) decoded
+    import base64
+    for m in re.finditer(r"[A-Za-z0-9+/]{24,}={0,2}", outs[0] if outs else ""):
+        try:
+            raw = base64.b64decode(m.group() + "=" * (-len(m.group()) % 4))
+        except Exception:  # noqa: BLE001
+            continue
+        more += [raw.decode(e, errors="ignore") for e in ("utf-8", "utf-16-le")]
     return outs + more
 
 

@@ -34,6 +34,7 @@ ALL = list(C.VALUES)
 
 
 def _cases(tmp: Path) -> dict[str, tuple[bytes, list[str]]]:
+    import base64
     spaced = C.SENT.replace(C.RRN, " ".join(C.RRN)).replace(C.PHONE, " ".join(C.PHONE))
     pdf = C._fpdf()
     pdf.multi_cell(0, 7, new_x="LMARGIN", new_y="NEXT",
@@ -88,6 +89,17 @@ def _cases(tmp: Path) -> dict[str, tuple[bytes, list[str]]]:
         # a Windows metafile drawing the sentence as text records -> needs review; one drawing lines -> published
         "emf_text.docx": (emf_docx(emf(text_rec)), ALL),
         "emf_plain.docx": (emf_docx(emf(line_rec)), ALL),
+        # base64 payloads a recipient can decode: DOCX field data / property blob emptied; a .txt held back
+        "flddata.docx": (C.docx(C.p(C.SENT) + '<w:p><w:r><w:fldChar w:fldCharType="begin"><w:fldData>'
+                                + base64.b64encode(C.SENT.encode("utf-16-le")).decode() + '</w:fldData></w:fldChar></w:r>'
+                                '<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>'), ALL),
+        "blob.docx": (C.docx(C.p(C.SENT), parts={"docProps/custom.xml": C.XMLDECL + '<Properties xmlns="http://schemas.'
+                             'openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/'
+                             'officeDocument/2006/docPropsVTypes"><property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="2" '
+                             f'name="d"><vt:blob>{base64.b64encode(C.SENT.encode()).decode()}</vt:blob></property></Properties>'},
+                             root_rels=[("rId4", C.RT + "custom-properties", "docProps/custom.xml", False)],
+                             overrides={"/docProps/custom.xml": C.CT + "custom-properties+xml"}), ALL),
+        "base64.txt": (("첨부 " + base64.b64encode(C.SENT.encode()).decode() + "\n").encode(), ALL),
         # a phone number drawn as Word symbols (w:sym w:char="0030" …): Word shows the digits
         "symbols.docx": (C.docx(C.p(C.HARMLESS) + '<w:p><w:r><w:t xml:space="preserve">연락처 </w:t>'
                                 + "".join(f'<w:sym w:font="Arial" w:char="{ord(c):04X}"/>' for c in C.PHONE)
@@ -225,6 +237,17 @@ def test_mixed_encoding_text_is_refused_with_what_to_do(batch):
     row = batch["rows"]["mixed.txt"]
     assert "FAILED" in row and "save it again as UTF-8" in row, row
     assert not (batch["out"] / "mixed.txt").exists()
+
+
+@pytest.mark.parametrize("name", ["flddata.docx", "blob.docx"])
+def test_base64_payloads_in_docx_are_emptied(batch, name):
+    _published_clean(batch, name)          # the oracle decodes base64 runs
+
+
+def test_base64_text_in_a_text_file_needs_review(batch):
+    row = batch["rows"]["base64.txt"]
+    assert "REVIEW" in row and "encoded text" in row and "--allow-unreadable" in row, row
+    assert not (batch["out"] / "base64.txt").exists()
 
 
 def test_unseen_escaped_copy_is_refused_with_what_to_do(batch):

@@ -59,6 +59,11 @@ _DROP = {_w + t for t in ("rPrChange", "pPrChange", "sectPrChange", "tblPrChange
                           "customXmlMoveFromRangeStart", "customXmlMoveFromRangeEnd",
                           "customXmlMoveToRangeStart", "customXmlMoveToRangeEnd", "cellIns", "cellDel")}
 _PERSON_ATTRS = {"author", "initials", "userId", "providerId"}
+# base64 payloads nobody reviews (field binary data, Word 2003 binData, custom-property blobs/streams/
+# clipboard data): a recipient can decode them (red team: an RRN in a w:fldData), so they are emptied
+_VT = "{http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes}"
+_BINARY_PAYLOAD = {_w + "fldData", _w + "binData"} | {_VT + t for t in ("blob", "oblob", "stream", "ostream",
+                                                                      "vstream", "cf")}
 _V = "{urn:schemas-microsoft-com:vml}"
 _O = "{urn:schemas-microsoft-com:office:office}"
 _FALLBACK = "{%s}Fallback" % MC
@@ -530,6 +535,12 @@ def clean(name: str, root: etree._Element) -> bool:
     for el in list(root.iter(*_DROP)):
         _remove_keep_tail(el)
         changed = True
+    for el in root.iter(*_BINARY_PAYLOAD):
+        if el.text or len(el):
+            el.text = ""
+            for child in list(el):
+                el.remove(child)
+            changed = True
     # paragraph-mark revision markers inside w:rPr (<w:rPr><w:ins/></w:rPr>) are dropped, not unwrapped
     for el in list(root.iter(*_UNWRAP)):
         parent = el.getparent()

@@ -124,9 +124,10 @@ def read_text_file(path: Path, data: bytes, fmt: str, encoding: str | None = Non
     text = raw if newline in (None, "\n") else raw.replace(newline, "\n")
     segs = (Segment(0, len(text), "", 0),) if text else ()
     parts = (Part("본문", 0, len(text), path.name),) if text else ()
+    from .encoded import encoded_text   # base64 that decodes to text: needs review (red team)
     return Document(path=path, format=fmt, text=text, parts=parts, segments=segs,
                     sha256=hashlib.sha256(data).hexdigest(), size=len(data), encoding=codec,
-                    newline=newline, bom=bom)
+                    newline=newline, bom=bom, unreadable=tuple(encoded_text(text)))
 
 
 def encode_text(doc: Document, text: str) -> bytes:

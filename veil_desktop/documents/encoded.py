@@ -1,0 +1,41 @@
+"""Text hidden in base64 inside a text file (red team): a recipient can decode it, the detectors cannot
+read it. A base64 run that decodes to plausible text with Hangul, an ``@`` or 6+ digits makes the file
+**needs review** (``Document.unreadable``, reason ``"encoded_text"``): the batch CLI holds it back unless
+``--allow-unreadable``; the window shows the banner. (In DOCX, base64 payloads are emptied on export.)"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from .model import Unreadable
+
+_B64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}")
+_PERSONAL = re.compile(r"[가-힣]{2}|@|\d{6}")
+MAX_RUNS = 2_000
+
+
+def _plausible(t: str) -> bool:
+    good = sum(1 for c in t if c.isprintable() or c in "\r\n\t")
+    return good >= 0.9 * len(t) and bool(_PERSONAL.search(t.replace("-", "").replace(" ", "")))
+
+
+def encoded_text(text: str) -> list[Unreadable]:
+    for n, m in enumerate(_B64.finditer(text)):
+        if n >= MAX_RUNS:
+            break
+        s = m.group()
+        try:
+            raw = base64.b64decode(s + "=" * (-len(s) % 4))
+        except (binascii.Error, ValueError):
+            continue
+        for enc in ("utf-8", "utf-16-le", "cp949"):
+            try:
+                t = raw.decode(enc)
+            except UnicodeDecodeError:
+                continue
+            if _plausible(t):
+                return [Unreadable(where="encoded text", reason="encoded_text",
+                                   caption="base64로 인코딩된 글이 있습니다: 검사할 수 없으니 직접 확인하세요",
+                                   caption_en="holds base64-encoded text that cannot be checked — review it")]
+    return []
