@@ -262,3 +262,45 @@ def test_rules_on_output_contains_every_rules_off_model_span(tmp_path):
             assert got.label == m.label or (m.label, got.label) == ("ORGANIZATION", "PERSON"), text[m.start:m.end]
         # and the rule stage added the surname + title on top
         assert ("변", "PERSON") in {(text[s.start:s.end], s.label) for s in output}
+
+
+def test_batch_cli_leaves_a_demoted_span_unmasked_and_counts_it_below_the_threshold(tmp_path):
+    """What a demoted span means for ``veil-redact redact`` at its default --min-score: the value stays in
+    clear, the report lists it as ``below_threshold`` (score 0.2) and counts it in ``pending_below_threshold``."""
+    import json
+
+    from tests.fixtures.tiny_model import build_tiny_model
+    from veil_desktop.cli import main
+
+    folder = build_tiny_model(tmp_path / "m", entities={"채권자": "PERSON", "김서윤": "PERSON"}, score=0.9)
+    src = tmp_path / "a.txt"
+    src.write_text("채권자 김서윤은 청구한다", encoding="utf-8")
+    out = tmp_path / "o"
+    assert main(["redact", str(src), "--out", str(out), "--model", str(folder), "--threads", "1", "--quiet"]) == 0
+    assert (out / "a.txt").read_text("utf-8") == "채권자 [PERSON]은 청구한다"
+    report = json.loads((out / "a.txt.report.json").read_text("utf-8"))
+    assert [(d["start"], d["end"], d["label"], d["score"], d["decision"]) for d in report["decisions"]] == [
+        (0, 3, "PERSON", DEMOTED_SCORE, "below_threshold"), (4, 7, "PERSON", pytest.approx(0.9, abs=1e-3),
+                                                              "accepted")]
+    assert report["review"]["pending_below_threshold"] == 1
+
+
+def test_window_review_state_shows_a_demoted_span_as_pending_below_the_default_threshold(tmp_path):
+    """What a demoted span means for the window (its review core, no Qt): at the default threshold it is a
+    hidden pending suggestion, counted per label, and no pending policy lets it out unseen."""
+    from tests.fixtures.tiny_model import build_tiny_model
+    from veil_desktop.detect.default import build_default_detector
+    from veil_desktop.review import PendingPolicy, PendingSpansError, ReviewState, spans_to_mask
+    from veil_desktop.review.settings import AppSettings
+
+    folder = build_tiny_model(tmp_path / "m", entities={"채권자": "PERSON", "김서윤": "PERSON"}, score=0.9)
+    text = "채권자 김서윤은 청구한다"
+    st = ReviewState(text)
+    st.add_detected(build_default_detector(folder, threads=1).detect(text))
+    st.set_threshold(AppSettings().threshold)
+    assert [text[it.start:it.end] for it in st.hidden_pending()] == ["채권자"]
+    assert st.hidden_counts() == {"PERSON": 1} and st.pending_count() == 1  # 김서윤 is visible and pending
+    for policy in PendingPolicy:
+        with pytest.raises(PendingSpansError) as err:
+            spans_to_mask(st, policy)
+        assert err.value.below_threshold == 1
