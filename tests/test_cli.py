@@ -173,3 +173,24 @@ def test_redact_help_names_the_hostile_input_options(capsys):
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert "--overwrite" in out and "--allow-unreadable" in out and "REVIEW" in out
+
+
+def test_detect_json_reads_long_texts_in_slices_with_offsets_of_the_whole_text(model, tmp_path, capsys,
+                                                                                 monkeypatch):
+    # slices of ~120 characters cut at line ends (as the batch redaction does): every span keeps the offset
+    # of the whole file, and the spans equal one whole-text detection (no value sits on a cut)
+    from veil_desktop.documents import batch
+
+    line = "안녕하세요 김철수님, 서울시에 삽니다. 한빛은행 본점입니다.\n"
+    text = line * 40
+    f = tmp_path / "long.txt"
+    f.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(batch, "DETECT_SLICE_CHARS", 120)
+    assert len(batch.slice_text(text)) > 10
+    assert cli.main(["detect", "--json", "--no-rules", "--threads", "1", "--model", str(model), str(f)]) == 0
+    spans = json.loads(capsys.readouterr().out)["spans"]
+    assert len(spans) == 3 * 40
+    assert all(text[s["start"]:s["end"]] == s["text"] for s in spans)
+    whole = cli.make_detector(str(model), threads=1, rules=False).detect(text)
+    assert sorted((s["start"], s["end"], s["label"]) for s in spans) == sorted(
+        (s.start, s.end, s.label) for s in whole)

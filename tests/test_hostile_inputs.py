@@ -417,8 +417,8 @@ def test_long_documents_are_detected_in_slices_with_the_same_spans(tmp_path, mon
                    for i in range(60))
     whole = sorted(det.detect(text))
     monkeypatch.setattr(batch, "DETECT_SLICE_CHARS", 300)
-    assert len(batch._slices(text, 300)) > 5
-    assert all(text[b - 1] == "\n" for _, b in batch._slices(text, 300))
+    assert len(batch.slice_text(text, 300)) > 5
+    assert all(text[b - 1] == "\n" for _, b in batch.slice_text(text, 300))
     assert sorted(batch._detect(det, text, "x", False)) == whole
     assert {s.label for s in whole} >= {"PERSON", "PHONE"}
     calls = []

@@ -21,6 +21,7 @@ import os
 import shutil
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -126,19 +127,28 @@ def stream_json(detector, text: str, *, file: str, out=None, label: str = "", pr
     show = progress and len(text) >= PROGRESS_MIN_CHARS
     t0 = last = time.monotonic()
     try:
-        events = detector.stream(text) if hasattr(detector, "stream") else [SpansFound(tuple(detector.detect(text)))]
-        for ev in events:
-            if isinstance(ev, SpansFound):
-                for s in sorted(ev.spans, key=lambda s: (s.start, s.end)):
-                    w((", " if n else "") + json.dumps(s.to_json(text), ensure_ascii=False))
-                    n += 1
-                out.flush()
-            elif isinstance(ev, Progress) and show:
-                now = time.monotonic()
-                if now - last >= 0.5 or ev.done == ev.total:
-                    last = now
-                    sys.stderr.write(f"\r{label}: {ev.done}/{ev.total} windows ({ev.fraction:.0%}, {now - t0:.1f} s)")
-                    sys.stderr.flush()
+        # long texts in slices cut at line ends, as the batch redaction does: memory stays bounded
+        from .documents.batch import slice_text
+
+        pieces = slice_text(text) if hasattr(detector, "stream") and text else [(0, len(text))]
+        for a, b in pieces:
+            piece = text[a:b] if len(pieces) > 1 else text
+            events = (detector.stream(piece) if hasattr(detector, "stream")
+                      else [SpansFound(tuple(detector.detect(piece)))])
+            for ev in events:
+                if isinstance(ev, SpansFound):
+                    for s in sorted(ev.spans, key=lambda s: (s.start, s.end)):
+                        if a:
+                            s = replace(s, start=s.start + a, end=s.end + a)
+                        w((", " if n else "") + json.dumps(s.to_json(text), ensure_ascii=False))
+                        n += 1
+                    out.flush()
+                elif isinstance(ev, Progress) and show:
+                    now = time.monotonic()
+                    if now - last >= 0.5 or ev.done == ev.total:
+                        last = now
+                        sys.stderr.write(f"\r{label}: {ev.done}/{ev.total} windows ({ev.fraction:.0%}, {now - t0:.1f} s)")
+                        sys.stderr.flush()
     except Exception as e:  # noqa: BLE001 - keep the line valid JSON and say what happened
         w("], " + json.dumps({"error": f"detection failed: {type(e).__name__}: {e}"}, ensure_ascii=False)[1:]
           + "\n")

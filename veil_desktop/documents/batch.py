@@ -180,7 +180,7 @@ def _make_detector(args):
 DETECT_SLICE_CHARS = 400_000
 
 
-def _slices(text: str, limit: int | None = None) -> list[tuple[int, int]]:
+def slice_text(text: str, limit: int | None = None) -> list[tuple[int, int]]:
     """``(start, end)`` pieces of ``text`` of at most ``limit`` (default ``DETECT_SLICE_CHARS``)
     characters, cut after a line break (or a space) where there is one in the last quarter of a piece."""
     limit = limit or DETECT_SLICE_CHARS
@@ -207,7 +207,7 @@ def _detect(detector, text: str, label: str, progress: bool) -> list:
         return list(detector.detect(text))
     spans: list = []
     last = 0.0
-    pieces = _slices(text)
+    pieces = slice_text(text)
     for n, (a, b) in enumerate(pieces):
         piece = text[a:b] if len(pieces) > 1 else text
         for ev in detector.stream(piece):
