@@ -22,7 +22,6 @@ import csv
 import io
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -30,6 +29,7 @@ from typing import Iterable, Sequence
 from ..detect.span import Span
 from ..labels import LABELS
 from .find import fold_width, literal_pattern, strip_gaps
+from .session import write_atomic
 
 HEADER = ("term", "action", "label")
 ACTIONS = ("mask", "keep")
@@ -269,21 +269,7 @@ class TermList:
 
     def save(self, path: "str | os.PathLike[str]") -> None:
         """Write the list as UTF-8 CSV atomically (temp file + rename)."""
-        p = Path(path)
-        data = self.to_csv_text().encode("utf-8")
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".veil-", suffix=".csv.part")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, p)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_atomic(Path(path), self.to_csv_text().encode("utf-8"))
 
 
 def _check_term(t: Term) -> str | None:
