@@ -170,3 +170,25 @@ def test_where_column_names_the_part_of_each_item(qtbot):
     assert keys == sorted(keys)
     model.set_language("ko")
     assert model.headerData(col, Qt.Orientation.Horizontal) == "구역·쪽"
+
+
+def test_catch_up_shows_lowest_positions_first_and_a_spent_budget_leaves_the_rest_for_later(qtbot):
+    state = ReviewState(TEXT)
+    model = SpanTableModel(state, lang="en")
+    found = spans()
+    for s in reversed(found):  # arrive back to front
+        state.add_detected([s])
+    events = []
+    model.rowsInserted.connect(lambda _p, a, b: events.append((a, b)))
+    model.catch_up(limit=2)  # the two earliest in the text, not the two that arrived first
+    assert [model.data(model.index(r, 0), SortRole) for r in range(2)] == [found[0].start, found[1].start]
+    assert events == [(0, 1)] and model.rowCount() == 2
+    shown = [model.item_id_at(r) for r in range(2)]
+    state.add_detected([Span(3, 4, "OTHER", 0.5)])  # lands between the two shown rows
+    model.catch_up(limit=10, budget_s=0.0)  # budget spent after the first insertion: the rest waits
+    assert events == [(0, 1), (1, 1)] and model.rowCount() == 3
+    assert [model.item_id_at(r) for r in (0, 2)] == shown
+    qtbot.waitUntil(lambda: model.rowCount() == 6, timeout=3000)  # the timer shows the rest
+    assert events[2:] == [(3, 5)]
+    assert [model.data(model.index(r, 0), SortRole) for r in range(6)] == sorted(it.start for it in state)
+    assert all(model.row_of(it.id) >= 0 for it in state)

@@ -39,7 +39,7 @@ class DocumentView(QPlainTextEdit):
 
     # -- content ------------------------------------------------------------------------------------
     #: characters put into the view per event-loop turn while a long document loads
-    LOAD_CHUNK = 40_000
+    LOAD_CHUNK = 10_000
 
     def set_text(self, text: str, state: ReviewState | None, captions=()) -> Utf16Map:
         """Show ``text``. A long text goes in chunk by chunk (one per event-loop turn, cut after a line

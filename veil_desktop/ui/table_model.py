@@ -20,6 +20,7 @@ Threading: GUI thread only.
 from __future__ import annotations
 
 import bisect
+import time
 from typing import Any, Sequence
 
 from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel,
@@ -66,6 +67,7 @@ class SpanTableModel(QAbstractTableModel, StateListener):
     CATCH_UP_MS = 500
     CATCH_UP_ROWS = 200
     BACKLOG_MS = 80
+    CATCH_UP_BUDGET_S = 0.008
 
     def __init__(self, state: ReviewState, lang: str = "ko", parent=None) -> None:
         QAbstractTableModel.__init__(self, parent)
@@ -104,16 +106,18 @@ class SpanTableModel(QAbstractTableModel, StateListener):
     def item_id_at(self, row: int) -> int:
         return self._ids[row]
 
-    def catch_up(self, limit: int | None = None) -> None:
-        """Show backlog items: all of them, or at most ``limit`` (then re-arm the timer)."""
+    def catch_up(self, limit: int | None = None, budget_s: float | None = None) -> None:
+        """Show backlog items: all of them, or (timer) at most ``limit`` of them, lowest positions first,
+        stopping after ``budget_s`` seconds; what is left stays in the backlog and the timer re-arms."""
         self._timer.stop()
         if self._backlog:
-            take = list(self._backlog)[:limit] if limit is not None else list(self._backlog)
-            for i in take:
-                del self._backlog[i]
             state = self._state
-            new = sorted((state.item(i).start, i) for i in take)
+            new = sorted((state.item(i).start, i) for i in self._backlog)
+            if limit is not None:
+                new = new[:limit]
+            deadline = None if budget_s is None else time.perf_counter() + budget_s
             # group new keys that land at the same place among the existing rows: one insertion each
+            # (each insertion costs the proxy, the header and the view an O(rows) update in C++)
             j = 0
             while j < len(new):
                 pos = bisect.bisect_left(self._keys, new[j])
@@ -127,13 +131,16 @@ class SpanTableModel(QAbstractTableModel, StateListener):
                 self._ids[pos:pos] = [i for _, i in group]
                 for key in group:
                     self._key_of[key[1]] = key
+                    del self._backlog[key[1]]
                 self.endInsertRows()
                 j = k
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
         if self._backlog:
             self._timer.start(self.BACKLOG_MS)
 
     def _on_timer(self) -> None:
-        self.catch_up(self.CATCH_UP_ROWS)
+        self.catch_up(self.CATCH_UP_ROWS, self.CATCH_UP_BUDGET_S)
 
     def ensure_shown(self, item_id: int) -> None:
         if item_id in self._backlog:
