@@ -9,9 +9,13 @@ when the user asks for another column.
 
 Throttled inserts: while a detector streams thousands of spans, announcing every chunk to the proxy and
 view would cost more GUI time than everything else together. Appended items wait in a *backlog*;
-``catch_up()`` moves them into the rows, at most ``CATCH_UP_ROWS`` per call, grouping items that land next
-to each other into one ``beginInsertRows``. It runs from a timer at most every ``CATCH_UP_MS`` (every
-``BACKLOG_MS`` while a backlog remains) and at once, in full, when the app needs a row (``ensure_shown``).
+``catch_up()`` moves them into the rows, at most ``CATCH_UP_ROWS`` per call and, from the timer, for at most
+``CATCH_UP_BUDGET_S`` (the rest stays in the backlog), lowest text positions first, grouping items that land
+next to each other into one ``beginInsertRows``: each insertion costs the proxy, the header and the view an
+O(rows) update in C++, and every catch-up is followed by a full table repaint (~15-20 ms), so the number of
+insertions is what matters (taking the earliest positions first, not the earliest arrivals, cut it 4.6x on a
+1M-character document). It runs from a timer at most every ``CATCH_UP_MS`` (every ``BACKLOG_MS`` while a
+backlog remains) and at once, in full, when the app needs a row (``ensure_shown``).
 Invariant: every state item is either in the rows or in the backlog, never both; items in the backlog
 need no Qt notification when they change or disappear.
 
