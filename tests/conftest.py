@@ -10,6 +10,9 @@ os.environ["ORT_DISABLE_TELEMETRY"] = "1"  # before anything imports onnxruntime
 
 import pytest  # noqa: E402
 
+#: the window tests' shared fixtures (model_dir, doc, make_window)
+pytest_plugins = ["tests.ui_helpers"]
+
 
 @pytest.fixture(autouse=True)
 def _isolated_user_dirs(tmp_path_factory, monkeypatch):

@@ -13,42 +13,12 @@ from PySide6.QtCore import QPoint, QThreadPool, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from tests.fixtures.tiny_model import build_tiny_model
-from tests.ui_helpers import ENTITIES, HoldingDetector, open_and_detect, production_detector, sample_text, show_window
+from tests.ui_helpers import HoldingDetector, open_and_detect, production_detector, sample_text
 from veil_desktop.masking import tag_language, tag_text
 from veil_desktop.review import Status, document_hash, session_path
 from veil_desktop.ui.settings_store import SettingsStore
 
 SAMPLE = sample_text()
-
-
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", entities=ENTITIES)
-
-
-@pytest.fixture
-def doc(tmp_path):
-    p = tmp_path / "민원.txt"
-    p.write_text(SAMPLE, encoding="utf-8")
-    return p
-
-
-@pytest.fixture
-def make_window(qtbot, model_dir):
-    windows = []
-
-    def make(detector=None):
-        w = show_window(qtbot, detector or model_dir)
-        w.activateWindow()
-        windows.append(w)
-        return w
-
-    yield make
-    for w in windows:
-        w._cancel_detection(silent=True)
-        w.detection.pool.waitForDone(10000)
-    QThreadPool.globalInstance().waitForDone(10000)
 
 
 def values(w, status=None):

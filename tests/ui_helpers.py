@@ -103,3 +103,50 @@ def open_and_detect(qtbot, w, path, timeout=30000):
     with qtbot.waitSignal(w.detectionFinished, timeout=timeout) as blocker:
         w.open_path(path)
     return blocker.args[0]
+
+
+# -- fixtures shared by the window test modules (a pytest plugin: tests/conftest.py loads it) ----------
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    """A tiny real model folder that tags ``ENTITIES``."""
+    from tests.fixtures.tiny_model import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", entities=ENTITIES)
+
+
+@pytest.fixture
+def doc(tmp_path):
+    """The bundled Korean sample as a TXT file."""
+    p = tmp_path / "민원.txt"
+    p.write_text(sample_text(), encoding="utf-8")
+    return p
+
+
+@pytest.fixture
+def make_window(qtbot, model_dir):
+    """``make(detector=None)`` -> a shown window detecting with ``detector`` or the tiny model folder; at the
+    end every window's detection is cancelled, its message boxes and result dialogs are closed and the pools
+    are drained."""
+    from PySide6.QtCore import QThreadPool
+    from PySide6.QtWidgets import QMessageBox
+
+    from veil_desktop.ui.export_summary import ExportResultDialog
+
+    windows = []
+
+    def make(detector=None):
+        w = show_window(qtbot, detector or model_dir)
+        w.activateWindow()
+        windows.append(w)
+        return w
+
+    yield make
+    for w in windows:
+        w._cancel_detection(silent=True)
+        for d in w.findChildren(QMessageBox) + w.findChildren(ExportResultDialog):
+            d.done(0)
+        w.detection.pool.waitForDone(10000)
+    QThreadPool.globalInstance().waitForDone(10000)
