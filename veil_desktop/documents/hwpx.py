@@ -166,15 +166,20 @@ _HPF_REMOVED = {"creator": "meta_author", "lastsaveby": "meta_last_modified_by",
 _META_KEEP = {"language", "CreatedDate", "ModifiedDate", "date"}
 
 
+def _hpf_metadata(md: etree._Element):
+    """``(element, key)`` for each entry of a ``content.hpf`` ``metadata`` element (``<opf:meta name=…>``
+    keyed by its name, other elements by their local name)."""
+    for el in md:
+        if isinstance(el.tag, str):
+            yield el, (el.get("name") if localname(el) == "meta" else localname(el))
+
+
 def hpf_walker(root: etree._Element, em: Emitter) -> None:
     for md in root.iter():
         if not isinstance(md.tag, str):
             continue
         if localname(md) == "metadata":
-            for el in md:
-                if not isinstance(el.tag, str):
-                    continue
-                key = el.get("name") if localname(el) == "meta" else localname(el)
+            for el, key in _hpf_metadata(md):
                 if key in _META_KEEP or not (el.text and el.text.strip()):
                     continue
                 if key in _HPF_REMOVED:
@@ -293,10 +298,7 @@ def _scrub_hpf(m: Member, renamed: dict[str, str]) -> Member:
         if not isinstance(md.tag, str):
             continue
         if localname(md) == "metadata":
-            for el in md:
-                if not isinstance(el.tag, str):
-                    continue
-                key = el.get("name") if localname(el) == "meta" else localname(el)
+            for el, key in _hpf_metadata(md):
                 if key in _HPF_REMOVED:
                     el.text = None
                     for c in list(el):
