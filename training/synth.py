@@ -33,6 +33,7 @@ def particle_for(word: str, pair: tuple[str, str]) -> str:
 
 
 _PAIRS = [("은", "는"), ("이", "가"), ("을", "를"), ("과", "와"), ("이랑", "랑"), ("아", "야")]
+_NEWS_LABELLED = ("F", "FT", "FX", "G", "GT", "GM", "S")
 _FIXED = ["의", "에게", "도", "께서", "한테", "에게서", "만", "부터", "까지", "에 대해"]
 
 
@@ -182,6 +183,85 @@ class Generator:
             return r.choice(G.BANKS)
         return r.choice(G.MEDIA_AND_OTHERS)
 
+
+    # --- news / web prose values (issue 17) ----------------------------------------------------
+    def surname(self) -> str:
+        return self.r.choices(self._surnames, self._sweights)[0]
+
+    def east_asian_name(self) -> str:
+        r = self.r
+        x = r.random()
+        if x < 0.35:  # generated Chinese reading: family + 1-2 given syllables (시진핑, 왕이, 리커창 shapes)
+            return r.choice(G.CN_FAMILY) + "".join(r.choice(G.CN_GIVEN) for _ in range(r.choice([1, 2, 2, 2])))
+        if x < 0.55:
+            return r.choice(G.CN_NAMES)
+        if x < 0.85:  # Japanese family + space + given (아베 신조)
+            return r.choice(G.JP_FAMILY) + " " + r.choice(G.JP_GIVEN)
+        return r.choice(G.JP_FAMILY)
+
+    def western_name(self) -> str:
+        r = self.r
+        given = r.choice(G.WESTERN_GIVEN + G.FOREIGN_GIVEN)
+        family = r.choice(G.WESTERN_FAMILY + G.FOREIGN_FAMILY)
+        x = r.random()
+        if x < 0.4:
+            return given + " " + family
+        if x < 0.5:
+            return given + family
+        if x < 0.6:
+            return given
+        return family
+
+    def news_person(self) -> str:
+        """A person as news prose names one: Korean full name, transliterated East-Asian or Western name,
+        a given / stage name alone, or a bare one-syllable surname (the template or ``fill`` adds the title)."""
+        r = self.r
+        x = r.random()
+        if x < 0.45:
+            return self.korean_name()
+        if x < 0.65:
+            return self.east_asian_name()
+        if x < 0.80:
+            return self.western_name()
+        if x < 0.90:
+            return r.choice(G.STAGE_NAMES) if r.random() < 0.6 else r.choice(G.GIVEN_NAMES)
+        return self.surname()
+
+    def news_org(self) -> str:
+        """An organisation as news prose names one: full names, abbreviations, teams, media, org + sub-unit."""
+        r = self.r
+        x = r.random()
+        if x < 0.25:
+            return self.org()
+        if x < 0.5:
+            return r.choice(G.ORG_ABBREVS)
+        if x < 0.7:
+            long, shorts = r.choice(G.SPORTS_TEAMS)
+            return long if r.random() < 0.45 else r.choice(shorts)
+        if x < 0.85:
+            return r.choice(G.MEDIA)
+        bases, units = r.choice(G.ORG_WITH_SUBUNIT)
+        return r.choice(bases) + " " + r.choice(units)
+
+    def foreign_news_name(self) -> str:
+        return self.east_asian_name() if self.r.random() < 0.5 else self.western_name()
+
+    def team(self) -> str:
+        long, shorts = self.r.choice(G.SPORTS_TEAMS)
+        return long if self.r.random() < 0.45 else self.r.choice(shorts)
+
+    def surname_title(self) -> str:
+        """Title after a bare surname produced by ``news_person`` (with or without a space)."""
+        r = self.r
+        t = r.choice(G.SURNAME_TITLES)
+        if t in ("씨", "모씨", "군", "양", "옹"):
+            return t if r.random() < 0.5 else " " + t
+        return " " + t
+
+    def score(self) -> str:
+        a, b = self.r.randint(0, 9), self.r.randint(0, 9)
+        return f"{a}-{b}" if self.r.random() < 0.5 else f"{a}대{b}"
+
     # --- unlabelled filler ---------------------------------------------------------------------
     def phone(self) -> str:
         r = self.r
@@ -228,7 +308,9 @@ class Generator:
             slot, suffix = m.group(1), m.group(2)
             key = slot
             base = slot.rstrip("0123456789")
-            if base in ("P", "A", "O", "H"):
+            if base in _NEWS_LABELLED:
+                self._fill_news(b, key, base, suffix, memo)
+            elif base in ("P", "A", "O", "H"):
                 if key not in memo:
                     memo[key] = {"P": self.person, "H": self.korean_name, "A": self.address, "O": self.org}[base]()
                 value = memo[key]
@@ -241,9 +323,43 @@ class Generator:
                 if suffix:
                     b.add(self._suffix(value, suffix))
             else:
-                b.add({"D": self.date, "T": self.phone, "R": self.rrn, "E": self.email, "N": self.number,
-                       "C": self.account, "U": lambda: self.r.choice(G.ORG_UNITS)}[base]())
+                plain = {"D": self.date, "T": self.phone, "R": self.rrn, "E": self.email, "N": self.number,
+                         "C": self.account, "U": lambda: self.r.choice(G.ORG_UNITS), **self._news_filler()}[base]()
+                b.add(plain)
+                if suffix:  # only news templates put a particle on an unlabelled slot ({M|이}, {X|은})
+                    b.add(self._suffix(plain, suffix))
         b.add(template[pos:])
+
+
+    def _news_filler(self) -> dict:
+        """Unlabelled news slots: hard negatives (W surname-initial word, X role noun, Y nationality, Z drug,
+        K car model, M movie title, HD heading), AGE, SC score, PCT percentage."""
+        r = self.r
+        return {"W": lambda: r.choice(G.SURNAME_INITIAL_WORDS), "X": lambda: r.choice(G.ROLE_NOUNS),
+                "Y": lambda: r.choice(G.NATIONALITIES), "Z": lambda: r.choice(G.DRUG_NAMES),
+                "K": lambda: r.choice(G.CAR_MODELS), "M": lambda: r.choice(G.MOVIE_TITLES),
+                "HD": lambda: r.choice(G.HEADINGS), "AGE": lambda: str(r.randint(19, 88)), "SC": self.score,
+                "PCT": lambda: f"{r.randint(0, 30)}.{r.randint(0, 9)}%"}
+
+    def _fill_news(self, b: Builder, key: str, base: str, suffix: str | None, memo: dict[str, str]) -> None:
+        """{F} news person, {FT} news person in front of a title the template writes ({FT} 대표: a bare surname
+        then reads 장 대표), {FX} foreign name, {G} news organisation, {GT} sports team, {GM} media,
+        {S} one-syllable surname (PERSON; the template writes the title: ``{S} 회장``, ``{S}모({AGE})씨``).
+        A bare surname drawn for {F} gets a title outside the span.
+        The particle agrees with the last word written (the title when there is one)."""
+        if key not in memo:
+            memo[key] = {"F": self.news_person, "FT": self.news_person, "FX": self.foreign_news_name,
+                         "G": self.news_org, "GT": self.team, "GM": lambda: self.r.choice(G.MEDIA),
+                         "S": self.surname}[base]()
+        value = memo[key]
+        b.add(value, "ORGANIZATION" if base.startswith("G") else "PERSON")
+        last = value
+        if base == "F" and len(value) == 1:
+            title = self.surname_title()
+            b.add(title)
+            last = title
+        if suffix:
+            b.add(self._suffix(last, suffix))
 
     def _suffix(self, value: str, suffix: str) -> str:
         r = self.r
@@ -376,3 +492,115 @@ def sanity(docs: list[Doc]) -> None:
             assert 0 <= s < e <= len(d.text) and s >= last, (d.text, s, e, lab)
             assert d.text[s:e] == d.text[s:e].strip(), (d.text[s:e], lab)
             last = e
+
+
+# --- news / web / movie-review prose (issue 17) -------------------------------------------------------
+# KLUE-style sentences (wikitree news, nsmc reviews, Wikipedia-like). Labelled slots: {F} news person,
+# {FT} news person before a title the template writes, {FX} foreign name, {G} news organisation, {GT} team,
+# {GM} media, {S} bare one-syllable surname tagged PERSON (the title, written by the template, stays outside
+# the span). Unlabelled: {W} surname-initial word, {X} role noun, {Y} nationality, {Z} drug, {K} car model,
+# {M} movie title, {HD} heading, {AGE} age, {SC} score, {PCT} percentage. Training only: the held-out
+# synthetic evaluation keeps using HELDOUT_TEMPLATES above, unchanged (no news template is held out).
+NEWS_TEMPLATES = r"""
+{F|은} {D} 기자회견에서 "{G}의 결정을 존중한다"고 밝혔다.
+{G} 관계자는 "{FT} 대표가 직접 사과했다"고 전했다.
+{S} 회장은 이날 {G} 임원들과 만찬을 가졌다.
+{S}모({AGE})씨는 {D} 오후 경찰에 자수했다.
+경찰에 따르면 {S}씨는 {D} 새벽 귀가하던 중 변을 당했다.
+{S} 씨의 변호인은 "{S2} 씨가 당시 현장에 없었다"고 주장했다.
+{S} 의원은 {G} 회의에서 정부 대응을 강하게 비판했다.
+{S} 감독이 이끄는 {GT|은} {SC}로 승리를 거뒀다.
+{GT|은} {D} 열린 경기에서 {GT2|을} {SC}로 꺾었다.
+{GT}의 {F|은} 이날 멀티골을 터뜨리며 팀 승리를 이끌었다.
+{F|은} {GT2}와의 원정 경기에서 시즌 {N} 홈런을 기록했다.
+{GT} 유니폼을 입은 {F|은} "팬들에게 감사하다"고 소감을 밝혔다.
+{FX} 중국 국가주석은 {D} {FX2} 미국 대통령과 정상회담을 가졌다.
+{FX} 일본 총리는 {G}와의 인터뷰에서 개헌 의지를 드러냈다.
+{FX} 국무장관은 {G} 회의에 참석해 대북 제재를 논의했다.
+{FX} 외교부장은 "{G}의 결의를 지지한다"고 말했다.
+{G} 대변인은 {F|의} 발언에 대해 유감을 표명했다.
+{G} 소속 {FT} 의원은 {D} 대표 발의한 법안을 철회했다.
+{G|은} {D} 최고위원회의를 열고 {F|을} 비대위원장으로 선출했다.
+{FT} {G} 원내대표는 "{G2|과} 협상을 계속하겠다"고 말했다.
+{G|은} 올해 경제성장률 전망치를 {PCT}로 하향 조정했다.
+{G}에 따르면 지난달 수출은 전년 동월 대비 {PCT} 증가했다.
+{G|은} {D} {G2|과} 업무협약을 체결했다고 밝혔다.
+{FT} {G} 부회장은 {D} 이사회에서 신사업 계획을 발표했다.
+{G} 주가는 이날 {PCT} 오른 채 장을 마감했다.
+{G|은} 금리 인상 여부를 두고 {G2|과} 이견을 보였다.
+{F|이} 주연을 맡은 영화 {M|이} {N} 관객을 돌파했다.
+배우 {F|은} {D} {GM} 예능 프로그램에 출연해 근황을 전했다.
+가수 {F|은} {G|과} 전속계약을 맺었다고 소속사가 밝혔다.
+{F|과} {F2|은} {G} 드라마에서 연인 호흡을 맞춘다.
+{F} 진짜 연기 미쳤다 ㅋㅋㅋ 다시 봐도 명작
+{F|이} 나와서 봤는데 스토리가 너무 뻔함;; {N}점
+{F2|의} 연기력 하나로 끝까지 봤다. {F|은} 좀 아쉬웠음
+{FT} 감독 영화는 항상 기대 이상이다
+{F|은} 대한민국의 배우이자 가수이다. {G} 소속이다.
+{P}({D} ~ )는 {G} 출신의 정치인이다.
+{F|은} {G}에서 활동한 축구 선수로, 현재 {G2}의 코치를 맡고 있다.
+{G|은} {D} 설립된 기업으로 본사는 서울에 있다.
+{FT} 씨가 {GM}에 올린 글이 누리꾼들 사이에서 화제가 됐다.
+{GM} 보도에 따르면 {F|은} 최근 {G2} 측과 결별했다.
+{F} {GM} 기자 = {FT2} 전 장관이 검찰에 출석했다.
+{S} 전 대표는 {G}의 수사를 받고 있다.
+{S} 할머니({AGE})는 "{F|이} 자주 찾아와 준다"며 웃었다.
+{S} 판사는 {X} {F}에게 징역형의 집행유예를 선고했다.
+{X} {F|은} {D} {G}에 소장을 제출했다.
+{G} 사무총장은 {G2|의} 결의안 채택을 환영했다.
+{G} 안보리는 {D} 긴급회의를 소집했다.
+{F} 팬이라면 꼭 봐야 할 영화. {GM} 배급이라 걱정했는데 괜찮았다
+{FT} 선수는 {GT} 입단 기자회견에서 "{S} 감독님께 감사드린다"고 말했다.
+{F}·{F2}·{F3} 등 {G} 관계자 {N}이 참석했다.
+{GT|과} {GT2}의 경기는 {SC} 무승부로 끝났다.
+{F|은} {F2}에게 "{FT3} 선배처럼 되고 싶다"고 말했다.
+심지어 {F|은} 그 사실을 몰랐다고 주장했다.
+한편 {G|은} 이번 사안에 대해 공식 입장을 내지 않았다.
+정말 {F} 나오는 장면마다 웃겼다
+오히려 {G}의 대응이 사태를 키웠다는 지적이 나온다.
+이상인 경우에는 {G}에 신고해야 한다.
+{W} 이번 결과는 {W} 예상 밖이었다.
+심지어 관객들도 결말에 대해 의견이 갈렸다.
+권선징악 구조가 너무 뻔해서 지루했다. 평점 {N}점
+정말 오랜만에 본 좋은 영화. 조금 길긴 했지만 추천합니다
+한편 이번 조사는 전국 성인 {N}을 대상으로 실시됐다.
+신청은 다음 달 말까지 온라인으로 할 수 있다.
+안전 관리에 소홀했다는 비판이 제기됐다.
+오히려 가격이 오르면서 수요가 줄었다는 분석이다.
+조금만 더 기다려 주시면 안내해 드리겠습니다.
+이상 기후로 농작물 피해가 잇따르고 있다.
+최근 {W} 관련 문의가 늘고 있다.
+국적: {Y}
+국적 : {Y} / 체류자격: 비전문취업(E-9)
+{Y} 국적의 {X|은} {D} 입국했다.
+{X} 및 {X} 사이의 분쟁은 조정 절차를 거친다.
+채권자는 채무자에게 {N}을 청구한다.
+원고의 청구를 기각한다. 소송비용은 원고가 부담한다.
+피고인은 무죄. 검사의 항소를 기각한다.
+{HD}
+주문
+이유
+{HD}: 별지 기재와 같다.
+{X|은} {D}까지 관련 서류를 제출해야 한다.
+{Z} 500mg을 하루 두 번 복용하세요.
+{Z|은} 식후 30분에 복용하고, {Z} 복용 중에는 음주를 피하세요.
+처방: {Z} 1정, {Z} 2정 (3일분)
+{K} 신형 모델이 {D} 출시된다.
+중고 {K} 시세가 작년보다 {N} 떨어졌다.
+{K} 하이브리드 연비가 생각보다 좋네요.
+영화 {M|은} {D} 개봉 이후 꾸준히 관객을 모으고 있다.
+{M} 보고 왔는데 정말 최고였음 ㅠㅠ
+이번 주 날씨는 전국이 대체로 맑겠습니다.
+정부는 {D} 부동산 대책을 발표했다.
+전문가들은 경기 침체 우려가 커지고 있다고 진단했다.
+관계자는 "사실관계를 확인 중"이라고 말했다.
+누리꾼들은 "황당하다"는 반응을 보였다.
+시청자 게시판에는 항의 글이 {N} 넘게 올라왔다.
+당국자는 익명을 전제로 "협상이 진전됐다"고 전했다.
+""".strip().splitlines()
+
+
+def generate_news(n: int, seed: int) -> list[Doc]:
+    """``n`` news / web / review documents of 1–6 lines from NEWS_TEMPLATES (training only)."""
+    g = Generator(seed)
+    return [g.document(NEWS_TEMPLATES, n_lines=(1, 6)) for _ in range(n)]
