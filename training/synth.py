@@ -37,6 +37,17 @@ _NEWS_LABELLED = ("F", "FT", "FX", "G", "GT", "GM", "S")
 _FIXED = ["의", "에게", "도", "께서", "한테", "에게서", "만", "부터", "까지", "에 대해"]
 
 
+def _reading_proxy(word: str) -> str:
+    """``word`` itself when it ends in Hangul; otherwise a syllable with/without 받침 as the last Latin letter
+    or digit is read (CNN/tvN/UN → 엔/은, KBS/LG → 는; 1, 3, 6, 7, 8, 0 end in a consonant)."""
+    last = word[-1]
+    if "가" <= last <= "힣":
+        return word
+    if last in "LMNlmn013678":
+        return "각"
+    return "가"
+
+
 @dataclass
 class Doc:
     text: str
@@ -333,13 +344,14 @@ class Generator:
 
     def _news_filler(self) -> dict:
         """Unlabelled news slots: hard negatives (W surname-initial word, X role noun, Y nationality, Z drug,
-        K car model, M movie title, HD heading), AGE, SC score, PCT percentage."""
+        K car model, M movie title, HD heading), AGE, SC score, PCT percentage, SM small number, WON amount."""
         r = self.r
         return {"W": lambda: r.choice(G.SURNAME_INITIAL_WORDS), "X": lambda: r.choice(G.ROLE_NOUNS),
                 "Y": lambda: r.choice(G.NATIONALITIES), "Z": lambda: r.choice(G.DRUG_NAMES),
                 "K": lambda: r.choice(G.CAR_MODELS), "M": lambda: r.choice(G.MOVIE_TITLES),
                 "HD": lambda: r.choice(G.HEADINGS), "AGE": lambda: str(r.randint(19, 88)), "SC": self.score,
-                "PCT": lambda: f"{r.randint(0, 30)}.{r.randint(0, 9)}%"}
+                "PCT": lambda: f"{r.randint(0, 30)}.{r.randint(0, 9)}%", "SM": lambda: str(r.randint(1, 10)),
+                "WON": lambda: f"{r.randint(1, 999):,}{r.choice(['만 원', '억 원', '만원'])}"}
 
     def _fill_news(self, b: Builder, key: str, base: str, suffix: str | None, memo: dict[str, str]) -> None:
         """{F} news person, {FT} news person in front of a title the template writes ({FT} 대표: a bare surname
@@ -359,7 +371,7 @@ class Generator:
             b.add(title)
             last = title
         if suffix:
-            b.add(self._suffix(last, suffix))
+            b.add(self._suffix(_reading_proxy(last), suffix))
 
     def _suffix(self, value: str, suffix: str) -> str:
         r = self.r
@@ -499,8 +511,9 @@ def sanity(docs: list[Doc]) -> None:
 # {FT} news person before a title the template writes, {FX} foreign name, {G} news organisation, {GT} team,
 # {GM} media, {S} bare one-syllable surname tagged PERSON (the title, written by the template, stays outside
 # the span). Unlabelled: {W} surname-initial word, {X} role noun, {Y} nationality, {Z} drug, {K} car model,
-# {M} movie title, {HD} heading, {AGE} age, {SC} score, {PCT} percentage. Training only: the held-out
-# synthetic evaluation keeps using HELDOUT_TEMPLATES above, unchanged (no news template is held out).
+# {M} movie title, {HD} heading, {AGE} age, {SC} score, {PCT} percentage, {SM} small number, {WON} amount.
+# Training only: the held-out synthetic evaluation keeps using HELDOUT_TEMPLATES above, unchanged (no news
+# template is held out).
 NEWS_TEMPLATES = r"""
 {F|은} {D} 기자회견에서 "{G}의 결정을 존중한다"고 밝혔다.
 {G} 관계자는 "{FT} 대표가 직접 사과했다"고 전했다.
@@ -509,10 +522,10 @@ NEWS_TEMPLATES = r"""
 경찰에 따르면 {S}씨는 {D} 새벽 귀가하던 중 변을 당했다.
 {S} 씨의 변호인은 "{S2} 씨가 당시 현장에 없었다"고 주장했다.
 {S} 의원은 {G} 회의에서 정부 대응을 강하게 비판했다.
-{S} 감독이 이끄는 {GT|은} {SC}로 승리를 거뒀다.
-{GT|은} {D} 열린 경기에서 {GT2|을} {SC}로 꺾었다.
+{S} 감독이 이끄는 {GT|은} {SC} 승리를 거뒀다.
+{GT|은} {D} 열린 경기에서 {GT2|을} 상대로 {SC} 승리를 거뒀다.
 {GT}의 {F|은} 이날 멀티골을 터뜨리며 팀 승리를 이끌었다.
-{F|은} {GT2}와의 원정 경기에서 시즌 {N} 홈런을 기록했다.
+{F|은} {GT2}와의 원정 경기에서 시즌 {SM}호 홈런을 기록했다.
 {GT} 유니폼을 입은 {F|은} "팬들에게 감사하다"고 소감을 밝혔다.
 {FX} 중국 국가주석은 {D} {FX2} 미국 대통령과 정상회담을 가졌다.
 {FX} 일본 총리는 {G}와의 인터뷰에서 개헌 의지를 드러냈다.
@@ -528,12 +541,12 @@ NEWS_TEMPLATES = r"""
 {FT} {G} 부회장은 {D} 이사회에서 신사업 계획을 발표했다.
 {G} 주가는 이날 {PCT} 오른 채 장을 마감했다.
 {G|은} 금리 인상 여부를 두고 {G2|과} 이견을 보였다.
-{F|이} 주연을 맡은 영화 {M|이} {N} 관객을 돌파했다.
+{F|이} 주연을 맡은 영화 {M|이} {SM}00만 관객을 돌파했다.
 배우 {F|은} {D} {GM} 예능 프로그램에 출연해 근황을 전했다.
 가수 {F|은} {G|과} 전속계약을 맺었다고 소속사가 밝혔다.
 {F|과} {F2|은} {G} 드라마에서 연인 호흡을 맞춘다.
 {F} 진짜 연기 미쳤다 ㅋㅋㅋ 다시 봐도 명작
-{F|이} 나와서 봤는데 스토리가 너무 뻔함;; {N}점
+{F|이} 나와서 봤는데 스토리가 너무 뻔함;; {SM}점
 {F2|의} 연기력 하나로 끝까지 봤다. {F|은} 좀 아쉬웠음
 {FT} 감독 영화는 항상 기대 이상이다
 {F|은} 대한민국의 배우이자 가수이다. {G} 소속이다.
@@ -548,11 +561,11 @@ NEWS_TEMPLATES = r"""
 {S} 판사는 {X} {F}에게 징역형의 집행유예를 선고했다.
 {X} {F|은} {D} {G}에 소장을 제출했다.
 {G} 사무총장은 {G2|의} 결의안 채택을 환영했다.
-{G} 안보리는 {D} 긴급회의를 소집했다.
 {F} 팬이라면 꼭 봐야 할 영화. {GM} 배급이라 걱정했는데 괜찮았다
 {FT} 선수는 {GT} 입단 기자회견에서 "{S} 감독님께 감사드린다"고 말했다.
-{F}·{F2}·{F3} 등 {G} 관계자 {N}이 참석했다.
+{F}·{F2}·{F3} 등 {G} 관계자 {SM}명이 참석했다.
 {GT|과} {GT2}의 경기는 {SC} 무승부로 끝났다.
+{GT|은} {GT2}에 {SC}로 패하며 {SM}연패에 빠졌다.
 {F|은} {F2}에게 "{FT3} 선배처럼 되고 싶다"고 말했다.
 심지어 {F|은} 그 사실을 몰랐다고 주장했다.
 한편 {G|은} 이번 사안에 대해 공식 입장을 내지 않았다.
@@ -561,9 +574,9 @@ NEWS_TEMPLATES = r"""
 이상인 경우에는 {G}에 신고해야 한다.
 {W} 이번 결과는 {W} 예상 밖이었다.
 심지어 관객들도 결말에 대해 의견이 갈렸다.
-권선징악 구조가 너무 뻔해서 지루했다. 평점 {N}점
+권선징악 구조가 너무 뻔해서 지루했다. 평점 {SM}점
 정말 오랜만에 본 좋은 영화. 조금 길긴 했지만 추천합니다
-한편 이번 조사는 전국 성인 {N}을 대상으로 실시됐다.
+한편 이번 조사는 전국 성인 {SM},000명을 대상으로 실시됐다.
 신청은 다음 달 말까지 온라인으로 할 수 있다.
 안전 관리에 소홀했다는 비판이 제기됐다.
 오히려 가격이 오르면서 수요가 줄었다는 분석이다.
@@ -574,7 +587,7 @@ NEWS_TEMPLATES = r"""
 국적 : {Y} / 체류자격: 비전문취업(E-9)
 {Y} 국적의 {X|은} {D} 입국했다.
 {X} 및 {X} 사이의 분쟁은 조정 절차를 거친다.
-채권자는 채무자에게 {N}을 청구한다.
+채권자는 채무자에게 {WON}을 청구한다.
 원고의 청구를 기각한다. 소송비용은 원고가 부담한다.
 피고인은 무죄. 검사의 항소를 기각한다.
 {HD}
@@ -586,7 +599,7 @@ NEWS_TEMPLATES = r"""
 {Z|은} 식후 30분에 복용하고, {Z} 복용 중에는 음주를 피하세요.
 처방: {Z} 1정, {Z} 2정 (3일분)
 {K} 신형 모델이 {D} 출시된다.
-중고 {K} 시세가 작년보다 {N} 떨어졌다.
+중고 {K} 시세가 작년보다 {PCT} 떨어졌다.
 {K} 하이브리드 연비가 생각보다 좋네요.
 영화 {M|은} {D} 개봉 이후 꾸준히 관객을 모으고 있다.
 {M} 보고 왔는데 정말 최고였음 ㅠㅠ
@@ -595,8 +608,25 @@ NEWS_TEMPLATES = r"""
 전문가들은 경기 침체 우려가 커지고 있다고 진단했다.
 관계자는 "사실관계를 확인 중"이라고 말했다.
 누리꾼들은 "황당하다"는 반응을 보였다.
-시청자 게시판에는 항의 글이 {N} 넘게 올라왔다.
+시청자 게시판에는 항의 글이 {SM}00건 넘게 올라왔다.
 당국자는 익명을 전제로 "협상이 진전됐다"고 전했다.
+{S}모 씨는 {D} {G}에 고소장을 냈다.
+{S} 모 교수는 "{W} 학계에서도 논란이 있다"고 말했다.
+{S}군({AGE})과 {S2}양({AGE})은 {G} 장학생으로 선발됐다.
+{S} 장관은 {G} 국정감사에서 "{W} 사실이 아니다"라고 답했다.
+{S}씨와 {S2}씨는 {D} 나란히 법정에 섰다.
+피고인 {S}씨는 최후진술에서 선처를 호소했다.
+{G} {FT} 위원장은 {G2} 측에 재협상을 요구했다.
+{FT} 대표는 "{G|은} 정말 변한 게 없다"고 꼬집었다.
+{F|은} 한편 {GM}와의 인터뷰에서 은퇴를 시사했다.
+오히려 {F|이} 더 잘 어울렸을 듯. {M} 보다 낫다
+{X} {F}, {X2} {F2}
+이상인 수치가 나오면 {Z} 복용을 중단해야 한다.
+{W} {W2} 관련 민원이 늘고 있다고 {G|은} 밝혔다.
+정말 재밌어요 ㅋㅋ 심지어 두 번 봤음
+조금 지루했지만 마지막 반전은 신선했다
+한편 이날 증시는 외국인 매도세에 하락 마감했다.
+신청 기간은 {D}부터 {D}까지다.
 """.strip().splitlines()
 
 
