@@ -142,8 +142,13 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for f in ("tokenizer.json", "special_tokens_map.json"):
         shutil.copyfile(stage / f, out / f)
-    write_config(out, model.config, {"compact_train_steps": res["summary"]["steps_run"],
-                                     "compact_weights": "int8-dynamic" if use_int8 else "fp32"})
+    extra = {"compact_train_steps": res["summary"]["steps_run"],
+             "compact_weights": "int8-dynamic" if use_int8 else "fp32"}
+    if cfg.teacher:
+        from .pseudo import teacher_digest
+
+        extra["compact_teacher_sha256"] = teacher_digest(Path(cfg.teacher))  # pseudo labels' teacher
+    write_config(out, model.config, extra)
     for stale in out.glob("*.onnx"):
         stale.unlink()
     tmp = out / "model.onnx.tmp"

@@ -32,7 +32,7 @@ import numpy as np
 from veil_desktop.datasets import is_heldout, load_klue, load_ko_pii
 
 from . import synth
-from .labels import ALL_ORG_MASK, LABELS, O_MASK, tag_mask
+from .labels import ALL_ORG_MASK, ANY_MASK, LABELS, O_MASK, tag_mask
 
 WINDOW = 126  # content tokens per window; [CLS] and [SEP] make 128
 
@@ -50,13 +50,16 @@ def looks_like_address(s: str) -> bool:
 @dataclass
 class Example:
     """A labelled text. ``spans``: (start, end, label) gold; ``soft_org``: characters outside gold spans
-    may also be ORGANIZATION (corpus does not annotate it); ``strict``: (start, end) ranges that are O."""
+    may also be ORGANIZATION (corpus does not annotate it); ``strict``: (start, end) ranges that are O;
+    ``soft``: ranges where any tag is accepted (see :mod:`training.pseudo`)."""
 
     text: str
     spans: list[tuple[int, int, str]]
     soft_org: bool = False
     strict: tuple[tuple[int, int], ...] = ()
     source: str = ""
+    #: (start, end) ranges where the loss accepts O or any entity tag (pseudo labels: the teacher was unsure)
+    soft: tuple[tuple[int, int], ...] = ()
 
 
 def klue_examples(split: str) -> list[Example]:
@@ -112,15 +115,21 @@ for _a, _b in synth._PAIRS:
     _PAIR_OF[_b] = (_a, _b)
 
 
-def substitute(ex: Example, g: synth.Generator, p_person=0.9, p_other=0.5) -> Example:
-    """A copy of ``ex`` with entity values replaced by generated ones (same value -> same replacement)."""
+def substitute(ex: Example, g: synth.Generator, p_person=0.9, p_other=0.5, news: bool = False) -> Example:
+    """A copy of ``ex`` with entity values replaced by generated ones (same value -> same replacement).
+
+    ``news``: draw news-style values (:meth:`synth.Generator.news_person` / ``news_org``: transliterated and
+    given-only names, abbreviations, teams) when the generator has them. A one-syllable PERSON (the
+    surname in ``장 회장``, ``김모(32)씨``) is replaced by another surname. ``strict`` and ``soft`` ranges
+    outside the replaced spans move with the text."""
     r = g.r
+    person = getattr(g, "news_person", g.person) if news else g.person
+    org = getattr(g, "news_org", g.org) if news else g.org
     memo: dict[tuple[str, str], str] = {}
-    parts, spans, strict = [], [], []
+    parts, spans = [], []
+    shifts: list[tuple[int, int]] = []  # (original offset from which it applies, cumulative delta)
     pos = n = 0
-    strict_src = sorted(ex.strict)
-    events = sorted(ex.spans)
-    for s, e, lab in events:
+    for s, e, lab in sorted(ex.spans):
         parts.append(ex.text[pos:s])
         n += s - pos
         old = ex.text[s:e]
@@ -128,7 +137,10 @@ def substitute(ex: Example, g: synth.Generator, p_person=0.9, p_other=0.5) -> Ex
         key = (lab, old)
         if key not in memo:
             if r.random() < p:
-                memo[key] = {"PERSON": g.person, "ADDRESS": g.address, "ORGANIZATION": g.org}[lab]()
+                if lab == "PERSON" and len(old) == 1 and "가" <= old <= "힣":
+                    memo[key] = r.choices(g._surnames, g._sweights)[0]
+                else:
+                    memo[key] = {"PERSON": person, "ADDRESS": g.address, "ORGANIZATION": org}[lab]()
             else:
                 memo[key] = old
         new = memo[key]
@@ -144,17 +156,23 @@ def substitute(ex: Example, g: synth.Generator, p_person=0.9, p_other=0.5) -> Ex
                 parts.append(want)
                 n += len(want)
                 pos = e + 1
+        shifts.append((pos, n - pos))
     parts.append(ex.text[pos:])
     text = "".join(parts)
-    # strict (O) ranges: shift them by locating the same substrings again (values are unchanged)
-    for s, e in strict_src:
-        val = ex.text[s:e]
-        i = text.find(val)
-        while i >= 0 and any(a < i + len(val) and i < b for a, b, _ in spans):
-            i = text.find(val, i + 1)
-        if i >= 0:
-            strict.append((i, i + len(val)))
-    return Example(text, spans, ex.soft_org, tuple(strict), ex.source + "+sub")
+
+    def moved(ranges):
+        out = []
+        for a, b in ranges:
+            if any(a < e and s < b for s, e, _ in ex.spans):
+                continue  # inside a replaced value: its text is gone
+            delta = 0
+            for at, d in shifts:
+                if a >= at:
+                    delta = d
+            out.append((a + delta, b + delta))
+        return tuple(out)
+
+    return Example(text, spans, ex.soft_org, moved(ex.strict), ex.source + "+sub", moved(ex.soft))
 
 
 # --- chunking + targets -------------------------------------------------------------------------
@@ -167,6 +185,8 @@ def char_masks(ex: Example) -> np.ndarray:
     m = np.full(n, base, dtype=np.int32)
     for s, e in ex.strict:
         m[s:e] = O_MASK
+    for s, e in ex.soft:
+        m[s:e] = ANY_MASK
     return m  # entity tokens get their exact BIOES tag per chunk (example_chunks)
 
 
@@ -251,7 +271,8 @@ def pack_short(examples: list[Example], rng: random.Random, limit: int = WINDOW)
             off = len(cur.text) + 1
             cur = Example(cur.text + sep + ex.text,
                           cur.spans + [(s + off, e + off, l) for s, e, l in ex.spans],
-                          cur.soft_org, cur.strict + tuple((s + off, e + off) for s, e in ex.strict), cur.source)
+                          cur.soft_org, cur.strict + tuple((s + off, e + off) for s, e in ex.strict), cur.source,
+                          cur.soft + tuple((s + off, e + off) for s, e in ex.soft))
         else:
             if cur is not None:
                 out.append(cur)

@@ -13,3 +13,4 @@ def tag_mask(prefix: str, label: str) -> int:
 
 O_MASK = 1
 ALL_ORG_MASK = sum(tag_mask(p, "ORGANIZATION") for p in "BIES")
+ANY_MASK = (1 << N_LABELS) - 1

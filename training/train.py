@@ -46,6 +46,11 @@ class TrainConfig:
     threads: int = 1             # 1 beats 2 on this shared 2-core machine (OpenMP spin under contention)
     max_minutes: float = 38.0    # hard wall-clock stop (keeps the best state so far)
     init_from: str = ""          # optional best.pt of an earlier run with the same data config (continue training)
+    # issue 17: self-training on the unlabelled KLUE train sentences (training/pseudo.py) and news-style text
+    teacher: str = ""            # model folder of the teacher ("" = no pseudo labels)
+    pseudo_copies: int = 1       # pseudo-labelled sentences as labelled by the teacher
+    pseudo_sub_copies: int = 1   # ... and copies with news-style entity substitution
+    n_news: int = 0              # news-style synthetic documents (synth.generate_news)
 
     @classmethod
     def smoke(cls) -> "TrainConfig":
@@ -67,8 +72,19 @@ def build_examples(cfg: TrainConfig, rng: random.Random):
     syn_tr = D.synth_examples(cfg.n_synth, seed=cfg.seed * 1000 + 1)
     g = synth.Generator(cfg.seed * 1000 + 2)
     subs = []
+    news = cfg.teacher != "" or cfg.n_news > 0  # issue-17 data: news-style values in KLUE-like text
     for _ in range(cfg.klue_sub_copies):
-        subs += [D.substitute(e, g, p_person=0.9, p_other=0.4) for e in klue_tr if e.spans]
+        subs += [D.substitute(e, g, p_person=0.9, p_other=0.4, news=news) for e in klue_tr if e.spans]
+    if cfg.teacher:
+        from . import pseudo
+
+        ps = pseudo.load(Path(cfg.teacher), Path(__file__).parent / "runs", threads=2)
+        subs += ps * cfg.pseudo_copies
+        for _ in range(cfg.pseudo_sub_copies):
+            subs += [D.substitute(e, g, p_person=0.9, p_other=0.5, news=True) for e in ps if e.spans]
+    if cfg.n_news:
+        subs += [D.Example(d.text, list(d.spans), source="klue-news") for d in
+                 synth.generate_news(cfg.n_news, seed=cfg.seed * 1000 + 4)]
     for _ in range(cfg.pii_sub_copies):
         subs += [D.substitute(e, g, p_person=0.95, p_other=0.7) for e in pii_tr if e.spans]
     klue_like = D.pack_short(klue_tr + [s for s in subs if s.source.startswith("klue")], rng)
