@@ -64,7 +64,8 @@ def test_batch_folder(tmp_path, model, capsys):
     assert "broken.docx" in summary and "FAILED" in summary and "damaged" in summary
     assert "5 of 6 file(s) redacted; 1 failed" in summary
     assert "[1/6]" in captured.err and "[6/6]" in captured.err        # progress on stderr
-    assert (out / "memo.txt").read_bytes() == "담당자 [PERSON] (010-****-****)\r\n메일 [EMAIL]\r\n".encode("cp949")
+    # the default tags are the window's: Korean in a Korean document (masking.resolve_tag_language)
+    assert (out / "memo.txt").read_bytes() == "담당자 [인명] (010-****-****)\r\n메일 [이메일]\r\n".encode("cp949")
 
     report = json.loads((out / "report.docx.report.json").read_text("utf-8"))
     assert report["detector"].endswith("+veil-rules-1") and report["threshold"] == 0.5
@@ -80,7 +81,7 @@ def test_batch_folder(tmp_path, model, capsys):
         assert "김민수" not in z.read("Contents/section0.xml").decode()
         assert "김민수" not in z.read("Preview/PrvText.txt").decode()
     hwp_txt = (out / "old.hwp.txt").read_text("utf-8")
-    assert "홍길동" not in hwp_txt and "[PERSON]" in hwp_txt
+    assert "홍길동" not in hwp_txt and "[인명]" in hwp_txt and "[PERSON]" not in hwp_txt
     for f in out.rglob("*.report.json"):
         raw = f.read_text("utf-8")
         for name in NAMES:
@@ -94,14 +95,14 @@ def test_batch_threshold_and_txt_mode(tmp_path, model, capsys):
     # model spans score 0.9, the phone rule 0.97: with S = 0.95 only the phone is masked
     assert main(["redact", str(src), "--out", str(out), "--model", str(model), "--min-score", "0.95",
                  "--quiet"]) == 0
-    assert (out / "a.txt").read_text("utf-8") == "홍길동 [PHONE]"
+    assert (out / "a.txt").read_text("utf-8") == "홍길동 [전화번호]"
     decisions = json.loads((out / "a.txt.report.json").read_text("utf-8"))["decisions"]
     assert [(d["label"], d["decision"]) for d in decisions] == [("PERSON", "below_threshold"),
                                                                  ("PHONE", "accepted")]
     doc = build_docx(tmp_path / "r.docx")
     assert main(["redact", str(doc), "--out", str(out), "--model", str(model), "--txt", "--quiet"]) == 0
     text = (out / "r.docx.txt").read_text("utf-8")
-    assert text.startswith("담당자 연락처: [PHONE] 입니다.")
+    assert text.startswith("담당자 연락처: [전화번호] 입니다.")
     for v in DOCX_PII:
         if v in NAMES:
             assert v not in text

@@ -165,16 +165,19 @@ def test_export_policies(state):
     as_rejected = apply_replacements(TEXT, build_plan(state, {"PERSON": MaskStyle.PARTIAL}, PendingPolicy.REJECT))
     assert as_rejected == "김**이 서울에 갔다. 김**은 한빛에 다닌다. 이서연도 서울에 산다."
     as_accepted = apply_replacements(TEXT, build_plan(state, {"PERSON": "pseudonym"}, "accept"))
-    assert as_accepted == "인물1이 서울에 갔다. 인물1은 [ORGANIZATION]에 다닌다. 인물2도 [ADDRESS]에 산다."
+    assert as_accepted == "인물1이 서울에 갔다. 인물1은 [기관]에 다닌다. 인물2도 [주소]에 산다."
     # the threshold hides low pending suggestions from export too — only once the reviewer agreed
     state.set_threshold(0.7)
     with pytest.raises(PendingSpansError) as err:
         build_plan(state, None, "accept")
     assert (err.value.count, err.value.below_threshold) == (0, 2)
+    # default tag language: the document's (Korean here), the same default as veil-redact redact
     hidden = apply_replacements(TEXT, build_plan(state, None, "accept", allow_below_threshold=True))
-    assert hidden == "[PERSON]이 서울에 갔다. [PERSON]은 한빛에 다닌다. 이서연도 [ADDRESS]에 산다."
-    korean = apply_replacements(TEXT, build_plan(state, None, "accept", allow_below_threshold=True, lang="ko"))
-    assert korean == "[인명]이 서울에 갔다. [인명]은 한빛에 다닌다. 이서연도 [주소]에 산다."
+    assert hidden == "[인명]이 서울에 갔다. [인명]은 한빛에 다닌다. 이서연도 [주소]에 산다."
+    assert apply_replacements(TEXT, build_plan(state, None, "accept", allow_below_threshold=True,
+                                               lang="auto")) == hidden
+    english = apply_replacements(TEXT, build_plan(state, None, "accept", allow_below_threshold=True, lang="en"))
+    assert english == "[PERSON]이 서울에 갔다. [PERSON]은 한빛에 다닌다. 이서연도 [ADDRESS]에 산다."
 
 
 def test_threshold_hidden_pending_is_counted_and_blocks(state):
@@ -195,7 +198,7 @@ def test_threshold_hidden_pending_is_counted_and_blocks(state):
         assert err.value.below_threshold == 1 and "0.90" in str(err.value)
     # confirmed: the RRN stays in clear, on purpose
     out = apply_replacements(rrn_text, build_plan(st, None, "block", allow_below_threshold=True))
-    assert "900101-1234567" in out and out.startswith("[PERSON]이 서울에")
+    assert "900101-1234567" in out and out.startswith("[인명]이 서울에")
     # a decided item is never hidden, and a manual span neither
     st.set_status([st.item_at_row(0).id], Status.REJECTED)
     assert st.hidden_pending_count() == 0

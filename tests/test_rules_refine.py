@@ -277,7 +277,7 @@ def test_batch_cli_leaves_a_demoted_span_unmasked_and_counts_it_below_the_thresh
     src.write_text("채권자 김서윤은 청구한다", encoding="utf-8")
     out = tmp_path / "o"
     assert main(["redact", str(src), "--out", str(out), "--model", str(folder), "--threads", "1", "--quiet"]) == 0
-    assert (out / "a.txt").read_text("utf-8") == "채권자 [PERSON]은 청구한다"
+    assert (out / "a.txt").read_text("utf-8") == "채권자 [인명]은 청구한다"
     report = json.loads((out / "a.txt.report.json").read_text("utf-8"))
     assert [(d["start"], d["end"], d["label"], d["score"], d["decision"]) for d in report["decisions"]] == [
         (0, 3, "PERSON", DEMOTED_SCORE, "below_threshold"), (4, 7, "PERSON", pytest.approx(0.9, abs=1e-3),

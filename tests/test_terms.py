@@ -142,11 +142,11 @@ def test_cli_redact_with_terms(tmp_path, model, capsys):
                  "--quiet", "--terms", str(terms)])
     assert code == 0, capsys.readouterr()
     masked = (out / "memo.txt").read_text("utf-8")
-    assert masked == ("담당자 홍길동 과장과 [PERSON] 주무관이 [OTHER] 회의에 참석.\n"
-                      "참석: [PERSON], [PERSON], [PERSON]. 문의 홍길동 ([PHONE])\n")
+    assert masked == ("담당자 홍길동 과장과 [인명] 주무관이 [기타] 회의에 참석.\n"
+                      "참석: [인명], [인명], [인명]. 문의 홍길동 ([전화번호])\n")
     # other detections unchanged: the same masks as without the list, except the list's own effect
-    assert plain.replace("[PERSON] 과장", "홍길동 과장").replace("문의 [PERSON]", "문의 홍길동") \
-        .replace("박서연", "[PERSON]").replace("프로젝트가람", "[OTHER]").replace("박 서 연", "[PERSON]") == masked
+    assert plain.replace("[인명] 과장", "홍길동 과장").replace("문의 [인명]", "문의 홍길동") \
+        .replace("박서연", "[인명]").replace("프로젝트가람", "[기타]").replace("박 서 연", "[인명]") == masked
     report_text = (out / "memo.txt.report.json").read_text("utf-8")
     report = json.loads(report_text)
     assert report["term_list"] == {"mask_terms": 3, "keep_terms": 1, "mask_hits": 3,

@@ -46,8 +46,16 @@ class Replacement:
 
 DEFAULT_STYLES: dict[str, MaskStyle] = {}
 
+#: THE default masking style of every label, for the window (settings, export dialog, export all) and the
+#: batch CLI (``veil-redact redact`` without ``--style``) alike
+DEFAULT_MASK_STYLE = MaskStyle.TAG
+
 #: tag languages: ``[주민등록번호]`` (Korean display name) or ``[RRN]`` (the label id)
 TAG_LANGUAGES = ("ko", "en")
+
+#: what a caller may ask for: ``"auto"`` (the default: follow the document, see ``resolve_tag_language``)
+#: or one of ``TAG_LANGUAGES``
+TAG_LANGUAGE_CHOICES = ("auto",) + TAG_LANGUAGES
 
 #: labels whose PARTIAL style keeps something meaningful (surname, birth date, region, prefix, e-mail
 #: domain); for every other label PARTIAL would just equal STARS, so it is not offered
@@ -81,6 +89,29 @@ _HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 def tag_language(text: str) -> str:
     """``"ko"`` for a text with Hangul in it (Korean tags by default in Korean documents), else ``"en"``."""
     return "ko" if _HANGUL.search(text) else "en"
+
+
+def resolve_tag_language(text: str, choice: str | None = None) -> str:
+    """The language of the tags in an export of ``text``: ``choice`` when it is ``"ko"`` or ``"en"``;
+    for ``None`` / ``"auto"`` the document's own (``tag_language``: Korean tags in a document with Hangul).
+
+    The single place the default tag language is decided — the window's export dialog, export all, the
+    export summary and ``veil-redact redact`` all ask here, so the same document with the same decisions
+    is masked identically by both."""
+    if choice is None or choice == "auto":
+        return tag_language(text)
+    if choice not in TAG_LANGUAGES:
+        raise ValueError(f"unknown tag language {choice!r}; choose one of {', '.join(TAG_LANGUAGE_CHOICES)}")
+    return choice
+
+
+def export_masker(text: str, styles: Mapping[str, "MaskStyle | str"] | None = None,
+                  default: "MaskStyle | str | None" = None, tag_lang: str | None = None) -> "Masker":
+    """A fresh ``Masker`` for one export of ``text`` with the product defaults filled in: ``default``
+    ``None`` -> ``DEFAULT_MASK_STYLE``, ``tag_lang`` ``None``/``"auto"`` -> ``resolve_tag_language(text)``.
+    Used by ``review.export.build_plan`` (the window's planner) and by the batch CLI."""
+    return Masker(styles, DEFAULT_MASK_STYLE if default is None else default,
+                  lang=resolve_tag_language(text, tag_lang))
 
 
 def styles_for_label(label: str) -> tuple["MaskStyle", ...]:

@@ -1,7 +1,8 @@
 """``veil-redact redact``: batch redaction of files and folders (no Qt).
 
-    veil-redact redact INPUT... --out DIR [--min-score S] [--style LABEL=STYLE|STYLE ...] [--model DIR]
-                                [--threads N] [--txt] [--quiet] [--terms FILE]
+    veil-redact redact INPUT... --out DIR [--min-score S] [--style LABEL=STYLE|STYLE ...]
+                                [--tag-lang auto|ko|en] [--model DIR] [--threads N] [--txt] [--quiet]
+                                [--terms FILE]
 
 Every supported file given, or found (recursively) in a folder given, is opened, run through the default
 detector, and every span with score ≥ S (default 0.5) is accepted; each accepted value is then masked
@@ -9,6 +10,12 @@ detector, and every span with score ≥ S (default 0.5) is accepted; each accept
 is masked once and left elsewhere. The output goes to ``DIR/<same name>`` (files found in a folder keep
 their path relative to it; ``.hwp`` becomes ``<name>.hwp.txt``; ``--txt`` writes masked text for every
 file) with ``<output>.report.json`` beside it. Originals are only read.
+
+Masking defaults are the window's (one source: ``masking.DEFAULT_MASK_STYLE`` and
+``masking.resolve_tag_language``): every label as a tag, in the document's language — ``[인명]``,
+``[주민등록번호]`` in a document with Hangul, ``[PERSON]``, ``[RRN]`` otherwise. ``--tag-lang en`` (or ``ko``)
+forces one language; ``--style`` picks another style (tag, stars, partial, pseudonym: see below), for
+all labels (``--style stars``) or one (``--style PHONE=partial``).
 
 ``--terms FILE`` applies a term list (UTF-8 CSV ``term,action,label``, see ``review/terms.py``): every
 ``mask`` term is masked with its label wherever it occurs (spacing and width variants too, whatever the
@@ -43,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..detect.span import DEFAULT_MIN_SCORE
-from ..masking import Masker, MaskStyle
+from ..masking import DEFAULT_MASK_STYLE, TAG_LANGUAGE_CHOICES, MaskStyle, export_masker, style_example
 from .errors import DocumentError, LeakDetected
 from .formats import SUPPORTED_FORMATS
 
@@ -75,8 +82,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--min-score", type=float, default=DEFAULT_MIN_SCORE, metavar="S",
                    help=f"accept spans with score >= S (default {DEFAULT_MIN_SCORE})")
     p.add_argument("--style", action="append", default=[], metavar="LABEL=STYLE|STYLE",
-                   help="masking style: " + ", ".join(s.value for s in MaskStyle)
-                   + "; a bare STYLE sets the default (tag); repeatable")
+                   help="masking style, repeatable: a bare STYLE sets it for every label (default "
+                   f"{DEFAULT_MASK_STYLE.value}, as in the window), LABEL=STYLE for one label. Styles: "
+                   + "; ".join(_style_help(s) for s in MaskStyle))
+    p.add_argument("--tag-lang", choices=TAG_LANGUAGE_CHOICES, default="auto",
+                   help="language of tags: auto (default, as in the window) = Korean tags ([인명], "
+                   "[주민등록번호]) in a document with Hangul, English ([PERSON], [RRN]) otherwise; "
+                   "ko or en = always that language")
     p.add_argument("--model", metavar="DIR", help="model folder (default: the embedded model)")
     p.add_argument("--threads", type=int, metavar="N", help="inference threads")
     p.add_argument("--txt", action="store_true", help="write masked text (.txt) for every file")
@@ -92,9 +104,26 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
+def _style_help(style: MaskStyle) -> str:
+    """One ``--style`` choice for ``--help``, with examples computed by the real ``Masker``."""
+    what = {MaskStyle.TAG: "the label's name in brackets",
+            MaskStyle.STARS: "every character but spaces becomes *",
+            MaskStyle.PARTIAL: "keeps the surname, birth date, address region, first three phone digits or "
+                               "e-mail domain (PERSON, ADDRESS, PHONE, RRN, FOREIGNER_RN, EMAIL; other labels: "
+                               "letters and digits become *)",
+            MaskStyle.PSEUDONYM: "numbered stand-ins, the same value the same number within a file"}[style]
+    if style is MaskStyle.TAG:
+        eg = f"{style_example('PERSON', style, 'ko')} / {style_example('PERSON', style, 'en')}"
+    elif style is MaskStyle.PARTIAL:
+        eg = f"{style_example('PERSON', style)}, {style_example('RRN', style)}"
+    else:
+        eg = style_example("PERSON", style)
+    return f"{style.value} = {what} ({eg})".replace("%", "%%")
+
+
 def parse_styles(values: list[str]) -> tuple[dict[str, MaskStyle], MaskStyle]:
     styles: dict[str, MaskStyle] = {}
-    default = MaskStyle.TAG
+    default = DEFAULT_MASK_STYLE
     for v in values:
         label, sep, style = v.partition("=")
         try:
@@ -231,7 +260,7 @@ def _bar(fraction: float, width: int = 20) -> str:
 
 def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_score: float,
                label: str, progress: bool, terms=None, *, overwrite: bool = False,
-               allow_unreadable: bool = False) -> Row:
+               allow_unreadable: bool = False, tag_lang: str = "auto") -> Row:
     """Redact one file. Never raises for a per-file problem: any exception (``MemoryError`` and
     ``RecursionError`` included) becomes this file's ``FAILED`` row with a one-line reason; only
     ``KeyboardInterrupt``/``SystemExit`` (Ctrl+C, SIGTERM) leave, after the export cleaned up."""
@@ -257,7 +286,7 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
         if term_hits is not None:
             accepted = accepted + term_hits.list_spans
         full = propagate_spans(doc.text, accepted)
-        masker = Masker(masker_args[0], masker_args[1])
+        masker = export_masker(doc.text, masker_args[0], masker_args[1], tag_lang)   # the window's defaults
         plan = masker.plan(doc.text, full)
         decisions = ([{"start": s.start, "end": s.end, "label": s.label, "score": s.score,
                        "source": s.source, "decision": "accepted"} for s in accepted]
@@ -445,7 +474,8 @@ def run(args: argparse.Namespace) -> int:
                     sys.stderr.flush()
                 rows.append(redact_one(job, detector, styles, args.min_score, label, progress, terms,
                                        overwrite=getattr(args, "overwrite", False),
-                                       allow_unreadable=getattr(args, "allow_unreadable", False)))
+                                       allow_unreadable=getattr(args, "allow_unreadable", False),
+                                       tag_lang=getattr(args, "tag_lang", "auto")))
                 done = i
                 if progress:
                     sys.stderr.write(f"\r{label} {rows[-1].status}\n")

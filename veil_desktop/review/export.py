@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Iterable, Mapping
 
 from ..detect.span import Span
-from ..masking import Masker, MaskStyle, Replacement
+from ..masking import MaskStyle, Replacement, export_masker
 from .state import Command, ReviewItem, ReviewState, Status
 
 
@@ -66,13 +66,14 @@ def spans_to_mask(state: ReviewState, policy: PendingPolicy | str = PendingPolic
 
 def build_plan(state: ReviewState, styles: Mapping[str, MaskStyle | str] | None = None,
                policy: PendingPolicy | str = PendingPolicy.BLOCK,
-               default: MaskStyle | str = MaskStyle.TAG, *, allow_below_threshold: bool = False,
-               lang: str = "en") -> list[Replacement]:
+               default: MaskStyle | str | None = None, *, allow_below_threshold: bool = False,
+               lang: str | None = None) -> list[Replacement]:
     """The masking plan for ``state.text`` (a fresh ``Masker``, so pseudonyms restart at 1 per export).
 
-    ``lang``: the language of tags (``[주민등록번호]`` / ``[RRN]``); the window passes the reviewer's
-    choice, which defaults to ``masking.tag_language(text)`` (Korean tags in a Korean document)."""
-    return Masker(styles, default, lang=lang).plan(
+    ``default``: ``None`` -> ``masking.DEFAULT_MASK_STYLE``. ``lang``: the language of tags
+    (``[주민등록번호]`` / ``[RRN]``); ``None``/``"auto"`` -> ``masking.resolve_tag_language(text)`` (Korean
+    tags in a Korean document) — the same default as ``veil-redact redact`` (``masking.export_masker``)."""
+    return export_masker(state.text, styles, default, lang).plan(
         state.text, spans_to_mask(state, policy, allow_below_threshold=allow_below_threshold))
 
 

@@ -26,8 +26,9 @@ class ExportRequest:
     mask_copies: bool = False
     #: the reviewer confirmed that pending suggestions hidden below the threshold stay unmasked
     allow_below_threshold: bool = False
-    #: language of tag replacements ("ko": [주민등록번호], "en": [RRN])
-    tag_lang: str = "en"
+    #: language of tag replacements ("ko": [주민등록번호], "en": [RRN]); None/"auto": the document's
+    #: (``masking.resolve_tag_language``, the same default as ``veil-redact redact``)
+    tag_lang: str | None = None
     #: the report's ``review`` section (``review.summary.ExportSummary.report_fields``)
     review: dict | None = None
     #: the reviewer agreed to replace an existing output file

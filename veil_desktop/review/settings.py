@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 
 from ..detect.span import DEFAULT_MIN_SCORE
-from ..masking import MaskStyle
+from ..masking import DEFAULT_MASK_STYLE, MaskStyle
 from .export import PendingPolicy
 
 LANGUAGES = ("ko", "en")
@@ -23,7 +23,7 @@ class AppSettings:
     model_dir: str = ""                 # "" = the embedded default model
     threads: int = 0                    # 0 = let the engine choose (physical cores)
     language: str = "ko"
-    default_style: str = MaskStyle.TAG.value
+    default_style: str = DEFAULT_MASK_STYLE.value   # the same default as veil-redact redact
     styles: dict[str, str] = field(default_factory=dict)   # label -> MaskStyle value
     pending_policy: str = PendingPolicy.BLOCK.value
     threshold: float = DEFAULT_MIN_SCORE
@@ -69,7 +69,7 @@ def _normalise(s: AppSettings, problems: list[str]) -> AppSettings:
         try:
             return MaskStyle.parse(v).value
         except (ValueError, TypeError, AttributeError):
-            return MaskStyle.TAG.value
+            return DEFAULT_MASK_STYLE.value
 
     def number(name: str, v, lo: float, hi: float, default):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):

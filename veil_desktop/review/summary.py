@@ -116,8 +116,8 @@ def unreadable_pages(document: Any) -> tuple[int, ...]:
 
 
 def build_summary(state: ReviewState, policy: PendingPolicy | str, detection: DetectionStatus | str,
-                  document: Any = None, styles: Mapping[str, str] | None = None, default_style: str = "tag",
-                  lang: str = "en") -> ExportSummary:
+                  document: Any = None, styles: Mapping[str, str] | None = None,
+                  default_style: str | None = None, lang: str | None = None) -> ExportSummary:
     policy, detection = PendingPolicy(policy), DetectionStatus(detection)
     per: dict[str, dict[str, int]] = {}
     for it in state:

@@ -375,12 +375,12 @@ def output_path_for(entry: DocEntry, folder: Path) -> Path:
     return folder / rel
 
 
-def export_one(entry: DocEntry, out: Path, *, styles=None, default_style="tag", lang: str | None = None,
+def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, lang: str | None = None,
                allow_below_threshold: bool = False, overwrite: bool = False) -> ExportRow:
     """Export one reviewed document from its session. Failures become a row with a message."""
     from ..documents import export_document, open_document
     from ..documents.errors import DocumentError, LeakDetected
-    from ..masking import tag_language
+    from ..masking import DEFAULT_MASK_STYLE
     from .export import PendingPolicy, PendingSpansError, build_plan
 
     try:
@@ -396,7 +396,7 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style="tag", 
             return ExportRow(entry.path, None, "not_reviewed", "detection has not finished")
         plan = build_plan(state, styles, PendingPolicy.BLOCK, default_style,
                           allow_below_threshold=allow_below_threshold,
-                          lang=lang or tag_language(doc.text))
+                          lang=lang)        # None: masking.resolve_tag_language(doc.text)
         decisions = [{"start": it.start, "end": it.end, "label": it.label, "score": it.score,
                       "source": it.source, "decision": it.status.value} for it in state.in_text_order(visible_only=False)
                      if it.status is not Status.PENDING]
@@ -406,7 +406,8 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style="tag", 
         review["export_all"] = True        # written by "Export all reviewed" (the below-threshold choice once)
         out.parent.mkdir(parents=True, exist_ok=True)
         res = export_document(doc, plan, out, detector_id=info.model_id, threshold=state.threshold,
-                              styles=styles, default_style=default_style, decisions=decisions, review=review)
+                              styles=styles, default_style=default_style or DEFAULT_MASK_STYLE.value,
+                              decisions=decisions, review=review)
         return ExportRow(entry.path, out, "exported", "", dict(res.counts),
                          str(res.leak_check.get("result", "")), state.hidden_pending_count())
     except PendingSpansError as e:
@@ -417,7 +418,7 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style="tag", 
         return ExportRow(entry.path, None, "failed", str(e))
 
 
-def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, default_style="tag",
+def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, default_style=None,
                     lang: str | None = None, allow_below_threshold: bool = False, overwrite: bool = False,
                     cancelled: Callable[[], bool] = lambda: False,
                     progress: Callable[[int, int], None] | None = None) -> ExportSummary:

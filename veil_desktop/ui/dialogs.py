@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDia
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from ..labels import display_name
-from ..masking import MaskStyle, apply_replacements, style_example, styles_for_label, tag_language
+from ..masking import MaskStyle, apply_replacements, resolve_tag_language, style_example, styles_for_label
 from ..review.export import PendingPolicy, build_plan
 from ..review.settings import AppSettings
 from ..review.state import ReviewState
@@ -116,7 +116,7 @@ class ExportDialog(QDialog):
         self._tag_lang.setObjectName("tagLanguage")
         for code in ("ko", "en"):
             self._tag_lang.addItem(tr(f"export.tag_lang_{code}", lang), code)
-        self._tag_lang.setCurrentIndex(max(0, self._tag_lang.findData(tag_language(state.text))))
+        self._tag_lang.setCurrentIndex(max(0, self._tag_lang.findData(resolve_tag_language(state.text))))
         self._tag_lang.currentIndexChanged.connect(self._on_tag_lang)
         grid.addWidget(QLabel(tr("export.tag_lang", lang)), 0, 0)
         grid.addWidget(self._tag_lang, 0, 1)

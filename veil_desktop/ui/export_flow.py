@@ -27,7 +27,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from ..masking import tag_language
+from ..masking import resolve_tag_language
 from ..review.export import PendingPolicy, accept_copies
 from ..review.export_job import CopiesFound, ExportRequest, export_review
 from ..review.hits import copy_spans, hits_for_spans
@@ -59,7 +59,7 @@ class ExportFlow(QObject):
         w = self.w
         return build_summary(w.state, policy, getattr(w, "detection_status", DetectionStatus.COMPLETE),
                              w.document, styles, default_style or w.settings.default_style,
-                             tag_lang or tag_language(w.state.text))
+                             resolve_tag_language(w.state.text, tag_lang))
 
     def review_and_export(self, out_path: str | Path, *, styles: dict[str, str], default_style: str,
                           policy: PendingPolicy, tag_lang: str) -> ExportSummaryDialog | None:
@@ -106,7 +106,7 @@ class ExportFlow(QObject):
         policy = PendingPolicy(policy or PendingPolicy.BLOCK)  # never a policy left over from another export
         styles = dict(s.styles if styles is None else styles)
         default_style = default_style or s.default_style
-        tag_lang = tag_lang or tag_language(w.state.text)
+        tag_lang = resolve_tag_language(w.state.text, tag_lang)   # the CLI's default too
         summary = self.summary(policy, styles, default_style, tag_lang)
         blockers = summary.blockers(partial_ok=partial_ok, below_threshold_ok=below_threshold_ok)
         if blockers:
