@@ -23,7 +23,6 @@ from ..review.settings import AppSettings
 from ..review.state import ReviewState
 from .actions import ACTIONS
 from .detection import validate_model_folder
-from . import i18n_tools  # noqa: F401 - the tools' action texts (registered into the catalogue)
 from .i18n import LANGUAGES, tr
 from .worker import TaskSignals, TaskWorker
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from ..labels import LABELS, display_name
 from ..review.find import FindError, FindOptions, MatchScanner, compile_query, fold_width
 from ..review.state import ReviewState
-from .i18n_tools import tr
+from .i18n import tr
 
 BUDGET_S = 0.008
 

@@ -39,7 +39,7 @@ from ..review.workspace import (
 )
 from .actions import owned_by
 from .find_bar import FindBar
-from .i18n_tools import tr
+from .i18n import tr
 from .pdf_view import PdfPageView, has_pages, load_boxes
 from .workspace_panel import WorkspacePanel
 

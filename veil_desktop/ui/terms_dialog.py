@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from ..labels import LABELS, display_name
 from ..review.terms import Term, TermList, TermsError
-from .i18n_tools import tr
+from .i18n import tr
 
 
 class TermsDialog(QDialog):

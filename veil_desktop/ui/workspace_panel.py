@@ -10,7 +10,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from ..review.workspace import DocEntry, DocStatus, Workspace
-from .i18n_tools import tr
+from .i18n import tr
 
 _COLORS = {
     DocStatus.QUEUED: "#808080", DocStatus.DETECTING: "#1f6fd1", DocStatus.PENDING: "#b36b00",
