@@ -147,7 +147,7 @@ def main(argv=None) -> int:
     if cfg.teacher:
         from .pseudo import teacher_digest
 
-        extra["compact_teacher_sha256"] = teacher_digest(Path(cfg.teacher))  # pseudo labels' teacher
+        extra["compact_teacher_sha256"] = [teacher_digest(Path(t)) for t in cfg.teacher.split(",")]
     write_config(out, model.config, extra)
     for stale in out.glob("*.onnx"):
         stale.unlink()

@@ -44,6 +44,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--json", help="also write every run's figures to this file")
     ap.add_argument("--only", help="comma-separated detector names to run (default: all)")
+    ap.add_argument("--model", help="model folder instead of the embedded compact model (candidates)")
+    ap.add_argument("--data", help="comma-separated corpora to run (default: all)")
     ap.add_argument("--min-score", type=float, default=E.DEFAULT_MIN_SCORE,
                     help="score only predictions with score >= S (default: the product's default threshold)")
     a = ap.parse_args(argv)
@@ -51,13 +53,13 @@ def main(argv=None) -> int:
     corpora = {}
     out = {}
     for det_name, data, split in RUNS:
-        if only and det_name not in only:
+        if only and det_name not in only or a.data and data not in a.data.split(","):
             continue
         if data not in corpora:
             corpora[data] = E.load_corpus(data)
         docs, scored = corpora[data]
         docs = list(iter_split(docs, split))
-        det = E.make_detector(det_name, threads=a.threads)
+        det = E.make_detector(det_name, a.model, threads=a.threads)
         t0 = time.perf_counter()
         rep = E.evaluate(det, docs, scored, min_score=a.min_score)
         print(E.markdown(rep, f"{getattr(det, 'id', det_name)} on {data} / {split} (min score {a.min_score:g})"),

@@ -169,12 +169,31 @@ def propagate(rows: list[dict]) -> int:
     return added
 
 
-def load(teacher: Path, cache_dir: Path, threads: int = 2) -> list[Example]:
-    """Pseudo-labelled examples (cached per teacher digest)."""
-    cache = cache_dir / f"pseudo-{teacher_digest(teacher)[:16]}.jsonl"
+def agree(runs: list[list[dict]]) -> list[dict]:
+    """Several teachers' rows for the same sentences -> one row each: spans every teacher produced (same
+    offsets and label) stay gold; a span only some teachers produced, and every teacher's soft range, is soft."""
+    out = []
+    for rows in zip(*runs):
+        sets = [{tuple(s) for s in r["spans"]} for r in rows]
+        gold = set.intersection(*sets)
+        soft = {tuple(x) for r in rows for x in r["soft"]}
+        soft |= {(a, b) for s in sets for a, b, _ in s - gold}
+        soft = {x for x in soft if not any(x[0] < e and a < x[1] for a, e, _ in gold)}
+        out.append({"id": rows[0]["id"], "text": rows[0]["text"], "spans": sorted(gold), "soft": sorted(soft)})
+    return out
+
+
+def load(teacher: Path | str, cache_dir: Path, threads: int = 2) -> list[Example]:
+    """Pseudo-labelled examples (cached per teacher digest). ``teacher``: a model folder, or several joined
+    by commas (an agreement ensemble, :func:`agree`)."""
+    teachers = [Path(t) for t in str(teacher).split(",") if t]
+    digest = hashlib.sha256("".join(teacher_digest(t) for t in teachers).encode()).hexdigest() \
+        if len(teachers) > 1 else teacher_digest(teachers[0])
+    cache = cache_dir / f"pseudo-{digest[:16]}.jsonl"
     if not cache.exists():
         cache_dir.mkdir(parents=True, exist_ok=True)
-        rows = label_sentences(teacher, threads)
+        rows = agree([label_sentences(t, threads) for t in teachers]) if len(teachers) > 1 \
+            else label_sentences(teachers[0], threads)
         print(f"pseudo: {propagate(rows):,} spans added by corpus-level consistency", flush=True)
         tmp = cache.with_suffix(".tmp")
         tmp.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
@@ -206,5 +225,5 @@ if __name__ == "__main__":  # python -m training.pseudo [--teacher DIR] : label,
     ap.add_argument("--teacher", default=None)
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
-    ex = load(Path(a.teacher) if a.teacher else default_model_dir(), Path(__file__).parent / "runs", a.threads)
+    ex = load(a.teacher or default_model_dir(), Path(__file__).parent / "runs", a.threads)
     print(json.dumps(stats(ex), ensure_ascii=False))

@@ -47,7 +47,7 @@ class TrainConfig:
     max_minutes: float = 38.0    # hard wall-clock stop (keeps the best state so far)
     init_from: str = ""          # optional best.pt of an earlier run with the same data config (continue training)
     # issue 17: self-training on the unlabelled KLUE train sentences (training/pseudo.py) and news-style text
-    teacher: str = ""            # model folder of the teacher ("" = no pseudo labels)
+    teacher: str = ""            # teacher model folder(s), comma-separated = agreement ensemble ("" = none)
     pseudo_copies: int = 1       # pseudo-labelled sentences as labelled by the teacher
     pseudo_sub_copies: int = 1   # ... and copies with news-style entity substitution
     n_news: int = 0              # news-style synthetic documents (synth.generate_news)
@@ -78,7 +78,7 @@ def build_examples(cfg: TrainConfig, rng: random.Random):
     if cfg.teacher:
         from . import pseudo
 
-        ps = pseudo.load(Path(cfg.teacher), Path(__file__).parent / "runs", threads=2)
+        ps = pseudo.load(cfg.teacher, Path(__file__).parent / "runs", threads=2)
         subs += ps * cfg.pseudo_copies
         for _ in range(cfg.pseudo_sub_copies):
             subs += [D.substitute(e, g, p_person=0.9, p_other=0.5, news=True) for e in ps if e.spans]
