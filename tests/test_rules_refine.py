@@ -304,3 +304,43 @@ def test_window_review_state_shows_a_demoted_span_as_pending_below_the_default_t
         with pytest.raises(PendingSpansError) as err:
             spans_to_mask(st, policy)
         assert err.value.below_threshold == 1
+
+
+@pytest.mark.parametrize("text, word", [
+    ("신데렐라의 따뜻한 마음씨가 정말 힐링이 되었어요", "마음"),
+    ("레이시만 슈퍼스타가 되지 못했다", "슈퍼스타"),
+    ("양측은 중재안을 받아들였다", "중재안"),
+    ("정부 관계자는 이날 기자들에게", "관계자"),
+    ("지난 8일 호흡곤란으로 병원에 이송돼", "호흡곤란"),
+    ("조카 김민수와 함께 왔다", "조카"),
+    ("며느리 박지은이 간병했다", "며느리"),
+    ("97년작 볼케이노가 훨씬 낫다", "볼케이노"),
+    ("줄거리: 한 남자가", "줄거리"),
+])
+def test_news_and_web_words_that_are_not_names_are_demoted(text, word):
+    assert refined(text, word, "PERSON") == "demoted"
+
+
+@pytest.mark.parametrize("text, name", [
+    ("조카 김민수와 함께 왔다", "김민수"),        # a kinship word right before a name: the name stays
+    ("며느리 박지은이 간병했다", "박지은"),
+    ("정부 관계자 이재민 씨는", "이재민"),        # 이재민 (displaced people) is also a full name: never listed
+    ("지원이는 마음이 따뜻하다", "지원"),          # a common given name stays
+    ("김종영 조각가와 종영 씨", "종영"),
+    ("장모님 댁에 간 장동건은", "장동건"),
+    ("장 회장은 이날", "장"),                      # a lone surname not glued into 장모님
+    ("베테랑 투수 이대호랑 함께", "이대호"),       # a name followed by the particle 랑 stays
+])
+def test_names_next_to_news_words_are_kept(text, name):
+    assert refined(text, name, "PERSON") == (name, "PERSON")
+
+
+@pytest.mark.parametrize("text, piece", [
+    ("정성호씨는 장모님께 좀 잘하셔야할듯", "장"),
+    ("테드 릴리 베테랑 투수들이", "베테"),
+    ("레스토랑이라도 열고", "레스토"),
+    ("하정우 오라버님의 출연", "오라버"),
+    ("차승원도 덩달아 우웩", "덩달"),
+])
+def test_a_span_cut_out_of_an_ordinary_word_is_demoted(text, piece):
+    assert refined(text, piece, "PERSON") == "demoted"

@@ -104,9 +104,29 @@ _DRUGS = set("""
 알프라졸람 프로작 렉사프로 졸로푸트 인데놀 콩코르 아토르바스타틴 로수바스타틴 암로디핀 로사르탄 텔미사르탄 와파린 플라빅스
 베타딘 후시딘 마데카솔 박트로반 훼스탈 베아제 겔포스 알마겔 개비스콘 탁센 이지엔 펜잘 사리돈 쌍화탕 판콜 코푸시럽
 """.split())
+#: news/web prose (issue 17, KLUE dev/train false PERSON spans and training/gazetteers.py hard negatives):
+#: common nouns, role nouns of news, places, titles and review words the model took for names. Each checked
+#: by hand to be no plausible Korean name or given name (지원, 재미, 종영, 장면, 조명, 이재민, 지지율, 고시원, 장화신,
+#: 후쿠시마, 후쿠오카 are NOT listed: a surname + a common given name, a given name, or a person)
+_NEWS_WORDS = set("""
+정치 경제 사회 문화 강조 주장 조사 전망 우려 반면 남북 노력 권리 하반기 상반기 연기 연출 연속 황당 장점 단점
+성적 감동 명작 마음 리메이크 슈퍼스타 중재안 호흡곤란 오염수 최종예선 퍼레이드 피아노 유치원
+휴양림 크로스 운영자 제빵왕 배경음 오락성 하숙비 크리스마스 엘리베이터 공룡 드레스
+차별철폐 리볼빙 골드바 마카롱 덕후 모자람 유아용 시도별
+관계자 당국자 대변인 소식통 측근 유권자 관객 시청자 팬 네티즌 누리꾼 전문가 업계 목격자 운전자 탑승객 사위 며느리
+시어머니 시아버지 장모 손녀 외손자 외손녀 조카딸 큰아버지 작은아버지 외삼촌 형부 처제 처남 매형 올케 새언니
+줄거리 평점 총평 한줄평 K5 K8 EV6 GV80
+볼케이노 매드맥스 토이스토리 클라우드아틀라스 클라이막스시리즈 킬러컨텐츠 가오카오 바레니클린
+밴쿠버 마이애미 비버리힐즈 양쯔강 산시성 남양주 야스쿠니
+""".split())
+#: a model span that is the first part of one of these words glued on ("⟦장⟧모님", "⟦베테⟧랑", "⟦레스토⟧랑",
+#: "⟦오라버⟧님", "⟦덩달⟧아"): a word cut in two, not a name
+_GLUED_WORDS = tuple("""
+장모님 장인어른 베테랑 레스토랑 오라버니 오라버님 덩달아
+""".split())
 # (words that are also plausible full names — 이상인, 윤택, 배정 … — are deliberately NOT listed: dropping a real
 # name would leak it; a false alarm only costs the reviewer a click)
-_NOT_PERSON = _NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS | _DRUGS
+_NOT_PERSON = _NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS | _DRUGS | _NEWS_WORDS
 #: a dose or a dosage form right after the span: a drug, not a person ("아모크라 625mg", "코자정")
 _DOSE_AFTER = re.compile(r"[ ]?[0-9][0-9.,]*[ ]?(?:mg|㎎|mL|ml|g|mcg|μg|IU|정|캡슐|포|T|C)(?![A-Za-z가-힣])"
                          r"|(?:정|캡슐|시럽|연고|주사액|서방정|필름코팅정|과립)(?![가-힣])")  # forms: glued only
@@ -339,6 +359,8 @@ def refine_model_span(text: str, span: Span) -> Span:
             return span
         if _DOSE_AFTER.match(text, span.end):
             return demote(span)  # "아모크라 625mg", "코자정 50mg"
+        if any(len(w) > len(value) and w.startswith(value) and text.startswith(w, span.start) for w in _GLUED_WORDS):
+            return demote(span)  # "⟦장⟧모님", "⟦베테⟧랑": the first part of a longer ordinary word
         if _NATIONALITY_FIELD.search(before):
             return demote(span)  # "국적: 베트남", "국적(베트남)": whatever the word, a nationality field is not a name
         return span
