@@ -109,22 +109,31 @@ def test_fold_bakes_the_operating_point_into_the_onnx_file(tmp_path):
     from training.calibrate import fold
 
     src = default_model_dir()
+    src_cfg_before = (src / "config.json").read_bytes()
+    src_onnx_before = (src / "model.onnx").read_bytes()
+    before = json.loads(src_cfg_before).get("compact_folded_bias", {"PERSON": 0.0, "ORGANIZATION": 0.0})
     out = tmp_path / "folded"
     info = fold(src, out, person=0.7, org=-0.3)
     assert info["max_abs_error"] < 1e-4
     cfg = json.loads((out / "config.json").read_text(encoding="utf-8"))
-    assert cfg["compact_folded_bias"]["PERSON"] == pytest.approx(0.7)
-    assert cfg["compact_folded_bias"]["ORGANIZATION"] == pytest.approx(-0.3)
+    # the recorded shift is cumulative (the shipped folder may already carry one)
+    assert cfg["compact_folded_bias"]["PERSON"] == pytest.approx(before["PERSON"] + 0.7)
+    assert cfg["compact_folded_bias"]["ORGANIZATION"] == pytest.approx(before["ORGANIZATION"] - 0.3)
     text = ("어제 장 회장과 김철수가 만났다. 시진핑 주석과 리커창 총리는 기재부와 한전을 방문했다. "
             "서울특별시 종로구 세종대로 209에서 박지훈 씨를 만났다.") * 2
     shifted = ModelDetector(src, threads=1, o_bias={"PERSON": 0.7, "ORGANIZATION": -0.3}).detect(text)
     folded = ModelDetector(out, threads=1).detect(text)
     assert [(s.start, s.end, s.label) for s in folded] == [(s.start, s.end, s.label) for s in shifted]
     assert np.allclose([s.score for s in folded], [s.score for s in shifted], atol=1e-5)
-    plain = ModelDetector(src, threads=1).detect(text)
-    assert [(s.start, s.end, s.label) for s in plain] != [(s.start, s.end, s.label) for s in folded] or \
-        not np.allclose([s.score for s in plain], [s.score for s in folded], atol=1e-3)
+    # independently of fold()'s own check: the folded graph's logits are the original's plus the shift
+    import onnxruntime as ort
+
+    ids = np.random.default_rng(7).integers(5, 1800, size=(3, 40)).astype(np.int64)
+    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+    a = ort.InferenceSession(str(src / "model.onnx"), providers=["CPUExecutionProvider"]).run(None, feeds)[0]
+    b = ort.InferenceSession(str(out / "model.onnx"), providers=["CPUExecutionProvider"]).run(None, feeds)[0]
+    want = np.array([0.7 if t.endswith("PERSON") else -0.3 if t.endswith("ORGANIZATION") else 0.0 for t in LABELS])
+    assert np.allclose(b - a, want, atol=1e-4)
     # the source folder is untouched
-    assert "compact_folded_bias" not in json.loads((src / "config.json").read_text(encoding="utf-8")) or \
-        json.loads((src / "config.json").read_text(encoding="utf-8"))["compact_folded_bias"] != \
-        cfg["compact_folded_bias"]
+    assert (src / "config.json").read_bytes() == src_cfg_before
+    assert (src / "model.onnx").read_bytes() == src_onnx_before
