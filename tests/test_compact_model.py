@@ -198,3 +198,18 @@ def test_entity_substitution_keeps_spans_aligned_and_particles_agreeing():
                 assert nxt == synth.particle_for(name, ("이", "가"))
             if nxt in "을를":
                 assert nxt == synth.particle_for(name, ("을", "를"))
+
+
+def test_letter_spaced_name_is_covered_whole_by_the_shipped_default_detector():
+    """Red-team case (benchmarks/adversarial_corpus.py, text/letterspaced.txt): the retrained model tags the
+    surname of ``김 민 준`` alone; the spacing pass must cover the rest, or two syllables stay readable."""
+    from veil_desktop.detect.default import build_default_detector
+
+    det = build_default_detector(threads=1)
+    for text, name in (("성명 김 민 준", "김 민 준"), ("연락처 없음\n성명 김 민 준\n", "김 민 준"),
+                       ("담당자 박 서 연 주무관", "박 서 연")):
+        spans = det.detect(text)
+        start = text.index(name)
+        covered = {i for s in spans if s.label == "PERSON" for i in range(s.start, s.end)}
+        left = [text[i] for i in range(start, start + len(name)) if not text[i].isspace() and i not in covered]
+        assert left == [], (text, [(text[s.start:s.end], s.label) for s in spans])

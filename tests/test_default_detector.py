@@ -168,22 +168,39 @@ def test_spacing_pass_never_changes_a_main_pass_span_in_detect_or_stream():
     model = FindingModel({"김민준": "PERSON", "민준 이요": "ORGANIZATION"})
     det = CombinedDetector(model, RuleDetector())
     got = [(text[s.start:s.end], s.label) for s in det.detect(text)]
-    assert got == [("민준 이요", "ORGANIZATION")]   # the extra pass's 김 민준 meets it: left out
+    # the extra pass's 김 민준 meets it: the main span stays as it is; the uncovered 김 is one syllable,
+    # which alone cannot leak a name: not added
+    assert got == [("민준 이요", "ORGANIZATION")]
     assert union(list(det.stream(text))) == det.detect(text)
 
 
-def test_spacing_union_only_adds_where_the_main_pass_found_nothing():
+def test_a_letter_spaced_name_the_main_pass_found_only_in_part_is_covered_whole():
+    # the leak rule: a model that tags the surname alone (KLUE's 김 씨 convention) must not leave 민 준
+    text = "성명 김 민 준\n연락처 없음"
+    model = FindingModel({"김": "PERSON", "김민준": "PERSON"})
+    det = CombinedDetector(model, RuleDetector())
+    got = [(text[s.start:s.end], s.label) for s in det.detect(text)]
+    assert got == [("김", "PERSON"), ("민 준", "PERSON")]
+    assert union(list(det.stream(text))) == det.detect(text)
+
+
+def test_spacing_union_adds_only_what_the_main_pass_left_uncovered():
     from veil_desktop.detect.default import union_spacing
 
     main = [Span(3, 5, "PERSON", 0.8), Span(10, 14, "ORGANIZATION", 0.9), Span(20, 22, "ADDRESS", 0.7)]
-    extra = [Span(1, 5, "PERSON", 0.6),            # overlaps a main span: the main span stays as it is
-             Span(12, 16, "PERSON", 0.9),           # overlaps another label: left out
-             Span(14, 20, "PERSON", 0.9),           # touches but does not overlap: added
+    extra = [Span(1, 5, "PERSON", 0.6),            # overlaps a main span: it stays, 1..3 is added
+             Span(12, 16, "PERSON", 0.9),           # overlaps another label: only 14..16 is left over ...
+             Span(14, 20, "PERSON", 0.9),           # ... and this one overlaps that piece: 16..20 added
              Span(30, 33, "ORGANIZATION", 0.5),     # overlaps nothing: added
-             Span(32, 35, "ORGANIZATION", 0.5)]     # overlaps the one just added: left out
-    assert union_spacing(main, extra) == [Span(3, 5, "PERSON", 0.8), Span(10, 14, "ORGANIZATION", 0.9),
-                                          Span(14, 20, "PERSON", 0.9), Span(20, 22, "ADDRESS", 0.7),
-                                          Span(30, 33, "ORGANIZATION", 0.5)]
+             Span(32, 35, "ORGANIZATION", 0.5),     # overlaps the one just added: 33..35 added
+             Span(40, 45, "PERSON", 0.7)]
+    main = main + [Span(42, 43, "PERSON", 0.9)]   # a main span inside an extra one: both sides added
+    assert union_spacing(main, extra) == [Span(1, 3, "PERSON", 0.6), Span(3, 5, "PERSON", 0.8),
+                                          Span(10, 14, "ORGANIZATION", 0.9), Span(14, 16, "PERSON", 0.9),
+                                          Span(16, 20, "PERSON", 0.9), Span(20, 22, "ADDRESS", 0.7),
+                                          Span(30, 33, "ORGANIZATION", 0.5), Span(33, 35, "ORGANIZATION", 0.5),
+                                          Span(40, 42, "PERSON", 0.7), Span(42, 43, "PERSON", 0.9),
+                                          Span(43, 45, "PERSON", 0.7)]
     assert union_spacing(main, []) == main
 
 

@@ -282,7 +282,7 @@ def _without_context(det):
 
     class NoContext(D.CombinedDetector):
         def model_spans(self, text):
-            return D.union_spacing(list(self.model.detect(text)), self.spacing_spans(text))
+            return D.union_spacing(list(self.model.detect(text)), self.spacing_spans(text), text)
 
     r = det.rules
     rules = RuleDetector(set(r.enabled) - {"PERSON", "ORGANIZATION"}, spacing=r.spacing, min_score=r.min_score)

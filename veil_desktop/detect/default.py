@@ -19,8 +19,9 @@ guidance prescribes: only where the text shows split patterns (``rules.spacing.j
 ``김 민준``, ``정 릉로``), a window of context around each join (``SPACING_CONTEXT`` characters each side,
 cut at whitespace) is joined and tagged again; its spans that cover a joined space are mapped back and
 unioned with the main pass (:func:`union_spacing`): a span overlapping no model span of the main pass is
-added, any other is left out, so the main pass's spans are never changed (``김 민준`` is found when the main
-pass found nothing there; when it found ``민준``, that span stays as it is).
+added; of one that overlaps, only the parts the main pass left uncovered are added — the main pass's spans are
+never changed (``김 민준`` is found when the main pass found nothing there; when it found only ``김`` of
+``김 민 준``, ``김`` stays as it is and ``민 준`` is added, so no two syllables of the name stay readable).
 
 The rule stage reads a detection view too (``normalize.detection_view(spaced_digits=True)``: NFC,
 invisibles dropped, letter-spaced digit runs joined), its spans mapped back to the original.
@@ -85,23 +86,68 @@ def spacing_regions(jt: JoinedText, context: int = SPACING_CONTEXT) -> list[tupl
     return out
 
 
-def union_spacing(main: list[Span], extra: list[Span]) -> list[Span]:
-    """The union of the main pass's model spans and the spacing pass's: an extra span is added only where
-    it overlaps no main span (nor an extra span added before it), so the main pass's spans are never
-    changed (see the module docstring)."""
+def spacing_remainders(extra: Span, mains: Sequence[Span], text: str | None = None) -> list[Span]:
+    """The parts of a spacing-pass span that the overlapping main-pass spans ``mains`` leave uncovered, with
+    the extra span's label and score (whitespace trimmed when ``text`` is given). A part with fewer than two
+    letters or digits is dropped: alone it cannot make a leak (the leak rule counts two syllables of a name),
+    and it would only add a one-syllable item for the reviewer.
+
+    The main pass's spans are never changed; but where it found only part of a letter-spaced value
+    (``[김] 민 준``: the surname alone) and the spacing pass found the whole (``김 민 준``), the rest is added
+    so that no part of the value stays readable (the leak rule: two syllables of a name)."""
+    out: list[Span] = []
+    pos = extra.start
+    for m in sorted(mains, key=lambda m: m.start):
+        if m.start > pos:
+            out.append((pos, min(m.start, extra.end)))
+        pos = max(pos, m.end)
+    if pos < extra.end:
+        out.append((pos, extra.end))
+    spans = []
+    for a, b in out:
+        if text is not None:
+            while a < b and text[a].isspace():
+                a += 1
+            while b > a and text[b - 1].isspace():
+                b -= 1
+        if a < b and (text is None or sum(c.isalnum() for c in text[a:b]) >= 2):
+            spans.append(Span(a, b, extra.label, extra.score, extra.source))
+    return spans
+
+
+def spacing_additions(extra: Sequence[Span], overlapping, text: str | None = None) -> list[Span]:
+    """What the spacing pass adds, in order: an extra span that overlaps no main-pass span whole, one that
+    does only by its :func:`spacing_remainders`; of a piece that overlaps the piece added before it, only what
+    reaches beyond it. ``overlapping(span)`` returns the main-pass spans overlapping ``span``."""
+    added: list[Span] = []
+    for e in sort_spans(extra):
+        mains = overlapping(e)
+        for piece in (spacing_remainders(e, mains, text) if mains else [e]):
+            if added and added[-1].end > piece.start:
+                added.extend(spacing_remainders(piece, [added[-1]], text))
+            else:
+                added.append(piece)
+    return added
+
+
+def union_spacing(main: list[Span], extra: list[Span], text: str | None = None) -> list[Span]:
+    """The union of the main pass's model spans and the spacing pass's: an extra span is added where it
+    overlaps no main span (nor a piece added before it); where it overlaps main spans, only the parts they
+    leave uncovered are added (:func:`spacing_remainders`). The main pass's spans are never changed (see the
+    module docstring)."""
     if not extra:
         return main
     out = sort_spans(main)
     starts = [m.start for m in out]
-    added: list[Span] = []
-    for e in sort_spans(extra):
+
+    def overlapping(e: Span) -> list[Span]:
         i = bisect.bisect_left(starts, e.end)  # main spans [0, i) start before e ends; their ends ascend
-        if i and out[i - 1].end > e.start:
-            continue
-        if added and added[-1].end > e.start:
-            continue
-        added.append(e)
-    return sort_spans([*out, *added])
+        j = i
+        while j > 0 and out[j - 1].end > e.start:
+            j -= 1
+        return out[j:i]
+
+    return sort_spans([*out, *spacing_additions(extra, overlapping, text)])
 
 
 class CombinedDetector:
@@ -146,7 +192,7 @@ class CombinedDetector:
 
     def model_spans(self, text: str) -> list[Span]:
         """The model's spans over ``text``: the main pass unioned with the spacing pass."""
-        return refine_model_spans(text, union_spacing(list(self.model.detect(text)), self.spacing_spans(text)))
+        return refine_model_spans(text, union_spacing(list(self.model.detect(text)), self.spacing_spans(text), text))
 
     def detect(self, text: str) -> list[Span]:
         return merge_spans(self.model_spans(text), self.rule_spans(text), text)
@@ -166,7 +212,7 @@ class CombinedDetector:
         if cancelled():
             return
         held: list[Span] = []      # pieces that may still merge with a rule ADDRESS
-        blocked: set[Span] = set()  # spacing-pass spans that meet a main-pass span: left out
+        met: dict[Span, list[Span]] = {}  # spacing-pass span -> the main-pass spans it meets
 
         def pieces(m: Span) -> list[Span]:
             ready = []
@@ -183,7 +229,8 @@ class CombinedDetector:
             ready: list[Span] = []
             for m in ev.spans:
                 if extra:
-                    blocked.update(extra_index.overlapping(m.start, m.end))
+                    for e in extra_index.overlapping(m.start, m.end):
+                        met.setdefault(e, []).append(m)
                 # rules/refine.py (local): relabel or demote, never drop or reshape
                 ready.extend(pieces(refine_model_span(text, m)))
             if ready:
@@ -191,8 +238,8 @@ class CombinedDetector:
         if cancelled():
             return
         ready = []
-        if extra:  # the main pass's spans are out; add the spacing-pass spans that met none of them
-            added = union_spacing([], [e for e in extra if e not in blocked])
+        if extra:  # the main pass's spans are out: add what the spacing pass found beyond them
+            added = spacing_additions(extra, lambda e: met.get(e, []), text)
             for m in refine_model_spans(text, added):
                 ready.extend(pieces(m))
         rest = resolve_with_addresses(held, addresses, text)
