@@ -25,6 +25,9 @@ def main(argv=None) -> int:
     ap.add_argument("--profile", action="store_true",
                     help="also print the default detector's CPU seconds per stage (model, spacing pass, context "
                          "refinement, rule stage, merge)")
+    ap.add_argument("--compare", metavar="DIR",
+                    help="instead: time the default detector over DIR and over --model (or the embedded model) "
+                         "in interleaved runs (--repeat each), so machine load hits both alike")
     a = ap.parse_args(argv)
 
     from veil_desktop.datasets import load_ko_pii
@@ -37,6 +40,8 @@ def main(argv=None) -> int:
         if n >= a.chars:
             break
     text = "\n\n".join(parts)[:a.chars]
+    if a.compare:
+        return compare(a, text)
     for rules in (False, True):
         det = build_default_detector(a.model, threads=a.threads, rules=rules)
         det.detect(text[:5000])
@@ -53,6 +58,26 @@ def main(argv=None) -> int:
               f"{len(text) / statistics.median(cpu):,.0f} chars per CPU second (all threads)", flush=True)
     if a.profile:
         profile(build_default_detector(a.model, threads=a.threads), text)
+    return 0
+
+
+def compare(a, text: str) -> int:
+    """Interleaved timing of two default detectors on the same text (a ratio takes equal repeats)."""
+    from veil_desktop.detect.default import build_default_detector
+
+    dets = {a.compare: build_default_detector(a.compare, threads=a.threads),
+            a.model or "embedded": build_default_detector(a.model, threads=a.threads)}
+    for det in dets.values():
+        det.detect(text[:5000])
+    speeds: dict[str, list[float]] = {k: [] for k in dets}
+    for _ in range(a.repeat):
+        for k, det in dets.items():
+            t0 = time.perf_counter()
+            det.detect(text)
+            speeds[k].append(len(text) / (time.perf_counter() - t0))
+    for k, v in speeds.items():
+        print(f"{k}: median {statistics.median(v):,.0f} chars/s, best {max(v):,.0f} ({a.repeat} interleaved runs, "
+              f"{len(text):,} chars, threads {a.threads}, load average {os.getloadavg()[0]:.1f})", flush=True)
     return 0
 
 
