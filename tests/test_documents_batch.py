@@ -69,7 +69,7 @@ def test_batch_folder(tmp_path, model, capsys):
 
     report = json.loads((out / "report.docx.report.json").read_text("utf-8"))
     assert report["detector"].endswith("+veil-rules-1") and report["threshold"] == 0.5
-    assert report["masking"] == {"default": "tag", "per_label": {"PHONE": "partial"}}
+    assert report["masking"] == {"default": "tag", "per_label": {"PHONE": "partial"}, "tag_language": "ko"}
     assert report["counts"]["PERSON"] >= 5 and report["leak_check"]["result"] == "clean"
     assert {d["decision"] for d in report["decisions"]} <= {"accepted", "propagated", "below_threshold"}
     with zipfile.ZipFile(out / "report.docx") as z:

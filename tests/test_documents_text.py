@@ -61,7 +61,8 @@ def test_cp949_mixed_ascii_korean_round_trip(tmp_path):
     assert report["input"]["sha256"] == before
     assert report["output"]["sha256"] == hashlib.sha256(out).hexdigest()
     assert report["detector"] == "test-det" and report["threshold"] == 0.5
-    assert report["masking"] == {"default": "tag", "per_label": {"PHONE": "partial"}}
+    # the Masker that built the plan (English tags: Masker's own default) is recorded with its tag language
+    assert report["masking"] == {"default": "tag", "per_label": {"PHONE": "partial"}, "tag_language": "en"}
     assert [d["label"] for d in report["decisions"]] == ["PERSON", "PHONE", "EMAIL"]
     raw = res.report.read_text("utf-8")
     for value in ("홍길동", "1234", "5678", "hong@", "example"):

@@ -100,6 +100,11 @@ def test_cli_and_window_planner_mask_a_korean_document_identically(tmp_path, mod
     win_text = win.read_text("utf-8")
 
     assert win_text == cli_text
+    # both reports record the tag language the masked text was written in
+    want_lang = "ko" if person_tag == "[인명]" else "en"
+    assert report["masking"]["tag_language"] == want_lang
+    win_report = json.loads((tmp_path / "window.txt.report.json").read_text("utf-8"))
+    assert win_report["masking"]["tag_language"] == want_lang
     assert cli_text.count(person_tag) == 4                                 # 홍길동 ×2, 김민수, 이영희
     assert _leaks(cli_text) == []
     assert "[PERSON]" not in cli_text if person_tag == "[인명]" else "[인명]" not in cli_text

@@ -226,7 +226,7 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
                     decisions: Iterable[Any] | None = None,
                     warnings: Iterable[str] = (), mask_copies: bool = False,
                     review: "Mapping[str, Any] | None" = None,
-                    overwrite: bool = True) -> ExportResult:
+                    overwrite: bool = True, tag_language: str | None = None) -> ExportResult:
     """Write ``doc`` with ``plan`` applied to ``out_path`` (same format, or ``.txt``); see module doc.
 
     ``mask_copies``: a value the plan masks that also occurs unmasked elsewhere is refused by default
@@ -243,7 +243,7 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
             return _export(doc, plan, out_path, detector_id=detector_id, threshold=threshold,
                            styles=styles, default_style=default_style, decisions=decisions,
                            warnings=warnings, mask_copies=mask_copies, review=review,
-                           overwrite=overwrite)
+                           overwrite=overwrite, tag_language=tag_language)
     except MemoryError:
         raise ResourceLimit(f"Ran out of memory while exporting {doc.path.name}; nothing was written. "
                             "Split the document into smaller files.") from None
@@ -253,7 +253,7 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
 
 
 def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id, threshold, styles,
-            default_style, decisions, warnings, mask_copies, review, overwrite) -> ExportResult:
+            default_style, decisions, warnings, mask_copies, review, overwrite, tag_language) -> ExportResult:
     out = Path(out_path)
     out_fmt = format_of(out)
     writer = writer_for(doc.format, out_fmt)  # raises UnsupportedFormat naming the choices
@@ -265,8 +265,9 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
     if out.is_dir():
         raise DocumentError(f"{out} is a folder; choose a file name.")
     _check_overwrite(out, overwrite)
-    if isinstance(styles, Masker):  # the Masker that built the plan: record its styles and default
+    if isinstance(styles, Masker):  # the Masker that built the plan: record its styles, default, tag language
         default_style = default_style or styles.default
+        tag_language = tag_language or styles.lang
         styles = styles.styles
     plan = _validate_plan(doc, list(plan))
 
@@ -325,7 +326,7 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
     report = build_report(doc, plan, output_name=out.name, output_format=out_fmt,
                           output_sha256=summary["output_sha256"], output_size=len(out_bytes),
                           detector_id=detector_id, threshold=threshold, styles=styles,
-                          default_style=default_style, decisions=decisions,
+                          default_style=default_style, decisions=decisions, tag_language=tag_language,
                           leak_check={k: v for k, v in summary.items() if k != "output_sha256"},
                           propagated=propagated,
                           warnings=list(warnings) + list(doc.notes), review=review)

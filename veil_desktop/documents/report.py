@@ -43,7 +43,8 @@ def build_report(doc: Document, plan: list[Replacement], *, output_name: str, ou
                  styles: Mapping[str, Any] | None, default_style: Any, decisions: Iterable[Any] | None,
                  leak_check: dict[str, Any], warnings: Iterable[str],
                  propagated: Iterable[Replacement] = (),
-                 review: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                 review: Mapping[str, Any] | None = None,
+                 tag_language: str | None = None) -> dict[str, Any]:
     counts = Counter(r.label for r in plan)
     if decisions is None:
         decision_list = [{"start": r.start, "end": r.end, "label": r.label, "decision": "masked"}
@@ -61,7 +62,9 @@ def build_report(doc: Document, plan: list[Replacement], *, output_name: str, ou
         "detector": detector_id,
         "threshold": threshold,
         "masking": {"default": MaskStyle.parse(default_style).value if default_style else None,
-                    "per_label": style_map},
+                    "per_label": style_map,
+                    # language of [TAG] replacements ("ko" -> [인명], "en" -> [PERSON]); None = not recorded
+                    "tag_language": tag_language},
         "counts": dict(sorted(counts.items())),
         "replacements": len(plan),
         "decisions": decision_list,

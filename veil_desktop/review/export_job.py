@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..detect.span import Span
+from ..masking import resolve_tag_language
 from .export import PendingPolicy, build_plan, spans_to_mask
 from .state import ReviewState
 
@@ -81,7 +82,8 @@ def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
     return export_document(document, plan, req.out_path, detector_id=req.detector_id,
                            threshold=state.threshold, styles=req.styles, default_style=req.default_style,
                            decisions=decisions, mask_copies=req.mask_copies, review=req.review,
-                           overwrite=req.overwrite)
+                           overwrite=req.overwrite,
+                           tag_language=resolve_tag_language(document.text, req.tag_lang))
 
 
 def find_copies(document: Any, state: ReviewState, plan: list, req: ExportRequest) -> CopiesFound | None:

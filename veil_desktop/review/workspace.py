@@ -380,7 +380,7 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
     """Export one reviewed document from its session. Failures become a row with a message."""
     from ..documents import export_document, open_document
     from ..documents.errors import DocumentError, LeakDetected
-    from ..masking import DEFAULT_MASK_STYLE
+    from ..masking import DEFAULT_MASK_STYLE, resolve_tag_language
     from .export import PendingPolicy, PendingSpansError, build_plan
 
     try:
@@ -407,7 +407,8 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
         out.parent.mkdir(parents=True, exist_ok=True)
         res = export_document(doc, plan, out, detector_id=info.model_id, threshold=state.threshold,
                               styles=styles, default_style=default_style or DEFAULT_MASK_STYLE.value,
-                              decisions=decisions, review=review)
+                              decisions=decisions, review=review,
+                              tag_language=resolve_tag_language(doc.text, lang))
         return ExportRow(entry.path, out, "exported", "", dict(res.counts),
                          str(res.leak_check.get("result", "")), state.hidden_pending_count())
     except PendingSpansError as e:
