@@ -263,7 +263,7 @@ def test_pathological_inputs_end_with_the_expected_spans(text, n):
 def test_literal_alternation_matches_like_a_longest_first_alternation():
     import re
 
-    from veil_desktop.detect.rules.context import literal_alternation
+    from veil_desktop.detect.trie import literal_alternation
 
     words = ["사건", "사건번호", "사번", "사원번호", "처방전", "처방전 번호", "ID", "IDX", "가"]
     trie = re.compile(literal_alternation(words))

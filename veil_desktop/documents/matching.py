@@ -28,6 +28,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from ..detect.span import Span
+from ..detect.trie import literal_alternation
 from ..masking import Replacement
 
 SEPARATOR_CHARS = " \t\r\n\u00a0\u3000-\u2010\u2011\u2012\u2013\u2014\u2015.·,/()[]_:~\"'`"
@@ -188,27 +189,6 @@ def checkable(value: str) -> bool:
     return bool(core) and len(core) >= min_core_length(core)
 
 
-def _trie_pattern(cores: list[str]) -> str:
-    """A regex matching any of ``cores`` (longest first at each position)."""
-    trie: dict = {}
-    for c in cores:
-        node = trie
-        for ch in c:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def emit(node: dict) -> str:
-        alts = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
-        if not alts:
-            return ""
-        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-        if "" in node:  # a core ends here: the continuation is optional (greedy: longest first)
-            return "(?:" + body + ")?"
-        return body
-
-    return emit(trie)
-
-
 class ValueMatcher:
     """Finds any of a set of values (separator-insensitive, see module docstring) in a text."""
 
@@ -225,7 +205,7 @@ class ValueMatcher:
         self.unverifiable = len(skipped)
         # a lookahead finds the longest value at *every* position, so overlapping copies ("사무" and
         # "무관" in "사무관") are all reported
-        self._re = (re.compile("(?=(" + _trie_pattern(self.cores) + "))", re.IGNORECASE)
+        self._re = (re.compile("(?=(" + literal_alternation(self.cores) + "))", re.IGNORECASE)
                     if self.cores else None)
 
     def __bool__(self) -> bool:

@@ -42,30 +42,6 @@ _KIND_OF: dict[str, str] = {w: k for k, ws in _KINDS.items() for w in ws}
 _CTX = re.compile("|".join(re.escape(w) for w in sorted(_KIND_OF, key=len, reverse=True)))
 _LATIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
-def literal_alternation(words) -> str:
-    """A regex matching any of ``words`` (longest first), written as a character trie: ``re`` tries one branch
-    per next character instead of every word in turn (5x faster than a flat alternation of ~250 Korean
-    keywords, same matches). No lookbehind in front of it: ``re`` derives the set of possible first characters
-    from the branches and skips the others fast."""
-    trie: dict = {}
-    for w in words:
-        node = trie
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def build(node: dict) -> str:
-        alts = [re.escape(ch) + build(node[ch]) for ch in sorted(k for k in node if k)]
-        if not alts:
-            return ""
-        if len(alts) == 1 and "" not in node:
-            return alts[0]
-        body = "(?:" + "|".join(alts) + ")"
-        return body + "?" if "" in node else body
-
-    return build(trie)
-
-
 #: how far before a candidate we look for its keyword (characters)
 BEFORE = 24
 

@@ -32,7 +32,8 @@ import re
 from typing import Iterator
 
 from ..span import Span
-from .context import ContextIndex, literal_alternation
+from ..trie import literal_alternation
+from .context import ContextIndex
 from .numbers import birth_date_ok
 
 #: labels of this module, in catalogue order

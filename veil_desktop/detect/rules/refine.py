@@ -49,7 +49,8 @@ import re
 from typing import Iterator
 
 from ..span import DEFAULT_MIN_SCORE, Span
-from .context import ContextIndex, literal_alternation
+from ..trie import literal_alternation
+from .context import ContextIndex
 
 ENTITY_LABELS: tuple[str, ...] = ("PERSON", "ORGANIZATION")
 
