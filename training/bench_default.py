@@ -95,7 +95,7 @@ def profile(det, text: str) -> None:
     det.detect(text[:5000])
     c_model, main = cpu(det.model.detect, text)
     c_spacing, extra = cpu(det.spacing_spans, text)
-    c_union, un = cpu(union_spacing, list(main), extra)
+    c_union, un = cpu(union_spacing, list(main), extra, text)
     c_refine, refined = cpu(refine_model_spans, text, un)
     c_rules, rule_spans = cpu(det.rule_spans, text)
     c_merge, _ = cpu(merge_spans, refined, rule_spans, text)

@@ -119,12 +119,12 @@ def substitute(ex: Example, g: synth.Generator, p_person=0.9, p_other=0.5, news:
     """A copy of ``ex`` with entity values replaced by generated ones (same value -> same replacement).
 
     ``news``: draw news-style values (:meth:`synth.Generator.news_person` / ``news_org``: transliterated and
-    given-only names, abbreviations, teams) when the generator has them. A one-syllable PERSON (the
+    given-only names, abbreviations, teams). A one-syllable PERSON (the
     surname in ``장 회장``, ``김모(32)씨``) is replaced by another surname. ``strict`` and ``soft`` ranges
     outside the replaced spans move with the text."""
     r = g.r
-    person = getattr(g, "news_person", g.person) if news else g.person
-    org = getattr(g, "news_org", g.org) if news else g.org
+    person = g.news_person if news else g.person
+    org = g.news_org if news else g.org
     memo: dict[tuple[str, str], str] = {}
     parts, spans = [], []
     shifts: list[tuple[int, int]] = []  # (original offset from which it applies, cumulative delta)

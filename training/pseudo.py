@@ -17,9 +17,11 @@ is not pushed towards the teacher's borderline misses, and — through entity su
 (:func:`training.data.substitute`, news-style names and organisations) — learns that a name is a name in
 these contexts whatever its value (foreign, given-name-only, surname + title).
 
-The labels are cached in ``training/runs/pseudo-<teacher digest>.jsonl`` (git-ignored). The teacher of the
-shipped model is recorded in its ``config.json`` (``compact_teacher_sha256``) and in the model card: the
-previous embedded model, ``git show 1eb2543:resources/models/veil-compact-ko/model.onnx``.
+Several teachers (comma-separated folders) label by agreement (:func:`agree`). The labels are cached in
+``training/runs/pseudo-<teacher digest>.jsonl`` (git-ignored). The shipped model's teachers are recorded in
+its ``config.json`` (``compact_teacher_sha256``) and in the model card: round 1 was taught by the previous
+embedded model (``git show 1eb2543:resources/models/veil-compact-ko/model.onnx``), round 2 by round 1's two
+students (``training/rebuild.sh``).
 """
 from __future__ import annotations
 
