@@ -179,7 +179,7 @@ def test_detect_json_reads_long_texts_in_slices_with_offsets_of_the_whole_text(m
                                                                                  monkeypatch):
     # slices of ~120 characters cut at line ends (as the batch redaction does): every span keeps the offset
     # of the whole file, and the spans equal one whole-text detection (no value sits on a cut)
-    from veil_desktop.documents import batch
+    from veil_desktop import redact_cli as batch
 
     line = "안녕하세요 김철수님, 서울시에 삽니다. 한빛은행 본점입니다.\n"
     text = line * 40

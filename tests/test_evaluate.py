@@ -209,7 +209,7 @@ def test_min_score_default_is_the_products_one_constant():
     import inspect
 
     from veil_desktop.detect.span import DEFAULT_MIN_SCORE
-    from veil_desktop.documents import batch
+    from veil_desktop import redact_cli as batch
     from veil_desktop.review.settings import AppSettings
 
     assert DEFAULT_MIN_SCORE == 0.5

@@ -274,7 +274,7 @@ class Faulty:
 
 
 def _run_with(monkeypatch, tmp_path, faults, files: dict[str, str], extra=()):
-    from veil_desktop.documents import batch
+    from veil_desktop import redact_cli as batch
 
     model = build_tiny_model(tmp_path / "m", entities={n: "PERSON" for n in NAMES}, score=0.9)
     real = batch._make_detector
@@ -409,7 +409,7 @@ def test_long_documents_are_detected_in_slices_with_the_same_spans(tmp_path, mon
     """The batch reads a long text in slices cut at line ends (bounded detector memory); the spans are
     those of one pass over the whole text."""
     from veil_desktop.detect.default import build_default_detector
-    from veil_desktop.documents import batch
+    from veil_desktop import redact_cli as batch
 
     model = build_tiny_model(tmp_path / "m", entities={n: "PERSON" for n in NAMES}, score=0.9)
     det = build_default_detector(model_dir=model, threads=1)

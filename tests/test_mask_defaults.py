@@ -39,7 +39,7 @@ def test_the_default_is_one_style_and_the_documents_tag_language():
     fixed, problems = AppSettings.from_json({"default_style": "bogus", "styles": {"PERSON": "bogus"}})
     assert (fixed.default_style, fixed.styles.get("PERSON", DEFAULT_MASK_STYLE.value)) == \
         (DEFAULT_MASK_STYLE.value, DEFAULT_MASK_STYLE.value)
-    from veil_desktop.documents.batch import parse_styles
+    from veil_desktop.redact_cli import parse_styles
 
     assert parse_styles([]) == ({}, DEFAULT_MASK_STYLE)                       # the CLI's
     assert TAG_LANGUAGE_CHOICES == ("auto", "ko", "en")

@@ -9,7 +9,7 @@ Subcommands:
   written as soon as it is final (so the array is in finalisation order — structured rule spans first —
   not sorted); a failure mid-file closes the line with ``"error"``. Without ``--json``: a readable table.
 - ``quantize IN_DIR OUT_DIR`` — write a copy of a model folder with a dynamic-INT8 ONNX file.
-- ``redact`` — batch redaction, registered by ``veil_desktop.documents.batch`` when present.
+- ``redact`` — batch redaction, registered by ``veil_desktop.redact_cli``.
 
 Exit codes: 0 success, 1 a file could not be read/processed, 2 usage or model problems.
 """
@@ -128,7 +128,7 @@ def stream_json(detector, text: str, *, file: str, out=None, label: str = "", pr
     t0 = last = time.monotonic()
     try:
         # long texts in slices cut at line ends, as the batch redaction does: memory stays bounded
-        from .documents.batch import slice_text
+        from .redact_cli import slice_text
 
         pieces = slice_text(text) if hasattr(detector, "stream") and text else [(0, len(text))]
         for a, b in pieces:
@@ -277,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.set_defaults(func=_cmd_quantize)
 
     try:  # batch redaction lives with the documents code; the CLI works without it
-        from .documents.batch import add_parser as _add_redact
+        from .redact_cli import add_parser as _add_redact
     except ImportError:
         _add_redact = None
     if _add_redact is not None:

@@ -49,10 +49,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..detect.span import DEFAULT_MIN_SCORE
-from ..masking import DEFAULT_MASK_STYLE, TAG_LANGUAGE_CHOICES, MaskStyle, export_masker, style_example
-from .errors import DocumentError, LeakDetected
-from .formats import SUPPORTED_FORMATS
+from .detect.span import DEFAULT_MIN_SCORE
+from .masking import DEFAULT_MASK_STYLE, TAG_LANGUAGE_CHOICES, MaskStyle, export_masker, style_example
+from .documents.errors import DocumentError, LeakDetected
+from .documents.formats import SUPPORTED_FORMATS
 
 
 
@@ -194,8 +194,8 @@ def collect_jobs(inputs: list[str], out_dir: Path, txt: bool) -> tuple[list[Job]
 
 def _make_detector(args):
     try:
-        from ..detect.default import build_default_detector
-        from ..detect.model_folder import ModelFolderError
+        from .detect.default import build_default_detector
+        from .detect.model_folder import ModelFolderError
     except ImportError as e:  # the detection core is not installed/complete
         raise DocumentError(f"The detector is not available ({e}).") from None
     try:
@@ -228,7 +228,7 @@ def slice_text(text: str, limit: int | None = None) -> list[tuple[int, int]]:
 
 
 def _detect(detector, text: str, label: str, progress: bool) -> list:
-    from ..detect.events import Progress, SpansFound
+    from .detect.events import Progress, SpansFound
 
     if not text.strip():
         return []
@@ -264,7 +264,7 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
     """Redact one file. Never raises for a per-file problem: any exception (``MemoryError`` and
     ``RecursionError`` included) becomes this file's ``FAILED`` row with a one-line reason; only
     ``KeyboardInterrupt``/``SystemExit`` (Ctrl+C, SIGTERM) leave, after the export cleaned up."""
-    from . import export_document, open_document, propagate_spans
+    from .documents import export_document, open_document, propagate_spans
 
     t0 = time.perf_counter()
     try:
@@ -357,8 +357,8 @@ def _add_to_report(report: Path, key: str, value) -> None:
     temp folder)."""
     import json
 
-    from .export import _write_atomic
-    from .report import dumps
+    from .documents.export import _write_atomic
+    from .documents.report import dumps
 
     data = json.loads(report.read_text("utf-8"))
     data[key] = value
@@ -369,7 +369,7 @@ def _remove_stale(output: Path) -> str:
     """A failed file must have no output: remove an earlier run's output *of ours* (its report beside it
     records its SHA-256), so a stale redaction is never taken for the current one. A file this tool did
     not write is left alone."""
-    from .export import is_own_output, report_path_for
+    from .documents.export import is_own_output, report_path_for
 
     report = report_path_for(output)
     if is_own_output(output):
@@ -417,7 +417,7 @@ def _on_sigterm(signum, frame):  # pragma: no cover - exercised by the subproces
 
 def _sweep_out_tree(out_dir: Path) -> None:
     """Remove temp files/folders a killed run left anywhere under ``out_dir``."""
-    from .export import sweep_stale
+    from .documents.export import sweep_stale
 
     sweep_stale(out_dir)
     try:
@@ -437,7 +437,7 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error("--min-score must be between 0 and 1")
     terms = None
     if getattr(args, "terms", None):
-        from ..review.terms import TermList, TermsError
+        from .review.terms import TermList, TermsError
 
         try:
             terms = TermList.load(args.terms)
