@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 
 _KINDS: dict[str, list[str]] = {
-    "FOREIGNER_RN": ["외국인"],
-    "RRN": ["주민", "생년월일", "RRN"],
+    "FOREIGNER_RN": ["외국인", "Alien Registration", "alien registration", "ALIEN REGISTRATION", "Alien Reg",
+                     "ARC", "Foreigner ID", "foreigner ID", "Foreigner Registration", "foreigner registration",
+                     "FOREIGNER", "Foreigner No", "Residence Card", "residence card", "Foreign Resident"],
+    "RRN": ["주민", "생년월일", "RRN", "Resident Registration", "resident registration", "RESIDENT REGISTRATION"],
     "CORP_REG": ["법인"],
     "BUSINESS_REG": ["사업자"],
     "ACCOUNT": ["계좌", "은행", "뱅크", "입금", "예금", "이체", "송금", "환불", "환급", "출금", "통장", "농협", "신협",
@@ -22,7 +24,7 @@ _KINDS: dict[str, list[str]] = {
     "CARD": ["카드", "card", "Card", "CARD", "결제"],
     "DRIVER_LICENSE": ["면허"],
     "ID_CARD": ["신분증", "주민등록증"],  # 주민등록증 outranks 주민: the card's own numbers are not RRN-shaped
-    "PASSPORT": ["여권", "passport", "Passport", "PASSPORT"],
+    "PASSPORT": ["여권", "passport", "Passport", "PASSPORT", "Passport No", "여권번호"],
     "PHONE": ["전화", "연락", "휴대", "핸드폰", "폰", "tel", "Tel", "TEL", "팩스", "fax", "Fax", "FAX", "문의", "내선",
               "대표번호", "콜센터", "고객센터", "☎"],
     "IP": ["ip", "IP", "Ip", "아이피", "서버", "접속"],
@@ -36,7 +38,9 @@ _KINDS: dict[str, list[str]] = {
             for sep in ("", " ")]
     + ["의료보험", "건강보험", "보험증", "학번", "사번", "군번", "시리얼", "serial", "Serial", "SERIAL", "S/N", "s/n",
        "제조번호", "바코드", "tracking", "Tracking", "버전",
-       "ver", "Ver", "VER", "version", "Version", "no.", "No.", "NO.", "#"],
+       "ver", "Ver", "VER", "version", "Version", "no.", "No.", "NO.", "#",
+       "Order", "order", "ORDER", "Invoice", "invoice", "INVOICE", "SKU", "Model", "model", "MODEL", "품번",
+       "Item", "item", "Lot", "LOT", "Batch", "batch"],
 }
 _KIND_OF: dict[str, str] = {w: k for k, ws in _KINDS.items() for w in ws}
 _CTX = re.compile("|".join(re.escape(w) for w in sorted(_KIND_OF, key=len, reverse=True)))
@@ -55,13 +59,25 @@ def _kind(text: str, m: re.Match) -> str | None:
     return _KIND_OF[w]
 
 
+#: generic number words ("No.", "#") vetoing alone, but only naming the slot of a keyword right before them:
+#: "Passport No.: M1234…", "Alien Registration No. 900101-5…", "여권 #" keep the keyword's kind
+_GENERIC_NEG = frozenset(("no.", "No.", "NO.", "#"))
+#: at most this many characters (spaces, brackets, a colon) between a keyword and the generic word after it
+_GENERIC_GAP = 3
+
+
 def kind_before(text: str, start: int, width: int = BEFORE) -> str | None:
     """The kind of the keyword closest before ``start`` (within ``width`` chars), or None."""
-    found = None
+    found, found_end = None, -100
     for m in _CTX.finditer(text, max(0, start - width), start):
         k = _kind(text, m)
-        if k is not None:
-            found = k
+        if k is None:
+            continue
+        if (k == "NEG" and found not in (None, "NEG") and m.group(0) in _GENERIC_NEG
+                and m.start() - found_end <= _GENERIC_GAP and not text[found_end:m.start()].strip(" ()[]:")):
+            found_end = m.end()
+            continue  # "Passport No.": the number word names the keyword's slot
+        found, found_end = k, m.end()
     return found
 
 

@@ -100,6 +100,11 @@ _PHONE_TAIL = (r"(?P<area>1[016789]|2|[3-6][1-5]|70|50[2-8]|80)"
 #: domestic numbers start with 0 (an opening "(" before the area code is added in Python)
 _PHONE = re.compile(r"0(?<![0-9A-Za-z+]0)(?<![0-9][-.]0)" + _PHONE_TAIL)
 _PHONE_INTL = re.compile(r"\+82[-. ]?(?:\(0\)[-. ]?)?" + _PHONE_TAIL)
+#: any other country: "+81-80-1234-5678", "+1 (415) 555-0100", "+86 138 1234 5678", "+44 20 7946 0958";
+#: a country code (1-3 digits), then 2-5 groups of digits (one may be bracketed) joined by one separator each
+_PHONE_FOREIGN = re.compile(r"\+(?<![0-9A-Za-z+]\+)(?P<cc>[1-9][0-9]{0,2})"
+                            r"(?P<rest>(?:[-. ]?\(?[0-9]{1,5}\)?){1,5})(?![0-9])(?![-.][0-9])")
+_GROUP = re.compile(r"[0-9]+")
 
 #: phone numbers read out in Sino-Korean digits (speech-to-text): "공일공 사팔이구 일공오삼"
 _KDIGIT = {"공": "0", "영": "0", "일": "1", "이": "2", "삼": "3", "사": "4", "오": "5", "육": "6", "륙": "6",
@@ -133,8 +138,14 @@ _IPV6 = re.compile(
 _PASSPORT = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])(?:[A-Z]?[0-9]{7,8}|(?<=[MSRODG])[0-9]{3}[A-Z][0-9]{4})"
                        r"(?![A-Za-z0-9])")
 _PASSPORT_KR = re.compile(r"[MSRODG](?:[0-9]{8}|[0-9]{3}[A-Z][0-9]{4})")
+#: nine bare digits: many countries' passport numbers (US, CN E-less, …); only after a passport word
+_PASSPORT_DIGITS = re.compile(_D1 + r"[0-9]{8}(?![0-9A-Za-z])(?![-.][0-9])")
+#: part of a longer code: "M12345678-01", "AB-M12345678", "SKU/M12345678"
+_CODE_JOIN_BEFORE = frozenset("-/_.#")
 
-_PLATE_CHARS = "가나다라마거너더러머버서어저고노도로모보소오조구누두루무부수우주아바사자배하허호"
+_PLATE_CHARS = "가나다라마거너더러머버서어저고노도로모보소오조구누두루무부수우주아바사자배하허호차"
+# 차 is no issued plate syllable but is typed for one ("92차 4470"); 차 also counts rounds ("12차 회의"), so
+# without a vehicle word it is taken only with the space before the four digits and scored lower
 _VEHICLE = re.compile(r"[0-9](?<![0-9][0-9])[0-9]{1,2} ?[" + _PLATE_CHARS + r"] ?[0-9]{4}" + _NA
                       + r"(?![ ]?(?:개|원|명|건|회|년|월|일|시|분|%|kg|km|억|만|천|조|엔|달러|위안|유로|톤|배|표|점))")
 # "12가 3456개" is a count, "55조2344억엔" an amount
@@ -142,6 +153,7 @@ _VEHICLE = re.compile(r"[0-9](?<![0-9][0-9])[0-9]{1,2} ?[" + _PLATE_CHARS + r"] 
 _VEHICLE_PREFIX = re.compile(r"(?:(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북|전남|경북|경남|제주) ?)?"
                              r"(?:제 ?)?$")
 _HANGUL_OR_DIGIT = re.compile(r"[0-9가-힣]")
+_ROUND_PLATE = re.compile(r"[0-9]{2,3}차 [0-9]{4}")
 
 _DL_REGION = re.compile(  # starts with literal region names: fast scan
     r"(?:서울|부산|경기|강원|충북|충남|전북|전남|경북|경남|제주|대구|인천|광주|대전|울산|세종) ?"
@@ -193,6 +205,31 @@ def find_phone(text: str, cx: ContextIndex) -> Iterator[Span]:
             yield _span(a, b, "PHONE", score)
 
 
+def find_phone_foreign(text: str, cx: ContextIndex) -> Iterator[Span]:
+    """Foreign numbers in international form (``+81-80-1234-5678``, ``+1 (415) 555-0100``). The leading ``+``
+    and a country code make them distinctive; vetoes: fewer than 8 or more than 15 digits (E.164), a group of
+    one digit after the first (``+1 2 3``: arithmetic), unbalanced brackets, and a NEG context. ``+82`` is
+    ``find_phone``'s (its own patterns). Public service numbers never start with ``+``."""
+    if "+" not in text:
+        return
+    for m in _PHONE_FOREIGN.finditer(text):
+        cc, rest = m.group("cc"), m.group("rest")
+        if cc.startswith("82"):
+            continue
+        groups = _GROUP.findall(rest)
+        digits = len(cc) + sum(len(g) for g in groups)
+        if not 8 <= digits <= 15 or rest.count("(") != rest.count(")") or len(groups) < 2 and digits < 10:
+            continue
+        if any(len(g) < 2 for g in groups[1:]) or len(groups[-1]) < (2 if len(groups) >= 4 else 3):
+            continue
+        if rest[:1] not in " -.(" and len(groups) > 1:
+            continue  # "+8180-1234" glued country code with groups after it: ambiguous
+        ctx = cx.before(m.start())
+        if ctx == "NEG":
+            continue
+        yield _span(m.start(), m.end(), "PHONE", 0.96 if ctx == "PHONE" else 0.9)
+
+
 def find_phone_spoken(text: str, cx: ContextIndex) -> Iterator[Span]:
     """Mobile numbers spoken digit by digit (``공일공 사팔이구 일공오삼``), possibly mixed with digits."""
     for m in _PHONE_KO.finditer(text):
@@ -241,12 +278,23 @@ def find_ipv6(text: str, cx: ContextIndex) -> Iterator[Span]:
 
 
 def find_passport(text: str, cx: ContextIndex) -> Iterator[Span]:
+    """Korean passports (``M12345678``; since 2021 ``M123A4567``) by shape, other letter + 7-8 digit ones and
+    nine bare digits only after a passport word (``여권``, ``Passport No.``). Vetoes: a NEG context (order,
+    invoice, model, serial numbers …) and a code the candidate is part of (``M12345678-01``, ``SKU/M1234…``)."""
     for m in _PASSPORT.finditer(text):
-        ctx = cx.before(m.start())
+        a, b = m.span()
+        if (a > 0 and text[a - 1] in _CODE_JOIN_BEFORE) or (text[b:b + 1] in ("-", "/", "_")
+                                                            and text[b + 1:b + 2].isalnum()):
+            continue
+        ctx = cx.before(a)
         if ctx == "PASSPORT":
-            yield _span(m.start(), m.end(), "PASSPORT", 0.95)
+            yield _span(a, b, "PASSPORT", 0.95)
         elif ctx != "NEG" and _PASSPORT_KR.fullmatch(m.group(0)):
-            yield _span(m.start(), m.end(), "PASSPORT", 0.75)
+            yield _span(a, b, "PASSPORT", 0.75)
+    for m in _PASSPORT_DIGITS.finditer(text):
+        a, b = m.span()
+        if cx.before(a) == "PASSPORT" and text[b:b + 1] not in ("원", "개", "명"):
+            yield _span(a, b, "PASSPORT", 0.93)
 
 
 def find_vehicle(text: str, cx: ContextIndex) -> Iterator[Span]:
@@ -259,6 +307,12 @@ def find_vehicle(text: str, cx: ContextIndex) -> Iterator[Span]:
             continue  # glued to a word or number: "3층12가" is not a plate
         ctx = cx.before(a)
         if ctx == "NEG":
+            continue
+        if "차" in text[m.start():b] and ctx != "VEHICLE":
+            if (not _ROUND_PLATE.fullmatch(text, m.start(), b) or text[b:b + 1] in (".", ",")
+                    or text[a:a + 1] == "제" or text[max(0, a - 1):a] == "제"):
+                continue  # "3차2024", "12차 1234." (a list): too loose without a vehicle word
+            yield _span(a, b, "VEHICLE", 0.8)
             continue
         yield _span(a, b, "VEHICLE", 0.95 if ctx == "VEHICLE" else 0.85)
 
@@ -276,6 +330,22 @@ def find_masked_rrn(text: str, cx: ContextIndex) -> Iterator[Span]:
             ctx = cx.before(a, 40)
             if ctx in ("RRN", "FOREIGNER_RN", "ID_CARD") and birth_date_ok(text[a:a + 6]):
                 yield _span(a, b, "RRN" if ctx == "ID_CARD" else ctx, 0.85)
+
+
+#: "900101 - 1234567", "900101 -1234567": the hyphen typed with spaces around it
+_RRN_SPACED_DASH = re.compile(_D1 + r"[0-9]{5}(?: -|- | - )[0-9]{7}(?![0-9A-Za-z])(?![-.][0-9])")
+
+
+def find_rrn_spaced_dash(text: str, cx: ContextIndex) -> Iterator[Span]:
+    """RRN / foreigner RN whose hyphen has spaces around it, classified like ``900101-1234567``."""
+    if " -" not in text and "- " not in text:
+        return
+    for m in _RRN_SPACED_DASH.finditer(text):
+        raw = m.group(0)
+        digits = raw.replace(" ", "").replace("-", "")
+        res = _classify_rrn(digits, True, cx.before(m.start()))
+        if res is not None and res[0] in ("RRN", "FOREIGNER_RN"):
+            yield _span(m.start(), m.end(), *res)
 
 
 #: six digits alone: the birth-date half of an RRN ("주민번호 앞자리 920514")
@@ -417,6 +487,7 @@ def find_tokens(text: str, cx: ContextIndex) -> Iterator[Span]:
 NUMBER_FINDERS = {
     "phone": (("PHONE",), find_phone),
     "phone_spoken": (("PHONE",), find_phone_spoken),
+    "phone_foreign": (("PHONE",), find_phone_foreign),
     "email": (("EMAIL",), find_email),
     "ip": (("IP",), find_ip),
     "ipv6": (("IP",), find_ipv6),
@@ -424,6 +495,7 @@ NUMBER_FINDERS = {
     "vehicle": (("VEHICLE",), find_vehicle),
     "masked_rrn": (("RRN", "FOREIGNER_RN"), find_masked_rrn),
     "rrn_front": (("RRN",), find_rrn_front),
+    "rrn_spaced_dash": (("RRN", "FOREIGNER_RN"), find_rrn_spaced_dash),
     "masked_card": (("CARD",), find_masked_card),
     "driver_license_region": (("DRIVER_LICENSE",), find_driver_license_region),
     "numbers": (("RRN", "FOREIGNER_RN", "CORP_REG", "CARD", "BUSINESS_REG", "DRIVER_LICENSE", "ACCOUNT"),
