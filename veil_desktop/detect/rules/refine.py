@@ -162,6 +162,46 @@ _LATIN_AFTER_FIELD = re.compile(
     r"(?:성\s?명|이\s?름|성함|영문\s?(?:성명|이름)|Name|NAME|Full name)(?:\s*\([^)]{0,12}\))?\s*[:：]?\s*"
     r"(?P<name>[A-Z][A-Za-z'-]+(?:[ ][A-Z][A-Za-z'-]+){1,4})(?![A-Za-z0-9])")
 
+#: file formats and technical acronyms the model takes for organisations ("PDF" 0.95, "HWP" 1.00 on the golden
+#: set): never an organisation or a person by themselves. Acronyms that ARE organisations or people in Korean
+#: text (KB, KT, LG, SK, MB, EU, UN, WHO …) are deliberately absent.
+_TECH_ACRONYMS = frozenset("""
+PDF HWP HWPX DOC DOCX XLS XLSX PPT PPTX ODT ODS RTF TXT CSV TSV XML JSON YAML HTML HTM XHTML CSS JS SQL DB
+ZIP RAR TAR GZ EXE DLL ISO PNG JPG JPEG GIF BMP TIF TIFF SVG HEIC WEBP MP3 MP4 AVI MOV WAV MKV
+URL URI HTTP HTTPS WWW FTP SSL TLS VPN LAN WAN WIFI DNS IP TCP UDP API SDK UI UX OS CPU GPU RAM SSD HDD USB
+OCR QR GPS SMS MMS SNS OTP PIN ID PW PC IT AI TV CCTV LED LCD FAQ QNA FAX TEL EMAIL E-MAIL ASAP A4 A3 B4 B5
+""".split())
+#: common English words tagged ORGANIZATION / PERSON in mixed text ("Even", "Ones"): function words,
+#: quantifiers and interface words, none a plausible name or organisation alone
+_ENGLISH_WORDS = frozenset("""
+the a an and or but nor of for with without from into onto to in on at by as is are was were be been being
+this that these those it its all any each every some many much more most few less least other another such
+one ones two three first second last next even only also just still yet not no yes so very too here there
+then than when where which who whom whose what why how if else while since until because though although
+page pages total note notes date time name address phone email home back print save file files open close
+help menu edit view start end new old best good great free top high low yes ok okay please thanks thank
+attached attachment copy original draft final sample example form forms table list item items
+""".split())
+#: right after such a span: something that makes it an organisation after all ("PDF Association", "HWP협회")
+_ORG_AFTER = re.compile(r"[ ]?(?:\(주\)|㈜|Inc\b|INC\b|Corp\b|CORP\b|Co\.|Ltd|LTD|Association|Foundation|Group|Consortium"
+                        r"|협회|재단|그룹|코리아|연구소|위원회|컨소시엄|주식회사|社)")
+_ORG_BEFORE = re.compile(r"(?:\(주\)|㈜|주식회사)[ ]?$")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9&-]*")
+
+
+def _acronym_or_english_word(text: str, span: Span) -> bool:
+    """A single Latin token that is a file-format / tech acronym or a common English word, with no company
+    word around it."""
+    value = text[span.start:span.end].strip()
+    if _LATIN_WORD.fullmatch(value) is None:
+        return False
+    if not (value.upper() in _TECH_ACRONYMS or value.lower() in _ENGLISH_WORDS):
+        return False
+    if _ORG_AFTER.match(text, span.end) or _ORG_BEFORE.search(text, max(0, span.start - 8), span.start):
+        return False
+    return True
+
+
 #: issuing authority, not an address: "성남시 분당구 공고 제2024-12호", "서울특별시 고시"
 _AUTHORITY_AFTER = re.compile(r"[ \t]{0,2}(?:공고|고시|훈령|예규|공시|시장|군수|구청장|도지사|시장·군수|교육감|청장)(?![가-힣])")
 _DIGIT = re.compile(r"[0-9]")
@@ -341,6 +381,8 @@ def refine_model_span(text: str, span: Span) -> Span:
     if label == "PERSON" or label == "ORGANIZATION":
         value = text[span.start:span.end]
         before = text[max(0, span.start - 20):span.start]
+        if value[:1].isascii() and _acronym_or_english_word(text, span):
+            return demote(span)  # "PDF", "HWP", "Even", "Ones": a format or a word, not an entity
         if label == "ORGANIZATION":
             if value[:1].isascii() and _latin_name_like(value, before):
                 return Span(span.start, span.end, "PERSON", span.score, span.source)
