@@ -82,8 +82,9 @@ _TAB_IN_NUMBER = re.compile(r"(?<=[0-9])\t+(?=[0-9])")
 _ODD_SEPARATOR = re.compile(r"(?<=[0-9])(?:[ \t]+-[ \t]*|[ \t]*-[ \t]+|[ \t]*[ㅡ_\u2010-\u2015\u2212\ufe63\uff0d][ \t]*)"
                             r"(?=[0-9])|(?<=(?<![0-9])[0-9]{6})\.(?=[0-9]{7}(?![0-9]))")
 #: an e-mail address written out against harvesters: ``minjun.kim [at] example [dot] com``, ``(at)``, `` at ``
-_OBF_AT = r"(?:[ \t]*[\[\(\{<][ \t]*(?:at|AT|At|골뱅이)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:at|AT)[ \t]+)"
-_OBF_DOT = r"(?:[ \t]*[\[\(\{<][ \t]*(?:dot|DOT|Dot|점)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:dot|DOT)[ \t]+)"
+_OBF_AT = (r"(?:[ \t]*[\[\(\{<][ \t]*(?:at|AT|At|골뱅이|앳)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:at|AT)[ \t]+"
+           r"|[ \t]*골뱅이[ \t]*)")  # ``kim골뱅이example.com``: the Korean name of the sign, bare
+_OBF_DOT = r"(?:[ \t]*[\[\(\{<][ \t]*(?:dot|DOT|Dot|점|닷|쩜)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:dot|DOT)[ \t]+)"
 _OBF_EMAIL = re.compile(rf"[A-Za-z0-9._%+-]+(?P<at>{_OBF_AT})[A-Za-z0-9-]+(?:(?:{_OBF_DOT}|\.)[A-Za-z0-9-]+)*"
                         rf"(?:{_OBF_DOT}|\.)[A-Za-z]{{2,}}(?![A-Za-z0-9])")
 _OBF_DOT_RE = re.compile(_OBF_DOT)
@@ -181,18 +182,169 @@ def _compose_edits(text: str) -> list[tuple[int, int, str]]:
     return edits
 
 
+# -- more ways of writing a value a reader reads at once (issue 26 class 5) --------------------------
+#: HTML numeric and named character references left in a text file (``&#54861;``, ``&#x2D;``, ``&amp;``)
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _entity_edits(text: str) -> list[tuple[int, int, str]]:
+    if "&" not in text:
+        return []
+    from html.entities import html5
+
+    out = []
+    for m in _ENTITY.finditer(text):
+        body = m.group()[1:]
+        if body[0] == "#":
+            try:
+                cp = int(body[2:-1], 16) if body[1] in "xX" else int(body[1:-1])
+            except ValueError:
+                continue
+            if not (0 < cp <= 0x10FFFF) or 0xD800 <= cp <= 0xDFFF:
+                continue
+            rep = chr(cp)
+        else:
+            rep = html5.get(body)
+            if rep is None:
+                continue
+        out.append((m.start(), m.end(), rep))
+    return out
+
+
+def _circled_table() -> dict[str, str]:
+    ranges = [(0x2460, 0x249B), (0x24EA, 0x24FF), (0x2776, 0x2793), (0x3251, 0x325F), (0x32B1, 0x32BF)]
+    table = {}
+    for a, b in ranges:
+        for cp in range(a, b + 1):
+            ch = chr(cp)
+            v = unicodedata.numeric(ch, None)
+            if v is not None and v == int(v):
+                table[ch] = str(int(v))
+    return table
+
+
+#: circled ``①``, parenthesised ``⑴``, digit-full-stop ``⒈``, negative circled ``❶`` … -> their digits
+CIRCLED_DIGITS: dict[str, str] = {}
+_CIRCLED_CLASS = ""
+
+
+def _init_circled() -> None:
+    global _CIRCLED_CLASS
+    CIRCLED_DIGITS.update(_circled_table())
+    _CIRCLED_CLASS = "".join(sorted(CIRCLED_DIGITS))
+
+
+_init_circled()
+_HAS_CIRCLED = re.compile(f"[{re.escape(_CIRCLED_CLASS)}]")
+#: a run of digits (circled or not) with separators inside; a run is rewritten only when it holds at least
+#: two circled digits (a lone ``①`` before a word is a list marker, not part of a number)
+_CIRCLED_RUN = re.compile("[0-9" + re.escape(_CIRCLED_CLASS) + "](?:[0-9 .\\-" + re.escape(_CIRCLED_CLASS) + "]*"
+                          f"[0-9{re.escape(_CIRCLED_CLASS)}])?")
+
+
+def _circled_edits(text: str) -> list[tuple[int, int, str]]:
+    if not _HAS_CIRCLED.search(text):
+        return []
+    out = []
+    for m in _CIRCLED_RUN.finditer(text):
+        run = m.group()
+        if sum(c in CIRCLED_DIGITS for c in run) < 2:
+            continue
+        out.extend((m.start() + i, m.start() + i + 1, CIRCLED_DIGITS[c]) for i, c in enumerate(run)
+                   if c in CIRCLED_DIGITS)
+    return out
+
+
+#: spreadsheet formula concatenation: ``="851203-"&"1234567"`` (CSV-quoted: ``""&""``), ``"010-"&4821``,
+#: ``CONCATENATE("851203","-","1234567")`` / ``CONCAT(…)``: the pieces are read joined
+_FORMULA_AMP = re.compile(r'(?<=[0-9A-Za-z@.\-])(?:"{1,2}[ \t]*&[ \t]*"{0,2}|"{0,2}[ \t]*&[ \t]*"{1,2})'
+                          r'(?=[0-9A-Za-z@.\-])')
+_CONCAT_CALL = re.compile(r'CONCAT(?:ENATE)?\((?P<args>[^()\n]{3,200})\)', re.I)
+_CONCAT_SEP = re.compile(r'"{1,2}[ \t]*[,;][ \t]*"{1,2}')
+
+
+def _formula_edits(text: str) -> list[tuple[int, int, str]]:
+    if '"' not in text:
+        return []
+    out = []
+    if "&" in text:
+        out = [(m.start(), m.end(), "") for m in _FORMULA_AMP.finditer(text)]
+    if "(" in text:
+        for m in _CONCAT_CALL.finditer(text):
+            a = m.start("args")
+            out.extend((a + s.start(), a + s.end(), "") for s in _CONCAT_SEP.finditer(m.group("args")))
+    return out
+
+
+#: an e-mail address broken over a line: after the ``@`` (``kim@exam⏎ple.com``), or in the local part when
+#: the break is inside a quoted CSV cell (``"minjun.⏎kim@example.com"``)
+_EMAIL_FULL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_EMAIL_BREAK = re.compile(r"(?P<a>[A-Za-z0-9._%+-]+@?[A-Za-z0-9.-]*)[ \t]*(?P<br>\r\n|\r|\n)[ \t]*"
+                          r"(?P<b>[A-Za-z0-9._%+@-]+)")
+
+
+def _broken_email_edits(text: str) -> list[tuple[int, int, str]]:
+    if "@" not in text or "\n" not in text and "\r" not in text:
+        return []
+    out = []
+    for m in _EMAIL_BREAK.finditer(text):
+        a, b = m.group("a"), m.group("b")
+        joined = a + b
+        if joined.count("@") != 1 or not _EMAIL_FULL.fullmatch(joined):
+            continue
+        if "@" in a:
+            if _EMAIL_FULL.fullmatch(a) and not b.startswith("."):
+                continue  # a whole address, then a word on the next line
+        else:  # the break is in the local part: only inside a quoted cell
+            line_start = max(text.rfind("\n", 0, m.start("a")), text.rfind("\r", 0, m.start("a"))) + 1
+            if text.count('"', line_start, m.start("a")) % 2 != 1:
+                continue
+        out.append((m.end("a"), m.start("b"), ""))
+    return out
+
+
+def _apply(cur: TextView, edits: list[tuple]) -> TextView:
+    """``cur`` with ``edits`` (on ``cur.text``) applied, its map composed back to ``cur.original``."""
+    if not edits:
+        return cur
+    new, s2, e2 = _rebuild(cur.text, sorted(edits, key=lambda e: (e[0], e[1])))
+    if cur.starts is not None:
+        s2, e2 = cur.starts[s2], cur.ends[e2 - 1]
+    return TextView(cur.original, new, s2, e2)
+
+
+def _first_free(edits: list[tuple], taken: list[tuple[int, int]] | None = None) -> list[tuple]:
+    """The edits that overlap no edit kept before them (in the order given) nor a ``taken`` range."""
+    taken = list(taken or [])
+    kept = []
+    for e in edits:
+        if e[0] == e[1]:
+            if any(a < e[0] < b for a, b in taken):
+                continue
+        elif any(a < e[1] and e[0] < b for a, b in taken):
+            continue
+        kept.append(e)
+        taken.append((e[0], e[1]))
+    return kept
+
+
 def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = False) -> TextView:
     """The detection view of ``text`` (see above). ``fullwidth``: fold full-width forms one-to-one;
-    ``spaced_digits``: also join letter-spaced digit runs (for the rule stage: the model has no number
-    labels and reads the text as written). Identity (``changed`` False) when nothing applies."""
-    edits: list[tuple[int, int, str]] = []
-    if _NEEDS_VIEW.search(text):
-        edits = _compose_edits(text)
+    ``spaced_digits``: the rule stage's view: also join letter-spaced digit runs, numbers broken over a
+    line, odd separators, written-out e-mail addresses, formula string concatenation, circled digits
+    (the model has no number labels and reads the text as written). HTML character references are
+    decoded in both views. Identity (``changed`` False) when nothing applies.
+
+    Stages, each mapped back through the ones before: entities -> NFC / invisibles -> (rule view:
+    formulas and circled digits -> spaced digits, breaks, separators, e-mail words) -> full width."""
+    cur = TextView(text, text)
+    cur = _apply(cur, _entity_edits(text))
+    if _NEEDS_VIEW.search(cur.text):
+        cur = _apply(cur, _compose_edits(cur.text))
     if spaced_digits:
-        base = text
-        if edits:  # join spaced digits on the composed text: compose first, then map through both
-            inner = detection_view(text, fullwidth=False)
-            base = inner.text
+        cur = _apply(cur, _first_free(sorted(_formula_edits(cur.text) + _circled_edits(cur.text),
+                                             key=lambda e: (e[0], e[1]))))
+        base = cur.text
         sp = [(m.start(), m.end(), _SPACE_IN_RUN.sub("", m.group()),
                [m.start() + i for i, c in enumerate(m.group()) if c not in " \t"])
               for m in _SPACED_DIGITS.finditer(base)]
@@ -200,26 +352,13 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
         breaks += [(m.start(), m.end(), " ") for m in _TAB_IN_NUMBER.finditer(base)]
         breaks += [(m.start(), m.end(), "-") for m in _ODD_SEPARATOR.finditer(base)]
         breaks += _email_edits(base)
+        breaks += _broken_email_edits(base)
         if breaks:
-            taken = [(a, b) for a, b, *_ in sp]
-            kept = []
-            for e in sorted(breaks, key=lambda e: (e[0], e[1])):
-                if not any(a < e[1] and e[0] < b for a, b in taken):
-                    kept.append(e)
-                    taken.append((e[0], e[1]))
-            sp = sorted(sp + kept, key=lambda e: e[0])
-        if sp:
-            joined, s2, e2 = _rebuild(base, sp)
-            if edits:
-                s2, e2 = inner.starts[s2], inner.ends[e2 - 1]
-            if fullwidth:
-                joined = normalize_text(joined)
-            return TextView(text, joined, s2, e2)
-    if not edits:
+            sp = sp + _first_free(sorted(breaks, key=lambda e: (e[0], e[1])), [(a, b) for a, b, *_ in sp])
+        cur = _apply(cur, sp)
+    if cur.starts is None:
         return TextView(text, normalize_text(text) if fullwidth else text)
-    view, starts, ends = _rebuild(text, edits)
-    if fullwidth:
-        view = normalize_text(view)
-    if len(view) == len(text) and view == text:
+    view = normalize_text(cur.text) if fullwidth else cur.text
+    if view == text:
         return TextView(text, view)
-    return TextView(text, view, starts, ends)
+    return TextView(text, view, cur.starts, cur.ends)
