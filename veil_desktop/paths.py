@@ -115,3 +115,12 @@ def user_cache_dir(create: bool = True) -> Path:
     if create:
         p.mkdir(parents=True, exist_ok=True)
     return p
+
+
+def same_path(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name the same file (resolved, or the same inode when both exist); an
+    unreadable path compares unequal."""
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False

@@ -1,7 +1,7 @@
 """The window's detection controller: one path for the app, the self-test and the tests.
 
 ``DetectionController`` runs the detector — built by ``detect.default.build_default_detector`` for the
-current settings and cached — in a ``DetectWorker`` (``QRunnable``) on a ``QThreadPool`` of its own
+current settings and cached (``detect/detector_cache.py``, no Qt) — in a ``DetectWorker`` (``QRunnable``) on a ``QThreadPool`` of its own
 (``self.pool``; its threads run below the GUI thread's priority, see ``__init__``).
 It owns the job ids, cancelling, and feeding the detector's spans into the ``ReviewState``; it reports
 through one set of signals:
@@ -31,15 +31,15 @@ time-boxed chunks, so a burst of thousands of spans never blocks the event loop 
 """
 from __future__ import annotations
 
-import threading
 import time
 from collections import deque
-from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
 
-from ..detect.events import Detector
+from ..detect.detector_cache import (  # noqa: F401 - Qt-free; re-exported for callers of ui.detection
+    WINDOW_BATCH, DetectorCache, DetectorFactory, default_factory, detector_key, detector_options,
+    validate_model_folder,
+)
 from ..detect.span import Span
 from ..review.settings import AppSettings
 from ..review.state import ReviewState
@@ -53,90 +53,6 @@ DRAIN_FIRST_CHUNK = 50
 MIN_POOL_THREADS = 4
 #: threads of the detection pool
 DETECT_POOL_THREADS = 2
-
-#: ``factory(model_dir, threads, **detector_options(settings))``; a factory that takes only the first two
-#: (an embedder's fixed detector) is called with those
-DetectorFactory = Callable[..., Detector]
-
-
-#: windows per ``session.run`` in the window: a cancel waits for the batch in progress, and a batch of 4
-#: windows of the compact model took ~35-50 ms (90th percentile) where 16 (the CLI's default) took ~140-160 ms
-#: on the shared 2-vCPU machine; spans are the same for any batch size (windows are independent)
-WINDOW_BATCH = 4
-
-
-def default_factory(model_dir: Path | None, threads: int | None, *, skip_ids: bool = True) -> Detector:
-    """The production detector for the window: ``build_default_detector`` (model + rule stage), with
-    ``WINDOW_BATCH`` windows per run and the reviewer's ``skip_ids`` setting."""
-    from ..detect.default import build_default_detector
-
-    return build_default_detector(model_dir, threads, batch_size=WINDOW_BATCH, skip_ids=skip_ids)
-
-
-def detector_options(settings: AppSettings) -> dict:
-    """The settings the detector is built from, besides the folder and the threads (factory keywords)."""
-    return {"skip_ids": bool(settings.skip_ids)}
-
-
-def detector_key(settings: AppSettings) -> tuple:
-    """Everything the cached detector depends on: a change means a new detector (and a new detection)."""
-    return (settings.model_dir, settings.engine_threads(), tuple(sorted(detector_options(settings).items())))
-
-
-def _takes_options(factory: Callable) -> bool:
-    import inspect
-
-    try:
-        params = inspect.signature(factory).parameters.values()
-    except (TypeError, ValueError):
-        return True
-    return any(p.kind is p.VAR_KEYWORD or p.name == "skip_ids" for p in params)
-
-
-class DetectorCache:
-    """Builds the detector for the current settings once and reuses it (sessions are expensive).
-
-    ``get()`` is called on pool threads; a lock makes concurrent first calls build only one detector.
-    ``factory(model_dir or None, threads or None, **detector_options(settings))`` defaults to
-    ``default_factory``; ``wrappers`` (e.g. the term lists' keep filter) are applied to what it builds.
-    ``builds`` counts the detectors built (tests).
-    """
-
-    def __init__(self, factory: DetectorFactory | None = None) -> None:
-        self.factory: DetectorFactory = factory or default_factory
-        self.wrappers: list[Callable[[Detector], Detector]] = []
-        self._lock = threading.Lock()
-        self._key: tuple | None = None
-        self._detector: Detector | None = None
-        self.builds = 0
-
-    def get(self, settings: AppSettings) -> Detector:
-        key = detector_key(settings)
-        with self._lock:
-            if self._detector is None or key != self._key:
-                self._detector = None  # release the old session before building the new one
-                model_dir = Path(settings.model_dir) if settings.model_dir else None
-                if _takes_options(self.factory):
-                    detector = self.factory(model_dir, settings.engine_threads(), **detector_options(settings))
-                else:
-                    detector = self.factory(model_dir, settings.engine_threads())
-                for wrap in self.wrappers:
-                    detector = wrap(detector)
-                self._detector, self._key = detector, key
-                self.builds += 1
-            return self._detector
-
-    def current(self) -> Detector | None:
-        return self._detector
-
-
-def validate_model_folder(folder: Path) -> str:
-    """Load ``folder`` as a model folder; returns a one-line description, raises ``ModelFolderError``."""
-    from ..detect.model_folder import load_model_folder
-
-    mf = load_model_folder(folder, threads=1)
-    return f"{Path(folder).name}: {', '.join(mf.labels)}"
-
 
 class DetectionController(QObject):
     """Detection jobs on the pool for one window (see the module docstring)."""

@@ -22,7 +22,7 @@ from ..review.export import PendingPolicy, build_plan
 from ..review.settings import AppSettings
 from ..review.state import ReviewState
 from .actions import ACTIONS
-from .detection import validate_model_folder
+from ..detect.detector_cache import validate_model_folder
 from .i18n import LANGUAGES, tr
 from .worker import TaskSignals, TaskWorker
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 
 from ..masking import resolve_tag_language
+from ..paths import same_path
 from ..review.export import PendingPolicy, accept_copies
 from ..review.export_job import CopiesFound, ExportRequest, export_review
 from ..review.hits import copy_spans, hits_for_spans
@@ -219,9 +220,3 @@ class ExportFlow(QObject):
             return
         self.start(replace(found.request, mask_copies=True))
 
-
-def same_path(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
-    except OSError:
-        return False

@@ -31,7 +31,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox, QSplitter, QStackedWidget, QToolBar
 
-from ..detect.events import SpansFound
+from ..detect.term_filter import TermFilteringDetector
 from ..review.state import StateListener, Status
 from ..review.terms import TermList, TermsError, load_user_terms, save_user_terms
 from ..review.workspace import (
@@ -46,45 +46,6 @@ from .workspace_panel import WorkspacePanel
 #: the tools' actions: declared with every other action in ``ui/actions.py`` (``owner="tools"``; the one
 #: table the F1 cheat sheet is built from); handler ``_on_<id>``, text ``tr("action.<id>")``
 TOOL_ACTIONS = owned_by("tools")
-
-
-class TermFilteringDetector:
-    """Wraps a detector: suggestions lying inside an occurrence of a ``keep`` term are dropped (in the
-    worker thread, before they reach the review). ``terms()`` is read at the start of each run."""
-
-    def __init__(self, inner, terms) -> None:
-        self._inner = inner
-        self._terms = terms
-
-    def __getattr__(self, name):
-        return getattr(self._inner, name)
-
-    def stream(self, text: str, *args, **kwargs):
-        terms = self._terms()
-        keep = terms.keep_ranges(text) if terms and terms.keep_terms else []
-        for ev in self._inner.stream(text, *args, **kwargs):
-            if keep and isinstance(ev, SpansFound):
-                spans = [s for s in ev.spans if not terms.is_kept(s, keep)]
-                if len(spans) != len(ev.spans):
-                    ev = _replace_spans(ev, spans)
-            yield ev
-
-    def detect(self, text: str, *args, **kwargs):
-        terms = self._terms()
-        spans = list(self._inner.detect(text, *args, **kwargs))
-        if terms and terms.keep_terms:
-            keep = terms.keep_ranges(text)
-            spans = [s for s in spans if not terms.is_kept(s, keep)]
-        return spans
-
-
-def _replace_spans(ev, spans):
-    from dataclasses import replace, is_dataclass
-
-    if is_dataclass(ev):
-        return replace(ev, spans=spans)
-    ev.spans = spans
-    return ev
 
 
 class _Changes(StateListener):
@@ -102,7 +63,7 @@ class ReviewTools(QObject):
     #: the background queue picked up a document (index) / finished one (index)
     backgroundStarted = Signal(int)
     backgroundFinished = Signal(int)
-    #: "export all reviewed" finished (``review.workspace.ExportSummary``)
+    #: "export all reviewed" finished (``review.workspace.ExportAllSummary``)
     exportAllFinished = Signal(object)
     #: the PDF page view has its boxes for the document on screen
     pagesReady = Signal()
