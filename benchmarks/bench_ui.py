@@ -250,7 +250,7 @@ def main() -> int:
     from veil_desktop.ui.fonts import korean_font_family
     from veil_desktop.ui.main_window import MainWindow
     from veil_desktop.ui.settings_store import SettingsStore
-    from veil_desktop.ui.slicing import SLICE_CHARS, sliced_stream
+    from veil_desktop.detect.driver import SLICE_CHARS, sliced_stream
 
     app = QApplication.instance() or QApplication(["bench"])
     korean_font_family()

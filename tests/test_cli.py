@@ -81,7 +81,7 @@ def test_progress_on_stderr_for_long_inputs(model, tmp_path, capsys):
     f.write_text("김철수 가나다라마바사 " * 3000, encoding="utf-8")
     assert cli.main(["detect", "--json", "--no-rules", "--model", str(model), str(f)]) == 0
     cap = capsys.readouterr()
-    assert "windows" in cap.err and "100%" in cap.err
+    assert "characters" in cap.err and "100%" in cap.err
     assert len(json.loads(cap.out)["spans"]) == 3000
 
 
@@ -120,7 +120,7 @@ def test_json_spans_are_written_as_soon_as_they_are_final():
     class Streaming:
         id = "scripted"
 
-        def stream(self, text):
+        def stream(self, text, **_kw):
             yield Progress(0, 2)
             yield SpansFound((Span(3, 6, "PERSON", 0.9),))
             seen_before_second_batch.append(out.getvalue())  # the first span is already written
@@ -144,7 +144,7 @@ def test_json_line_stays_valid_when_detection_fails_midway():
     class Failing:
         id = "failing"
 
-        def stream(self, text):
+        def stream(self, text, **_kw):
             yield SpansFound((Span(0, 2, "PERSON", 0.9),))
             raise MemoryError("out of memory")
 
@@ -185,8 +185,11 @@ def test_detect_json_reads_long_texts_in_slices_with_offsets_of_the_whole_text(m
     text = line * 40
     f = tmp_path / "long.txt"
     f.write_text(text, encoding="utf-8")
-    monkeypatch.setattr(batch, "DETECT_SLICE_CHARS", 120)
-    assert len(batch.slice_text(text)) > 10
+    from veil_desktop.detect import driver
+
+    monkeypatch.setattr(driver, "BATCH_SLICE_CHARS", 90)
+    monkeypatch.setattr(driver, "BATCH_MAX_CHARS", 120)
+    assert len(driver.slice_bounds(text, 90, max_chars=120)) > 10
     assert cli.main(["detect", "--json", "--no-rules", "--threads", "1", "--model", str(model), str(f)]) == 0
     spans = json.loads(capsys.readouterr().out)["spans"]
     assert len(spans) == 3 * 40

@@ -416,9 +416,12 @@ def test_long_documents_are_detected_in_slices_with_the_same_spans(tmp_path, mon
     text = "".join(f"{i}번 담당 {NAMES[i % 2]} 님 연락처 010-{1000 + i}-5678 서울특별시 종로구 세종대로 {i}\n"
                    for i in range(60))
     whole = sorted(det.detect(text))
-    monkeypatch.setattr(batch, "DETECT_SLICE_CHARS", 300)
-    assert len(batch.slice_text(text, 300)) > 5
-    assert all(text[b - 1] == "\n" for _, b in batch.slice_text(text, 300))
+    from veil_desktop.detect import driver
+
+    monkeypatch.setattr(driver, "BATCH_SLICE_CHARS", 200)
+    monkeypatch.setattr(driver, "BATCH_MAX_CHARS", 300)
+    assert len(driver.slice_bounds(text, 200, max_chars=300)) > 5
+    assert all(text[b - 1] == "\n" for _, b in driver.slice_bounds(text, 200, max_chars=300))
     assert sorted(batch._detect(det, text, "x", False)) == whole
     assert {s.label for s in whole} >= {"PERSON", "PHONE"}
     calls = []

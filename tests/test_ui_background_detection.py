@@ -16,7 +16,7 @@ from tests.fixtures.tiny_model import build_tiny_model
 from tests.ui_helpers import HoldingDetector, production_detector, show_window
 from veil_desktop.review.session import document_hash, session_path
 from veil_desktop.review.workspace import DocStatus
-from veil_desktop.ui.slicing import SLICE_CHARS, slice_bounds
+from veil_desktop.detect.driver import SLICE_CHARS, slice_bounds
 from veil_desktop.ui.worker import DETECT_NICE, DocumentDetectWorker
 
 ENTITIES = {"홍길동": "PERSON", "이영희": "PERSON"}

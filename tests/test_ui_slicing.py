@@ -9,7 +9,7 @@ import pytest
 from tests.fixtures.tiny_model import build_tiny_model
 from tests.ui_helpers import ENTITIES, production_detector, sample_text
 from veil_desktop.detect.events import Progress, SpansFound
-from veil_desktop.ui.slicing import FIRST_SLICE_CHARS, slice_bounds, sliced_stream
+from veil_desktop.detect.driver import FIRST_SLICE_CHARS, slice_bounds, sliced_stream
 
 SAMPLE = sample_text()
 

@@ -17,8 +17,9 @@ from veil_desktop.review.session import load_session, session_path, document_has
 from veil_desktop.review.session import SessionInfo
 from veil_desktop.review.state import ReviewState, Status
 from veil_desktop.review.terms import Term, TermList
+from veil_desktop.detect.driver import DetectionCancelled
 from veil_desktop.review.workspace import (
-    SUMMARY_NAME, Cancelled, DocStatus, Workspace, detect_document, export_reviewed,
+    SUMMARY_NAME, DocStatus, Workspace, detect_document, export_reviewed,
 )
 
 ENTITIES = {"홍길동": "PERSON", "이영희": "PERSON", "안중근": "PERSON"}
@@ -140,7 +141,7 @@ def test_unreadable_document_fails_with_message_and_cancel_saves_nothing(tmp_pat
     assert out.status is DocStatus.FAILED and "damaged" in out.message
     good = tmp_path / "memo.txt"
     good.write_text("담당자 홍길동\n", encoding="utf-8")
-    with pytest.raises(Cancelled):
+    with pytest.raises(DetectionCancelled):
         detect_document(good, detector, cancelled=lambda: True)
     assert not session_path(document_hash(open_document(good).text)).exists()
 

@@ -21,7 +21,6 @@ import os
 import shutil
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -85,30 +84,36 @@ def read_text(path: Path) -> str:
         raise CliError(f"{path}: {e.strerror or e}", code=1) from None
 
 
-def run_detection(detector, text: str, *, label: str, progress: bool) -> list:
-    """All spans of ``text``; a progress line on stderr for long inputs when ``progress``."""
-    from .detect.events import Progress, SpansFound
-    from .detect.span import sort_spans
+class _ProgressLine:
+    """``label: 41% (3.2 s)`` on stderr, at most twice a second, for inputs of PROGRESS_MIN_CHARS+."""
 
-    spans = []
-    show = progress and len(text) >= PROGRESS_MIN_CHARS and hasattr(detector, "stream")
-    if not hasattr(detector, "stream"):
-        return list(detector.detect(text))
-    t0 = time.monotonic()
-    last = 0.0
-    for ev in detector.stream(text):
-        if isinstance(ev, SpansFound):
-            spans.extend(ev.spans)
-        elif isinstance(ev, Progress) and show:
-            now = time.monotonic()
-            if now - last >= 0.5 or ev.done == ev.total:
-                last = now
-                sys.stderr.write(f"\r{label}: {ev.done}/{ev.total} windows ({ev.fraction:.0%}, "
-                                 f"{now - t0:.1f} s)")
-                sys.stderr.flush()
-    if show:
-        sys.stderr.write("\n")
-    return sort_spans(spans)
+    def __init__(self, label: str, show: bool) -> None:
+        self.label, self.show = label, show
+        self.t0 = self.last = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self.show and (now - self.last >= 0.5 or done == total):
+            self.last = now
+            sys.stderr.write(f"\r{self.label}: {done}/{total} characters ({done / max(1, total):.0%}, "
+                             f"{now - self.t0:.1f} s)")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.show:
+            sys.stderr.write("\n")
+
+
+def run_detection(detector, text: str, *, label: str, progress: bool) -> list:
+    """All spans of ``text`` (the one detector driver, batch slices); a progress line on stderr for long
+    inputs when ``progress``."""
+    from .detect.driver import detect_spans
+
+    line = _ProgressLine(label, progress and len(text) >= PROGRESS_MIN_CHARS)
+    try:
+        return detect_spans(detector, text, on_progress=line)
+    finally:
+        line.close()
 
 
 def stream_json(detector, text: str, *, file: str, out=None, label: str = "", progress: bool = False) -> int:
@@ -125,30 +130,19 @@ def stream_json(detector, text: str, *, file: str, out=None, label: str = "", pr
     w(', "spans": [')
     n = 0
     show = progress and len(text) >= PROGRESS_MIN_CHARS
-    t0 = last = time.monotonic()
     try:
-        # long texts in slices cut at line ends, as the batch redaction does: memory stays bounded
-        from .redact_cli import slice_text
+        # long texts in batch slices through the one detector driver: memory stays bounded
+        from .detect.driver import BATCH_MAX_CHARS, BATCH_SLICE_CHARS, drive
 
-        pieces = slice_text(text) if hasattr(detector, "stream") and text else [(0, len(text))]
-        for a, b in pieces:
-            piece = text[a:b] if len(pieces) > 1 else text
-            events = (detector.stream(piece) if hasattr(detector, "stream")
-                      else [SpansFound(tuple(detector.detect(piece)))])
-            for ev in events:
-                if isinstance(ev, SpansFound):
-                    for s in sorted(ev.spans, key=lambda s: (s.start, s.end)):
-                        if a:
-                            s = replace(s, start=s.start + a, end=s.end + a)
-                        w((", " if n else "") + json.dumps(s.to_json(text), ensure_ascii=False))
-                        n += 1
-                    out.flush()
-                elif isinstance(ev, Progress) and show:
-                    now = time.monotonic()
-                    if now - last >= 0.5 or ev.done == ev.total:
-                        last = now
-                        sys.stderr.write(f"\r{label}: {ev.done}/{ev.total} windows ({ev.fraction:.0%}, {now - t0:.1f} s)")
-                        sys.stderr.flush()
+        line = _ProgressLine(label, show)
+        for ev in drive(detector, text, size=BATCH_SLICE_CHARS, max_chars=BATCH_MAX_CHARS):
+            if isinstance(ev, SpansFound):
+                for s in sorted(ev.spans, key=lambda s: (s.start, s.end)):
+                    w((", " if n else "") + json.dumps(s.to_json(text), ensure_ascii=False))
+                    n += 1
+                out.flush()
+            elif isinstance(ev, Progress):
+                line(ev.done, ev.total)
     except Exception as e:  # noqa: BLE001 - keep the line valid JSON and say what happened
         w("], " + json.dumps({"error": f"detection failed: {type(e).__name__}: {e}"}, ensure_ascii=False)[1:]
           + "\n")

@@ -6,7 +6,7 @@
 
 Every supported file given, or found (recursively) in a folder given, is opened, run through the default
 detector, and every span with score ≥ S (default 0.5) is accepted; each accepted value is then masked
-*everywhere* in that document (``propagate_spans``), because the fail-closed export refuses a value that
+*everywhere* in that document (the export core's copies step), because the fail-closed export refuses a value that
 is masked once and left elsewhere. The output goes to ``DIR/<same name>`` (files found in a folder keep
 their path relative to it; ``.hwp`` becomes ``<name>.hwp.txt``; ``--txt`` writes masked text for every
 file) with ``<output>.report.json`` beside it. Originals are only read.
@@ -50,9 +50,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .detect.span import DEFAULT_MIN_SCORE
-from .masking import DEFAULT_MASK_STYLE, TAG_LANGUAGE_CHOICES, MaskStyle, export_masker, style_example
+from .masking import DEFAULT_MASK_STYLE, TAG_LANGUAGE_CHOICES, MaskStyle, style_example
 from .documents.errors import DocumentError, LeakDetected
-from .documents.formats import SUPPORTED_FORMATS
+from .documents.export import is_own_output
+from .documents.formats import SUPPORTED_FORMATS, output_name
 
 
 
@@ -150,12 +151,8 @@ def collect_jobs(inputs: list[str], out_dir: Path, txt: bool) -> tuple[list[Job]
     failed: list[Row] = []
     out_res = out_dir.resolve()
 
-    def out_name(rel: Path) -> Path:
-        if txt and rel.suffix.lower() != ".txt":
-            return rel.with_name(rel.name + ".txt")
-        if rel.suffix.lower() == ".hwp":
-            return rel.with_name(rel.name + ".txt")
-        return rel
+    def out_name(rel: Path) -> Path:            # the one naming rule (documents.formats.output_name)
+        return output_name(rel, "txt" if txt else None)
 
     for raw in inputs:
         p = Path(raw)
@@ -170,8 +167,8 @@ def collect_jobs(inputs: list[str], out_dir: Path, txt: bool) -> tuple[list[Job]
                     continue
                 if out_res == f.resolve().parent or out_res in f.resolve().parents:
                     continue  # our own earlier outputs inside an input folder
-                if f.name.startswith(".veil-"):
-                    continue
+                if f.name.startswith(".veil-") or is_own_output(f):
+                    continue  # temp files, and outputs of ours (their report names them) from earlier runs
                 jobs.append(Job(f, out_dir / out_name(f.relative_to(p))))
         elif p.is_file():
             if p.suffix.lower() not in suffixes:
@@ -204,53 +201,22 @@ def _make_detector(args):
         raise DocumentError(str(e)) from None
 
 
-#: the detector reads a long document in slices of at most this many characters, cut at line ends, so
-#: its working memory stays bounded (~0.55 KB per character in flight, measured) whatever the length
-DETECT_SLICE_CHARS = 400_000
-
-
-def slice_text(text: str, limit: int | None = None) -> list[tuple[int, int]]:
-    """``(start, end)`` pieces of ``text`` of at most ``limit`` (default ``DETECT_SLICE_CHARS``)
-    characters, cut after a line break (or a space) where there is one in the last quarter of a piece."""
-    limit = limit or DETECT_SLICE_CHARS
-    out, pos, n = [], 0, len(text)
-    while pos < n:
-        end = min(n, pos + limit)
-        if end < n:
-            cut = text.rfind("\n", pos + 3 * limit // 4, end)
-            if cut < 0:
-                cut = text.rfind(" ", pos + 3 * limit // 4, end)
-            if cut >= 0:
-                end = cut + 1
-        out.append((pos, end))
-        pos = end
-    return out
-
-
 def _detect(detector, text: str, label: str, progress: bool) -> list:
-    from .detect.events import Progress, SpansFound
+    """Every span of ``text`` through the one detector driver (batch slices, bounded memory), with a
+    progress bar on stderr."""
+    from .detect.driver import detect_spans
 
-    if not text.strip():
-        return []
-    if not hasattr(detector, "stream"):
-        return list(detector.detect(text))
-    spans: list = []
-    last = 0.0
-    pieces = slice_text(text)
-    for n, (a, b) in enumerate(pieces):
-        piece = text[a:b] if len(pieces) > 1 else text
-        for ev in detector.stream(piece):
-            if isinstance(ev, SpansFound):
-                spans.extend(ev.spans if a == 0 else
-                             [replace(s, start=s.start + a, end=s.end + a) for s in ev.spans])
-            elif progress and isinstance(ev, Progress):
-                now = time.monotonic()
-                if now - last >= 0.5:
-                    last = now
-                    frac = (n + ev.fraction) / len(pieces)
-                    sys.stderr.write(f"\r{label} {_bar(frac)} {frac:4.0%}")
-                    sys.stderr.flush()
-    return spans
+    last = [0.0]
+
+    def show(done: int, total: int) -> None:
+        now = time.monotonic()
+        if progress and now - last[0] >= 0.5:
+            last[0] = now
+            frac = done / max(1, total)
+            sys.stderr.write(f"\r{label} {_bar(frac)} {frac:4.0%}")
+            sys.stderr.flush()
+
+    return detect_spans(detector, text, on_progress=show)
 
 
 def _bar(fraction: float, width: int = 20) -> str:
@@ -258,13 +224,34 @@ def _bar(fraction: float, width: int = 20) -> str:
     return "[" + "#" * n + "." * (width - n) + "]"
 
 
+def build_review(text: str, spans, min_score: float, term_hits=None):
+    """The review the batch decides without a reviewer: every detection at or above ``min_score``
+    accepted, the rest pending below the threshold (left unmasked, counted); term-list ``mask`` hits
+    accepted with source ``list``."""
+    from .review.state import ReviewState, Status
+
+    state = ReviewState(text, threshold=min_score)
+    state.add_detected(spans)
+    state.restore_items([replace(it, status=Status.ACCEPTED) if it.score >= min_score else it
+                         for it in state])
+    if term_hits is not None and term_hits.list_spans:
+        from .review.workspace import accept_list_hits
+
+        accept_list_hits(state, term_hits.list_spans)
+    return state
+
+
 def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_score: float,
                label: str, progress: bool, terms=None, *, overwrite: bool = False,
                allow_unreadable: bool = False, tag_lang: str = "auto") -> Row:
-    """Redact one file. Never raises for a per-file problem: any exception (``MemoryError`` and
-    ``RecursionError`` included) becomes this file's ``FAILED`` row with a one-line reason; only
-    ``KeyboardInterrupt``/``SystemExit`` (Ctrl+C, SIGTERM) leave, after the export cleaned up."""
-    from .documents import export_document, open_document, propagate_spans
+    """Redact one file through the one export core (``review.export_job.export_review``, as the window
+    and *Export all* do): detections ≥ ``min_score`` accepted, every copy of an accepted value masked
+    too. Never raises for a per-file problem: any exception (``MemoryError`` and ``RecursionError``
+    included) becomes this file's ``FAILED`` row with a one-line reason; only ``KeyboardInterrupt``/
+    ``SystemExit`` (Ctrl+C, SIGTERM) leave, after the export cleaned up."""
+    from .documents import open_document
+    from .review.export import PendingPolicy
+    from .review.export_job import ExportRequest, export_review
 
     t0 = time.perf_counter()
     try:
@@ -279,39 +266,21 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
         spans = _detect(detector, doc.text, label, progress)
         term_hits = None
         if terms:  # review.terms.TermList: keep terms drop detections, mask terms are always accepted
-            applied = terms.apply(doc.text, spans)
-            spans, term_hits = applied.spans, applied
-        accepted = [s for s in spans if s.score >= min_score]
-        rejected = [s for s in spans if s.score < min_score]
-        if term_hits is not None:
-            accepted = accepted + term_hits.list_spans
-        full = propagate_spans(doc.text, accepted)
-        masker = export_masker(doc.text, masker_args[0], masker_args[1], tag_lang)   # the window's defaults
-        plan = masker.plan(doc.text, full)
-        decisions = ([{"start": s.start, "end": s.end, "label": s.label, "score": s.score,
-                       "source": s.source, "decision": "accepted"} for s in accepted]
-                     + [{"start": s.start, "end": s.end, "label": s.label, "score": s.score,
-                         "source": s.source, "decision": "propagated"} for s in full[len(accepted):]]
-                     + [{"start": s.start, "end": s.end, "label": s.label, "score": s.score,
-                         "source": s.source, "decision": "below_threshold"} for s in rejected]
-                     + [{"start": s.start, "end": s.end, "label": s.label, "score": s.score,
-                         "source": s.source, "decision": "kept_by_list"}
-                        for s in (term_hits.kept if term_hits is not None else [])])
-        decisions.sort(key=lambda d: (d["start"], d["end"]))
-        # suggestions under --min-score that the plan leaves in clear (a copy of a masked value is masked
-        # anyway): counted in the report and the summary line, never dropped silently (issue 10 item 6)
-        below = _left_unmasked(rejected, plan)
+            term_hits = terms.apply(doc.text, spans)
+            spans = term_hits.spans
+        state = build_review(doc.text, spans, min_score, term_hits)
         job.output.parent.mkdir(parents=True, exist_ok=True)
-        res = export_document(doc, plan, job.output, detector_id=getattr(detector, "id", ""),
-                              threshold=min_score, styles=masker, decisions=decisions,
-                              overwrite=overwrite,
-                              review={"pending_below_threshold": len(below), "threshold": min_score,
-                                      "pending_below_threshold_per_label": dict(Counter(s.label for s in below))})
-        if term_hits is not None:
-            _add_to_report(res.report, "term_list", term_hits.report(terms))
+        styles, default = masker_args
+        req = ExportRequest(job.output, {k: v.value for k, v in styles.items()}, default.value,
+                            PendingPolicy.BLOCK, getattr(detector, "id", ""), mask_copies=True,
+                            allow_below_threshold=True, tag_lang=tag_lang, overwrite=overwrite,
+                            report_extra={"term_list": term_hits.report(terms)} if term_hits is not None else {},
+                            kept_by_list=tuple(term_hits.kept) if term_hits is not None else ())
+        res = export_review(doc, state, req)
+        below = _below_from_report(res.report)
         note = f"unreadable {unreadable} exported as is (--allow-unreadable)" if unreadable else ""
         if below:
-            note = "; ".join(n for n in (note, f"{len(below)} suggestion(s) under {min_score:.2f} left unmasked "
+            note = "; ".join(n for n in (note, f"{below} suggestion(s) under {min_score:.2f} left unmasked "
                                                "(--min-score)") if n)
         return Row(job.source, job.output, "ok", note, Counter(res.counts), time.perf_counter() - t0)
     except LeakDetected as e:
@@ -330,17 +299,10 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
     return Row(job.source, None, "FAILED", msg + _remove_stale(job.output), seconds=time.perf_counter() - t0)
 
 
-def _left_unmasked(spans, plan) -> list:
-    """``spans`` that no replacement of ``plan`` covers (plan: sorted, non-overlapping)."""
-    import bisect
+def _below_from_report(report: Path) -> int:
+    import json
 
-    starts = [r.start for r in plan]
-    out = []
-    for s in spans:
-        i = bisect.bisect_right(starts, s.start) - 1
-        if not (i >= 0 and plan[i].start <= s.start and s.end <= plan[i].end):
-            out.append(s)
-    return out
+    return int(json.loads(report.read_text("utf-8")).get("review", {}).get("pending_below_threshold", 0))
 
 
 def _unreadable_pages(doc) -> str:
@@ -350,19 +312,6 @@ def _unreadable_pages(doc) -> str:
         return "page(s) " + ", ".join(str(p) for p in sorted(pages))
     parts = [u.where for u in doc.unreadable if u.page is None]
     return ", ".join(parts)
-
-
-def _add_to_report(report: Path, key: str, value) -> None:
-    """Add ``key`` to a report written by ``export_document`` (atomically, via the export's private
-    temp folder)."""
-    import json
-
-    from .documents.export import _write_atomic
-    from .documents.report import dumps
-
-    data = json.loads(report.read_text("utf-8"))
-    data[key] = value
-    _write_atomic(report, dumps(data))
 
 
 def _remove_stale(output: Path) -> str:

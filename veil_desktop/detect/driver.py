@@ -1,5 +1,13 @@
-"""Detection over bounded slices of a long text, so the pool worker never holds the GIL for long and the
-first highlight does not wait for the whole document. No Qt here.
+"""The one detector driver: detection over bounded slices of a long text, with progress, cancel and the
+region on screen first. Used by the window (``ui/worker.py``), the workspace's background queue,
+``veil-redact detect`` and ``veil-redact redact``. No Qt here.
+
+Every caller goes through :func:`drive` (an event stream) or :func:`detect_spans` (all spans, sorted);
+the ``Detector`` protocol (``detect/events.py``) requires ``stream``, and nothing here asks whether a
+detector has one. Two slice sizes: the window's (``SLICE_CHARS``, small, so the pool worker never holds
+the GIL for long and the first highlight does not wait for the whole document) and the batch's
+(``BATCH_SLICE_CHARS``, large, so the detector's working memory stays bounded — ~0.55 KB per character in
+flight, measured — whatever the length, with a hard cap ``max_chars`` at a line break or space).
 
 ``slice_bounds`` cuts a text at paragraph boundaries into slices of about ``SLICE_CHARS`` characters:
 preferably at a blank line (looked for up to one more slice length), else at the first line break after
@@ -22,29 +30,49 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from ..detect.events import Cancelled, Detector, Event, Progress, SpansFound, never_cancelled
+from typing import Callable
+
+from .events import Cancelled, Detector, Event, Progress, SpansFound, never_cancelled
+from .span import Span, sort_spans
 
 #: target slice size in characters (a slice ends at the first paragraph break after this many)
 SLICE_CHARS = 16_384
 #: the slice holding the visible range is cut finer: the first highlight waits for one of these
 FIRST_SLICE_CHARS = 4_096
+#: the batch callers' slices (CLI, workspace): a slice ends at a line break after this many characters...
+BATCH_SLICE_CHARS = 300_000
+#: ... and is never longer than this (cut at a line break or a space, else hard)
+BATCH_MAX_CHARS = 400_000
 _BLANK = re.compile(r"\n[ \t\r\f\v]*\n")
 
 
-def slice_bounds(text: str, size: int = SLICE_CHARS) -> list[tuple[int, int]]:
-    """``[(a, b), ...]`` covering ``text`` in order; every cut is right after a line break."""
+class DetectionCancelled(Exception):
+    """:func:`detect_spans` was cancelled before the whole text was read."""
+
+
+def slice_bounds(text: str, size: int = SLICE_CHARS, *, max_chars: int | None = None) -> list[tuple[int, int]]:
+    """``[(a, b), ...]`` covering ``text`` in order; every cut is right after a line break — unless
+    ``max_chars`` is given and no line break comes before it: then right after the last space before it,
+    else at ``max_chars`` (a slice is then never longer than ``max_chars``)."""
     n = len(text)
     bounds: list[tuple[int, int]] = []
     a = 0
     while n - a > size:
-        m = _BLANK.search(text, a + size, min(n, a + 2 * size))
+        limit = n if max_chars is None else min(n, a + max_chars)
+        m = _BLANK.search(text, a + size, min(limit, a + 2 * size))
         if m is not None:
             cut = m.end()
         else:
-            nl = text.find("\n", a + size)
-            if nl < 0:
+            nl = text.find("\n", a + size, limit)
+            if nl >= 0:
+                cut = nl + 1
+            elif max_chars is None:
                 break
-            cut = nl + 1
+            elif limit >= n:
+                break
+            else:
+                sp = text.rfind(" ", a + size, limit)
+                cut = sp + 1 if sp >= 0 else limit
         if cut >= n:
             break
         bounds.append((a, cut))
@@ -53,10 +81,13 @@ def slice_bounds(text: str, size: int = SLICE_CHARS) -> list[tuple[int, int]]:
     return bounds
 
 
-def sliced_stream(detector: Detector, text: str, *, cancelled: Cancelled = never_cancelled,
-                  first: tuple[int, int] | None = None, size: int = SLICE_CHARS) -> Iterator[Event]:
-    """``detector.stream`` over ``slice_bounds(text, size)`` (see the module docstring)."""
-    bounds = slice_bounds(text, size)
+def drive(detector: Detector, text: str, *, cancelled: Cancelled = never_cancelled,
+          first: tuple[int, int] | None = None, size: int = SLICE_CHARS,
+          max_chars: int | None = None) -> Iterator[Event]:
+    """``detector.stream`` over ``slice_bounds(text, size, max_chars=…)``, spans shifted to text offsets,
+    ``Progress`` in characters, ``cancelled()`` polled between slices (the detector polls it between
+    batches); ``first``: the range on screen, whose slice (cut finer) goes first."""
+    bounds = slice_bounds(text, size, max_chars=max_chars)
     if first is not None:
         lead = next((i for i, (a, b) in enumerate(bounds) if a <= first[0] < b), 0)
         # the slice on screen is cut finer, so the first highlight waits for a few thousand characters
@@ -82,3 +113,29 @@ def sliced_stream(detector: Detector, text: str, *, cancelled: Cancelled = never
                 yield Progress(done + part * min(ev.done, ev.total) // ev.total, total)
         done += part
         yield Progress(done, total)
+
+
+#: the window's name for :func:`drive` (kept for its callers)
+sliced_stream = drive
+
+
+def detect_spans(detector: Detector, text: str, *, cancelled: Cancelled = never_cancelled,
+                 on_progress: Callable[[int, int], None] | None = None, size: int | None = None,
+                 max_chars: int | None = None) -> list[Span]:
+    """Every span of ``text`` in document order, read in batch slices (``BATCH_SLICE_CHARS`` /
+    ``BATCH_MAX_CHARS`` unless given); ``on_progress(done, total)`` in characters. Raises
+    :class:`DetectionCancelled` when ``cancelled()`` turned true before the end."""
+    if not text.strip():
+        return []
+    spans: list[Span] = []
+    if size is None:
+        size, max_chars = BATCH_SLICE_CHARS, max_chars or BATCH_MAX_CHARS
+    max_chars = max_chars or size * 4 // 3
+    for ev in drive(detector, text, cancelled=cancelled, size=size, max_chars=max_chars):
+        if isinstance(ev, SpansFound):
+            spans.extend(ev.spans)
+        elif on_progress is not None and isinstance(ev, Progress):
+            on_progress(ev.done, ev.total)
+    if cancelled():
+        raise DetectionCancelled()
+    return sort_spans(spans)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from .errors import DocumentError, LeakDetected, UnsupportedFormat
 from .export import export_document, report_path_for
-from .formats import EXPORTS, SUPPORTED_FORMATS, format_of, reader_for, supported_suffixes
+from .formats import EXPORTS, SUPPORTED_FORMATS, format_of, output_name, reader_for, sniff_mismatch, spec, \
+    supported_suffixes
 from .matching import find_unmasked_copies, propagate_spans
 from .model import Document, ExportResult, Location, Part, Segment, Unreadable
 
@@ -38,9 +39,12 @@ def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None
         data = p.read_bytes()
     except OSError as e:
         raise DocumentError(f"Cannot read {p.name}: {e.strerror or e}.") from None
+    if sniff_mismatch(fmt, data):
+        raise DocumentError(f"{p.name} is not a {spec(fmt).description.split(' (')[0]} file: its content is "
+                            f"of another kind (renamed or damaged). Open the original file.")
     try:
         with document_budget(f".{fmt} file"):   # inflated bytes / XML elements / characters: limits.py
-            return reader_for(fmt)(p, data, fmt, encoding)
+            return reader_for(fmt)(p, data, encoding)
     except DocumentError:
         raise
     except MemoryError:
@@ -57,5 +61,5 @@ def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None
 __all__ = [
     "Document", "DocumentError", "EXPORTS", "ExportResult", "LeakDetected", "Location", "Part",
     "SUPPORTED_FORMATS", "Segment", "Unreadable", "UnsupportedFormat", "export_document", "find_unmasked_copies",
-    "format_of", "open_document", "propagate_spans", "report_path_for", "supported_suffixes",
+    "format_of", "open_document", "output_name", "propagate_spans", "report_path_for", "supported_suffixes",
 ]

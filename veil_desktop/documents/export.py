@@ -34,7 +34,7 @@ from typing import Any, Iterable, Mapping
 from ..masking import Masker, MaskStyle, Replacement
 from . import leakcheck
 from .errors import DocumentError, LeakDetected
-from .formats import CHECK_KIND, format_of, writer_for
+from .formats import format_of, spec, writer_for
 from .limits import ResourceLimit, document_budget
 from .matching import ValueMatcher, find_unmasked_copies, masked_values, strip_separators
 from .model import Document, ExportResult
@@ -219,6 +219,19 @@ def _write_message(path: Path, e: OSError) -> str:
     return f"Could not write {path}: {e.strerror or e}."
 
 
+#: the built-in independent checks, by ``Format.leak_check`` kind (a format may bring its own ``check``)
+BUILTIN_CHECKS = {"text": leakcheck.check_text_bytes, "zip": leakcheck.check_zip_bytes,
+                  "pdf": leakcheck.check_pdf_bytes, "image": leakcheck.check_image_bytes}
+
+
+def leak_check_for(out_fmt: str):
+    """``(kind, check)`` for an output of suffix ``out_fmt`` (``txt`` = text), from the format registry."""
+    if out_fmt == "txt":
+        return "text", BUILTIN_CHECKS["text"]
+    f = spec(out_fmt)
+    return f.leak_check, f.check or BUILTIN_CHECKS[f.leak_check]
+
+
 def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str | os.PathLike[str]", *,
                     detector_id: str = "", threshold: float | None = None,
                     styles: "Mapping[str, MaskStyle | str] | Masker | None" = None,
@@ -226,7 +239,8 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
                     decisions: Iterable[Any] | None = None,
                     warnings: Iterable[str] = (), mask_copies: bool = False,
                     review: "Mapping[str, Any] | None" = None,
-                    overwrite: bool = True, tag_language: str | None = None) -> ExportResult:
+                    overwrite: bool = True, tag_language: str | None = None,
+                    report_extra: "Mapping[str, Any] | None" = None) -> ExportResult:
     """Write ``doc`` with ``plan`` applied to ``out_path`` (same format, or ``.txt``); see module doc.
 
     ``mask_copies``: a value the plan masks that also occurs unmasked elsewhere is refused by default
@@ -236,6 +250,8 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
     ``overwrite``: with ``False`` an existing ``out_path`` (or report) that this tool did not write is
     refused (``DocumentError``); an earlier output of this tool (``is_own_output``) is replaced.
 
+    ``report_extra``: further top-level report sections (no document text), written with the report.
+
     Raises ``DocumentError`` (clear message, nothing written) or ``LeakDetected`` (output deleted).
     """
     try:
@@ -243,7 +259,7 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
             return _export(doc, plan, out_path, detector_id=detector_id, threshold=threshold,
                            styles=styles, default_style=default_style, decisions=decisions,
                            warnings=warnings, mask_copies=mask_copies, review=review,
-                           overwrite=overwrite, tag_language=tag_language)
+                           overwrite=overwrite, tag_language=tag_language, report_extra=report_extra)
     except MemoryError:
         raise ResourceLimit(f"Ran out of memory while exporting {doc.path.name}; nothing was written. "
                             "Split the document into smaller files.") from None
@@ -253,7 +269,8 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
 
 
 def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id, threshold, styles,
-            default_style, decisions, warnings, mask_copies, review, overwrite, tag_language) -> ExportResult:
+            default_style, decisions, warnings, mask_copies, review, overwrite, tag_language,
+            report_extra=None) -> ExportResult:
     out = Path(out_path)
     out_fmt = format_of(out)
     writer = writer_for(doc.format, out_fmt)  # raises UnsupportedFormat naming the choices
@@ -300,9 +317,7 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
 
     def verify(tmp: Path) -> None:
         data = tmp.read_bytes()  # what is really on disk, not what we meant to write
-        kind = CHECK_KIND[out_fmt]
-        check = {"text": leakcheck.check_text_bytes, "zip": leakcheck.check_zip_bytes,
-                 "pdf": leakcheck.check_pdf_bytes, "image": leakcheck.check_image_bytes}[kind]
+        kind, check = leak_check_for(out_fmt)
         with document_budget("output", export=True, fresh=True):   # its own running total
             rep = check(data, matcher) if matcher else leakcheck.LeakReport()
             if kind == "pdf" and matcher and doc.extra.get("pdf_ocr"):   # scanned pages: read them again
@@ -330,6 +345,10 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
                           leak_check={k: v for k, v in summary.items() if k != "output_sha256"},
                           propagated=propagated,
                           warnings=list(warnings) + list(doc.notes), review=review)
+    for key, value in (report_extra or {}).items():
+        if key in report:
+            raise ValueError(f"report section {key!r} is the export's own")
+        report[key] = value
     try:
         _write_atomic(report_file, dumps(report))
     except DocumentError:

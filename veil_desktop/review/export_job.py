@@ -1,19 +1,37 @@
-"""One export of a review, as the window runs it on a pool thread. Pure Python, no Qt.
+"""The one export core: plan once -> copies -> write -> verify -> decision record -> report. No Qt.
 
-``export_review`` plans the masking (``review.export.build_plan``), stops at unmasked copies of masked
-values unless the reviewer agreed to mask them (``CopiesFound``), and writes through
-``documents.export_document`` — the same writer and leak check as the batch CLI.
+Three callers, one function (``export_review``): the window's export job (on a pool thread, over a
+snapshot of the review), *Export all reviewed* (``review.workspace.export_one``, from a saved session) and
+``veil-redact redact`` (``redact_cli.redact_one``, from a review it builds: detections at or above
+``--min-score`` accepted, the rest pending below the threshold). Whatever a caller is, the same decisions
+give the same output bytes and the same report (``tests/test_export_core.py``).
+
+Stages:
+1. **plan** — ``masking.export_masker`` (the product's default styles and tag language) over the spans
+   ``review.export.spans_to_mask`` selects; built once;
+2. **copies** — masked values that still occur unmasked elsewhere (outside removed parts). Unless the
+   request agrees to mask them (``mask_copies``), nothing is written and a ``CopiesFound`` goes back for
+   the reviewer to decide; with it, they are recorded in the review as accepted items (one undo step,
+   ``review.export.accept_copies``) and the plan is extended with them;
+3. **write + verify** — ``documents.export_document``: the format's writer, atomic write, the
+   independent fail-closed leak check, the report;
+4. **decision record** — :func:`decision_records`, one schema for every caller;
+5. **report** — the review section computed here from the state (``review.summary``), plus what the
+   request adds (term-list counts, *export all*), never document text.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import bisect
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from ..detect.span import Span
-from ..masking import resolve_tag_language
-from .export import PendingPolicy, build_plan, spans_to_mask
+from ..masking import export_masker
+from .export import PendingPolicy, accept_copies, spans_to_mask
 from .state import ReviewState
+from .summary import DetectionStatus, build_summary
 
 
 @dataclass(frozen=True)
@@ -30,10 +48,19 @@ class ExportRequest:
     #: language of tag replacements ("ko": [주민등록번호], "en": [RRN]); None/"auto": the document's
     #: (``masking.resolve_tag_language``, the same default as ``veil-redact redact``)
     tag_lang: str | None = None
-    #: the report's ``review`` section (``review.summary.ExportSummary.report_fields``)
+    #: extra fields of the report's ``review`` section (the window's choices; ``export_all``); the counts
+    #: themselves are computed by the core from the state
     review: dict | None = None
     #: the reviewer agreed to replace an existing output file
     overwrite: bool = False
+    #: how far detection got; anything but COMPLETE is a *partial* export, recorded in the report
+    detection: DetectionStatus = DetectionStatus.COMPLETE
+    #: the reviewer chose to export although detection did not finish
+    partial_ok: bool = False
+    #: top-level report sections the caller adds (e.g. ``term_list`` counts of the batch CLI); no text
+    report_extra: Mapping[str, Any] = field(default_factory=dict)
+    #: term-list ``keep`` hits the caller suppressed (recorded as ``kept_by_list`` decisions)
+    kept_by_list: tuple[Span, ...] = ()
 
 
 #: how many copies the question shows in context (the message stays at most ~5 lines)
@@ -59,47 +86,92 @@ class CopiesFound:
         return len(self.spans)
 
 
+def decision_records(state: ReviewState, kept_by_list: tuple[Span, ...] = ()) -> list[dict]:
+    """One decision record per review item (and per suppressed term-list hit), in text order — the one
+    schema of every export's report: ``start``, ``end``, ``label``, ``score``, ``source`` and
+    ``decision`` = ``accepted`` | ``rejected`` | ``pending`` | ``below_threshold`` (pending, hidden by the
+    threshold, left unmasked) | ``kept_by_list``. Offsets and labels only, never the value."""
+    out = []
+    for it in state.in_text_order(visible_only=False):
+        decision = "below_threshold" if state.is_hidden_pending(it) else it.status.value
+        out.append({"start": it.start, "end": it.end, "label": it.label, "score": round(float(it.score), 4),
+                    "source": it.source, "decision": decision})
+    out += [{"start": s.start, "end": s.end, "label": s.label, "score": round(float(s.score), 4),
+             "source": s.source, "decision": "kept_by_list"} for s in kept_by_list]
+    out.sort(key=lambda d: (d["start"], d["end"], d["label"]))
+    return out
+
+
+def _left_unmasked(state: ReviewState, plan: list) -> list:
+    """Hidden pending items no replacement of ``plan`` covers (plan: sorted, non-overlapping): a copy the
+    copies step masked is not counted as left in clear."""
+    starts = [r.start for r in plan]
+    out = []
+    for it in state.hidden_pending():
+        i = bisect.bisect_right(starts, it.start) - 1
+        if not (i >= 0 and plan[i].start <= it.start and it.end <= plan[i].end):
+            out.append(it)
+    return out
+
+
 def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
-    """Build the plan (GUI thread callers pass a *snapshot* state) and write it via ``export_document``.
+    """Run the export of ``state`` over ``document`` to ``req.out_path`` (see the module docstring).
 
-    Runs on a pool thread. Unless ``req.mask_copies``, the plan is first checked for unmasked copies of
-    the values it masks (``find_copies``, outside removed parts — the same rule as the writer's); if there
-    are any, nothing is written and a ``CopiesFound`` is returned for the reviewer to decide.
-
-    Raises ``PendingSpansError`` under the block policy, ``DocumentError``/``LeakDetected`` from the
-    writer; nothing is written in any of those cases.
+    The window calls it on a pool thread with a *snapshot* state; the copies step may add accepted items
+    to ``state`` (``mask_copies``). Returns the ``documents.ExportResult``, or a ``CopiesFound`` (nothing
+    written). Raises ``PendingSpansError`` under the block policy, ``DocumentError``/``LeakDetected`` from
+    the writer; nothing is written in any of those cases.
     """
     from ..documents import export_document
 
-    plan = build_plan(state, req.styles, req.policy, req.default_style,
-                      allow_below_threshold=req.allow_below_threshold, lang=req.tag_lang)
-    if not req.mask_copies:
-        found = find_copies(document, state, plan, req)
-        if found is not None:
+    text = state.text
+    masker = export_masker(text, req.styles, req.default_style, req.tag_lang)
+    masked = spans_to_mask(state, req.policy, allow_below_threshold=req.allow_below_threshold)
+    plan = masker.plan(text, masked)
+    copies = _unmasked_copies(document, text, plan)
+    if copies:
+        found = _copies_found(document, text, masked, copies, req)
+        if not req.mask_copies:
             return found
-    decisions = [{"start": it.start, "end": it.end, "label": it.label, "status": it.status.value,
-                  "source": it.source, "score": round(float(it.score), 4)} for it in state]
+        accept_copies(state, found.spans, description="mask copies")
+        masked = spans_to_mask(state, req.policy, allow_below_threshold=req.allow_below_threshold)
+        masker = export_masker(text, req.styles, req.default_style, req.tag_lang)   # pseudonyms from 1
+        plan = masker.plan(text, masked)
+    left = _left_unmasked(state, plan)
+    review = build_summary(state, req.policy, req.detection, document, req.styles, req.default_style,
+                           masker.lang).report_fields(partial_ok=req.partial_ok)
+    review.update(req.review or {})
+    review["pending_below_threshold"] = len(left)
+    review["pending_below_threshold_per_label"] = dict(sorted(Counter(it.label for it in left).items()))
     return export_document(document, plan, req.out_path, detector_id=req.detector_id,
-                           threshold=state.threshold, styles=req.styles, default_style=req.default_style,
-                           decisions=decisions, mask_copies=req.mask_copies, review=req.review,
-                           overwrite=req.overwrite,
-                           tag_language=resolve_tag_language(document.text, req.tag_lang))
+                           threshold=state.threshold, styles=masker, decisions=decision_records(state, req.kept_by_list),
+                           mask_copies=req.mask_copies, review=review, overwrite=req.overwrite,
+                           report_extra=req.report_extra)
+
+
+def _unmasked_copies(document: Any, text: str, plan: list) -> list[tuple[int, int]]:
+    from ..documents import find_unmasked_copies
+
+    removed = [(p.start, p.end) for p in getattr(document, "parts", ()) if p.removed]
+    return [(a, b) for a, b in find_unmasked_copies(text, plan)
+            if not any(s <= a and b <= e for s, e in removed)]  # removed parts are not written
 
 
 def find_copies(document: Any, state: ReviewState, plan: list, req: ExportRequest) -> CopiesFound | None:
     """The unmasked copies ``export_document`` would refuse, as a ``CopiesFound`` (``None`` if none)."""
-    from ..documents import find_unmasked_copies
-    from ..documents.matching import strip_separators
-
-    text = state.text
-    removed = [(p.start, p.end) for p in getattr(document, "parts", ()) if p.removed]
-    copies = [(a, b) for a, b in find_unmasked_copies(text, plan)
-              if not any(s <= a and b <= e for s, e in removed)]  # removed parts are not written
+    copies = _unmasked_copies(document, state.text, plan)
     if not copies:
         return None
+    masked = spans_to_mask(state, req.policy, allow_below_threshold=req.allow_below_threshold)
+    return _copies_found(document, state.text, masked, copies, req)
+
+
+def _copies_found(document: Any, text: str, masked: list[Span], copies: list[tuple[int, int]],
+                  req: ExportRequest) -> CopiesFound:
+    from ..documents.matching import strip_separators
+
     # which masked item each copy repeats: matching is separator-insensitive, so compare stripped cores;
     # the highest-scoring masked item of a value lends its label, score and source
-    masked = spans_to_mask(state, req.policy, allow_below_threshold=req.allow_below_threshold)
     by_core: dict[str, Span] = {}
     for s in sorted(masked, key=lambda s: -s.score):
         by_core.setdefault(strip_separators(text[s.start:s.end]), s)

@@ -11,8 +11,9 @@ hash of its text). Background detection (``detect_document``) opens the file, ru
 the term lists and writes the session with ``detection_complete``; when the reviewer opens that document
 the window restores the session and does not detect again.
 
-``export_reviewed`` writes every *reviewed* document (through ``documents.export_document``: the same
-per-file checks as a single export — atomic write, re-read leak check, report) into one folder and a
+``export_reviewed`` writes every *reviewed* document (through the one export core,
+``review.export_job.export_review``, as a single export and ``veil-redact redact`` do: same plan, copies
+check, atomic write, re-read leak check, decision record and report) into one folder and a
 summary ``veil-export-summary.json`` (file names, counts and check results; never document text).
 Documents still pending, queued or failed are listed in the summary as not exported.
 
@@ -29,6 +30,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from ..detect.driver import DetectionCancelled
 from .session import SessionInfo, document_hash, load_session, take_snapshot, write_atomic
 from .state import ReviewState, Status
 
@@ -71,7 +73,10 @@ def _supported() -> tuple[str, ...]:
 
 def expand_paths(paths: Iterable["str | os.PathLike[str]"]) -> tuple[list[tuple[Path, Path | None]], list[str]]:
     """Files (with the folder they came from) for ``paths``: folders are searched recursively for supported
-    files (hidden files, our temp files and reports skipped), in name order. Returns ``(found, problems)``."""
+    files (hidden files, our temp files, reports and our own earlier outputs — a file whose report beside
+    it names it — skipped), in name order. Returns ``(found, problems)``."""
+    from ..documents.export import is_own_output
+
     suffixes = set(_supported())
     found: list[tuple[Path, Path | None]] = []
     problems: list[str] = []
@@ -83,7 +88,7 @@ def expand_paths(paths: Iterable["str | os.PathLike[str]"]) -> tuple[list[tuple[
                 rel = f.relative_to(p)
                 if any(part.startswith(".") for part in rel.parts):
                     continue
-                if f.is_file() and f.suffix.lower() in suffixes:
+                if f.is_file() and f.suffix.lower() in suffixes and not is_own_output(f):
                     found.append((f, p))
                     n += 1
             if not n:
@@ -223,10 +228,6 @@ class DetectOutcome:
     from_session: bool = False
 
 
-class Cancelled(Exception):
-    pass
-
-
 @dataclass
 class PreparedDocument:
     """A document read for background detection (``prepare_document``): its text, a fresh review state
@@ -285,32 +286,21 @@ def detect_document(path: Path, detector, *, threshold: float = 0.5, terms=None,
     """Open ``path``, detect (unless its session says detection finished), apply ``terms``
     (``review.terms.TermList``: keep-term detections dropped, mask-term hits added as accepted items with
     source ``list``) and save the session. Never raises for a bad document: returns ``FAILED``.
-    Raises ``Cancelled`` when ``cancelled()`` turns true (nothing is saved then).
+    Raises ``DetectionCancelled`` when ``cancelled()`` turns true (nothing is saved then).
 
     The window does not call this: its background queue runs ``prepare_document`` → the detection pool's
     sliced worker → ``finish_document`` (``ui/detection.py``); this whole-text form is for the core."""
     prep = prepare_document(path, threshold=threshold)
     if isinstance(prep, DetectOutcome):
         return prep
-    spans = []
-    if prep.text.strip():
-        try:
-            from ..detect.events import SpansFound
+    from ..detect.driver import detect_spans
 
-            if hasattr(detector, "stream"):
-                for ev in detector.stream(prep.text, cancelled=cancelled):
-                    if cancelled():
-                        raise Cancelled()
-                    if isinstance(ev, SpansFound):
-                        spans.extend(ev.spans)
-            else:
-                spans = list(detector.detect(prep.text))
-        except Cancelled:
-            raise
-        except Exception as e:  # noqa: BLE001 - a detector failure is a message for this document
-            return DetectOutcome(DocStatus.FAILED, message=f"detection failed: {e}")
-    if cancelled():
-        raise Cancelled()
+    try:
+        spans = detect_spans(detector, prep.text, cancelled=cancelled)    # the one detector driver
+    except DetectionCancelled:
+        raise
+    except Exception as e:  # noqa: BLE001 - a detector failure is a message for this document
+        return DetectOutcome(DocStatus.FAILED, message=f"detection failed: {e}")
     return finish_document(prep, spans, detector_id=getattr(detector, "id", "") or "", terms=terms)
 
 
@@ -345,7 +335,7 @@ class ExportRow:
 
 
 @dataclass
-class ExportSummary:
+class ExportAllSummary:
     folder: Path
     rows: list[ExportRow]
     summary_path: Path | None = None
@@ -364,24 +354,22 @@ class ExportSummary:
 
 
 def output_path_for(entry: DocEntry, folder: Path) -> Path:
-    """``folder/<relative name>``; HWP (read-only format) becomes ``<name>.hwp.txt``."""
-    from ..documents import EXPORTS, format_of
+    """``folder/<relative name>`` by the one naming rule (``documents.formats.output_name``: HWP, read-only
+    for now, becomes ``<name>.hwp.txt``)."""
+    from ..documents import output_name
 
-    rel = entry.rel
-    fmt = format_of(entry.path)
-    out_fmt = EXPORTS.get(fmt, ("txt",))[0]
-    if out_fmt != fmt:
-        rel = rel.with_name(rel.name + "." + out_fmt)
-    return folder / rel
+    return folder / output_name(entry.rel)
 
 
 def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, lang: str | None = None,
                allow_below_threshold: bool = False, overwrite: bool = False) -> ExportRow:
-    """Export one reviewed document from its session. Failures become a row with a message."""
-    from ..documents import export_document, open_document
+    """Export one reviewed document from its session through the export core. Failures become a row with
+    a message."""
+    from ..documents import open_document
     from ..documents.errors import DocumentError, LeakDetected
-    from ..masking import DEFAULT_MASK_STYLE, resolve_tag_language
-    from .export import PendingPolicy, PendingSpansError, build_plan
+    from ..masking import DEFAULT_MASK_STYLE
+    from .export import PendingPolicy, PendingSpansError
+    from .export_job import CopiesFound, ExportRequest, export_review
 
     try:
         if out.exists() and not overwrite:
@@ -394,21 +382,17 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
                              "no saved review for this content (the file changed since it was reviewed?)")
         if not info.detection_complete:
             return ExportRow(entry.path, None, "not_reviewed", "detection has not finished")
-        plan = build_plan(state, styles, PendingPolicy.BLOCK, default_style,
-                          allow_below_threshold=allow_below_threshold,
-                          lang=lang)        # None: masking.resolve_tag_language(doc.text)
-        decisions = [{"start": it.start, "end": it.end, "label": it.label, "score": it.score,
-                      "source": it.source, "decision": it.status.value} for it in state.in_text_order(visible_only=False)
-                     if it.status is not Status.PENDING]
-        from .summary import DetectionStatus, build_summary
-
-        review = build_summary(state, PendingPolicy.BLOCK, DetectionStatus.COMPLETE, doc).report_fields()
-        review["export_all"] = True        # written by "Export all reviewed" (the below-threshold choice once)
         out.parent.mkdir(parents=True, exist_ok=True)
-        res = export_document(doc, plan, out, detector_id=info.model_id, threshold=state.threshold,
-                              styles=styles, default_style=default_style or DEFAULT_MASK_STYLE.value,
-                              decisions=decisions, review=review,
-                              tag_language=resolve_tag_language(doc.text, lang))
+        req = ExportRequest(out, dict(styles or {}), default_style or DEFAULT_MASK_STYLE.value,
+                            PendingPolicy.BLOCK, info.model_id, allow_below_threshold=allow_below_threshold,
+                            tag_lang=lang, review={"export_all": True}, overwrite=overwrite)
+        res = export_review(doc, state, req)
+        if isinstance(res, CopiesFound):
+            where = res.examples[0][0] if res.examples else ""
+            return ExportRow(entry.path, None, "failed",
+                             f"leak check: {res.count} unmasked cop{'y' if res.count == 1 else 'ies'} of masked "
+                             f"values remain{f' (first in {where})' if where else ''}; open the document and "
+                             "mask them too")
         return ExportRow(entry.path, out, "exported", "", dict(res.counts),
                          str(res.leak_check.get("result", "")), state.hidden_pending_count())
     except PendingSpansError as e:
@@ -422,7 +406,7 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
 def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, default_style=None,
                     lang: str | None = None, allow_below_threshold: bool = False, overwrite: bool = False,
                     cancelled: Callable[[], bool] = lambda: False,
-                    progress: Callable[[int, int], None] | None = None) -> ExportSummary:
+                    progress: Callable[[int, int], None] | None = None) -> ExportAllSummary:
     """Export every reviewed entry into ``folder`` and write the summary; others are listed only."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -453,12 +437,12 @@ def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, d
             progress(n, len(todo))
     order = {_key(e.path): i for i, e in enumerate(entries)}
     rows.sort(key=lambda r: order.get(_key(r.source), 0))
-    summary = ExportSummary(folder, rows)
+    summary = ExportAllSummary(folder, rows)
     summary.summary_path = write_summary(summary)
     return summary
 
 
-def write_summary(summary: ExportSummary) -> Path:
+def write_summary(summary: ExportAllSummary) -> Path:
     """``<folder>/veil-export-summary.json``: one entry per document; file names, counts, checks."""
     def name(p: Path | None) -> str | None:
         if p is None:

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal
 
 from ..detect.events import Detector, Progress, SpansFound
-from .slicing import SLICE_CHARS, sliced_stream
+from ..detect.driver import SLICE_CHARS, sliced_stream
 
 
 def forward_stream(events: Iterable, on_spans: Callable[[list], None],
@@ -95,7 +95,7 @@ class DetectSignals(QObject):
 
 
 class DetectWorker(QRunnable):
-    """Runs the detector over ``text`` slice by slice (``slicing.sliced_stream``: paragraphs of about
+    """Runs the detector over ``text`` slice by slice (``detect.driver.drive``: paragraphs of about
     ``slice_chars``, the visible one first) and forwards batches, at most one per ``throttle_s``.
 
     ``detector_provider`` is called on the pool thread (loading an ONNX session takes a while). Cancel is
