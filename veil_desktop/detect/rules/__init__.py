@@ -24,9 +24,12 @@ from .address import find_addresses, find_postal_codes
 from .context import ContextIndex
 from .identifiers import IDENTIFIER_FINDERS, IDENTIFIER_LABELS
 from .refine import ENTITY_FINDERS, ENTITY_LABELS
+from .names import NAME_FINDERS
 from .normalize import fold
 from .numbers import NUMBER_FINDERS
 from .spacing import join_split_syllables
+from .hanja import HANJA_FINDERS
+from .tabular import TABULAR_FINDERS
 
 __all__ = ["RuleDetector", "RULE_DETECTOR_LABELS", "resolve_overlaps"]
 
@@ -85,9 +88,9 @@ class RuleDetector:
             ENTITY_LABELS if entities else ())
         self.spacing = spacing
         self.min_score = min_score
-        families = [*NUMBER_FINDERS.values(), *IDENTIFIER_FINDERS.values()]
+        families = [*NUMBER_FINDERS.values(), *IDENTIFIER_FINDERS.values(), *TABULAR_FINDERS.values()]
         if entities:
-            families += ENTITY_FINDERS.values()
+            families += [*ENTITY_FINDERS.values(), *NAME_FINDERS.values(), *HANJA_FINDERS.values()]
         self._finders = [f for labels, f in families if self.enabled.intersection(labels)]
 
     # -- Detector protocol -----------------------------------------------------------------

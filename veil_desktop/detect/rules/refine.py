@@ -87,6 +87,7 @@ _HEADINGS = set("""
 이유 주문 청구취지 청구원인 신청취지 신청이유 결론 판단 사실 인정사실 기초사실 쟁점 요지 별지 붙임 첨부 비고 참고 개요 목적
 배경 현황 문제점 대책 조치사항 처분 결정 판결 선고 사건 당사자 관계법령 관련법령 증거 입증방법 첨부서류 제목 수신 발신
 경유 내용 끝 이상 이하 다음 아래 위 상기 별첨 담당 연락처 일시 장소 대상 기간 방법 절차 유의사항 문의 성명 주소
+전화 전화번호 휴대폰 성별 소속 직위 직급 부서 부서명 서명 날인 구분 순번 번호 비고란 생년월일 이메일
 """.split())
 _COMMON_WORDS = set("""
 심지어 권선징악 정작 한편 오히려 이른바 주로 이미 이번 이후 이전 이제 이처럼 이렇게 이런 이와 이에 이를 정말 정도 조금 조차 하지만 하여튼 하물며 전혀 전부 전체 전국 전년 전후 고작 고로
@@ -187,6 +188,8 @@ _ORG_AFTER = re.compile(r"[ ]?(?:\(주\)|㈜|Inc\b|INC\b|Corp\b|CORP\b|Co\.|Ltd|
                         r"|협회|재단|그룹|코리아|연구소|위원회|컨소시엄|주식회사|社)")
 _ORG_BEFORE = re.compile(r"(?:\(주\)|㈜|주식회사)[ ]?$")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9&-]*")
+_BROADCAST_AFTER = re.compile(r"(?:은|는|이|가|에|의)?[ ]?(?:보도|방송|중계|뉴스|앵커|기자|에 따르면|에서 방송)")
+_BROADCAST_BEFORE = re.compile(r"(?:중국|관영|국영|중앙)[ ]?(?:TV|방송)?[ ]?$")
 
 
 def _acronym_or_english_word(text: str, span: Span) -> bool:
@@ -195,10 +198,15 @@ def _acronym_or_english_word(text: str, span: Span) -> bool:
     value = text[span.start:span.end].strip()
     if _LATIN_WORD.fullmatch(value) is None:
         return False
-    if not (value.upper() in _TECH_ACRONYMS or value.lower() in _ENGLISH_WORDS):
+    # an English word only as a word is written ("Even", "ones"; not "IS", the Islamic State; not "A", A씨)
+    word = len(value) >= 2 and not value.isupper() and value.lower() in _ENGLISH_WORDS
+    if not (value.upper() in _TECH_ACRONYMS or word):
         return False
     if _ORG_AFTER.match(text, span.end) or _ORG_BEFORE.search(text, max(0, span.start - 8), span.start):
         return False
+    if value.upper() == "CCTV" and (_BROADCAST_AFTER.match(text, span.end)
+                                    or _BROADCAST_BEFORE.search(text, max(0, span.start - 8), span.start)):
+        return False  # "중국 관영 CCTV는 보도했다": China Central Television, an organisation
     return True
 
 
