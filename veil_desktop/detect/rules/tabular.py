@@ -1,0 +1,206 @@
+"""Values split over the cells of a CSV/TSV row (issue 26 class 5).
+
+Korean spreadsheet exports often keep a number in pieces, one per column: ``주민번호 앞자리,주민번호 뒷자리``
+(``851203,1234567``), a phone in ``국번,앞,뒤`` or ``전화1,전화2,전화3`` (``010,4821,7395``; the spreadsheet may
+have dropped the leading zero: ``10,4821,7395``), a card in four columns, an account in three. No single cell
+is a value, so the other finders see nothing. This finder reads each row (cells separated by ``,``, ``;`` or
+a tab; quoted cells, ``""`` escapes) with the header above it and joins adjacent all-digit cells:
+
+- ``RRN`` / ``FOREIGNER_RN``: 6 + 7 digits, a valid birth date and sex digit, and either a header word
+  (주민, 등록번호, 앞자리, 뒷자리, 생년월일, RRN …) or a valid check digit;
+- ``PHONE``: a mobile prefix (010, 011, 016–019) + 3–4 + 4 digits, or with a phone header word (전화, 연락처,
+  휴대폰, 국번, 앞/뒤, phone, tel …) any area code (also without its leading zero);
+- ``CARD``: 4 × 4 digits passing Luhn, or with a card header word;
+- ``ACCOUNT``: 2–4 cells, 10–14 digits in all, under an account header word (계좌, account).
+
+One span per cell piece, same label, so masking hides every piece. Ordinary numeric columns (prices,
+counts, quantities, dates, codes) do not join: each pattern needs its lengths and prefixes, and the looser
+ones a header word over those very columns.
+"""
+from __future__ import annotations
+
+import re
+
+from ..span import Span
+
+__all__ = ["find_split_cells", "TABULAR_FINDERS", "split_row"]
+
+_DELIMS = ("\t", ";", ",")
+#: a line with two adjacent all-digit cells: the cheap test before any row is parsed
+_ADJACENT = re.compile(r'(?m)(?:^|[,;\t])[ ]*"?-?[0-9]{1,8}-?"?[ ]*[,;\t][ ]*"?-?[0-9]{1,8}-?"?[ ]*(?:[,;\t]|\r?$)')
+_DIGIT_CELL = re.compile(r"-?([0-9]{1,8})-?")
+
+_RRN_HINT = re.compile(r"주민|등록번호|앞자리|뒷자리|생년월일|외국인|RRN|jumin|SSN", re.I)
+_PHONE_HINT = re.compile(r"전화|연락처|휴대|핸드폰|폰|국번|지역번호|앞|중간|뒤|끝"
+                         r"|\b(?:phone|tel|mobile|cell|HP|H\.P)(?:[0-9_ .-]|\b)", re.I)
+_CARD_HINT = re.compile(r"카드|card", re.I)
+_ACCOUNT_HINT = re.compile(r"계좌|account|acct", re.I)
+
+_MOBILE = {"010", "011", "016", "017", "018", "019"}
+_AREA = {"02", "031", "032", "033", "041", "042", "043", "044", "051", "052", "053", "054", "055", "061",
+         "062", "063", "064", "070", "050", "0502", "0503", "0504", "0505", "0506", "0507", "0508", "080"}
+
+
+def split_row(text: str, a: int, b: int, delim: str) -> list[tuple[int, int]]:
+    """The cells of the line ``text[a:b]``: content ranges (surrounding spaces and quotes removed)."""
+    cells = []
+    i = a
+    while i <= b:
+        j = i
+        while j < b and text[j] == " ":
+            j += 1
+        if j < b and text[j] == '"':
+            k = j + 1
+            while k < b:
+                if text[k] == '"':
+                    if k + 1 < b and text[k + 1] == '"':
+                        k += 2
+                        continue
+                    break
+                k += 1
+            content = (j + 1, k)
+            k += 1
+            while k < b and text[k] != delim:
+                k += 1
+        else:
+            k = j
+            while k < b and text[k] != delim:
+                k += 1
+            e = k
+            while e > j and text[e - 1] == " ":
+                e -= 1
+            content = (j, e)
+        cells.append(content)
+        i = k + 1
+    return cells
+
+
+def _delimiter(line: str) -> str | None:
+    outside = re.sub(r'"(?:[^"]|"")*"', "", line)
+    best = max(_DELIMS, key=outside.count)
+    return best if outside.count(best) else None
+
+
+def _line_bounds(text: str, pos: int) -> tuple[int, int]:
+    a = text.rfind("\n", 0, pos) + 1
+    b = text.find("\n", pos)
+    b = len(text) if b < 0 else b
+    if b > a and text[b - 1] == "\r":
+        b -= 1
+    return a, b
+
+
+def _header(text: str, a: int, delim: str, lines_back: int = 200) -> list[str] | None:
+    """The nearest line above ``a`` that splits into ≥ 2 cells with no all-digit cell and some letter."""
+    end = a - 1  # the line break before the line at ``a``
+    for _ in range(lines_back):
+        if end < 0:
+            return None
+        la = text.rfind("\n", 0, end) + 1
+        lb = end - 1 if end >= 1 and text[end - 1] == "\r" else end
+        cells = [text[x:y] for x, y in split_row(text, la, lb, delim)]
+        if len(cells) >= 2 and not any(_DIGIT_CELL.fullmatch(c) for c in cells) and any(
+                ch.isalpha() for c in cells for ch in c):
+            return cells
+        end = la - 1
+    return None
+
+
+def _valid_date(d6: str) -> bool:
+    mm, dd = int(d6[2:4]), int(d6[4:6])
+    return 1 <= mm <= 12 and 1 <= dd <= 31
+
+
+def _rrn_checksum(d13: str) -> bool:
+    w = (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)
+    s = sum(int(c) * k for c, k in zip(d13[:12], w))
+    return (11 - s % 11) % 10 == int(d13[12])
+
+
+def _luhn(d: str) -> bool:
+    total = 0
+    for i, c in enumerate(reversed(d)):
+        n = int(c)
+        if i % 2:
+            n = n * 2 - 9 if n > 4 else n * 2
+        total += n
+    return total % 10 == 0
+
+
+def _match(digits: list[str], hint: str) -> tuple[int, str, float] | None:
+    """(cells used, label, score) for the pieces starting at ``digits[0]``, or None."""
+    n = len(digits)
+    if n >= 2 and len(digits[0]) == 6 and len(digits[1]) == 7 and _valid_date(digits[0]) and digits[1][0] in "12345678":
+        d = digits[0] + digits[1]
+        hinted = bool(_RRN_HINT.search(hint))
+        if hinted or _rrn_checksum(d):
+            return 2, ("FOREIGNER_RN" if d[6] in "5678" else "RRN"), 0.95 if hinted else 0.9
+    if n >= 4 and all(len(x) == 4 for x in digits[:4]):
+        hinted = bool(_CARD_HINT.search(hint))
+        if hinted or _luhn("".join(digits[:4])):
+            return 4, "CARD", 0.95 if hinted else 0.85
+    if n >= 3 and 3 <= len(digits[1]) <= 4 and len(digits[2]) == 4:
+        p = digits[0]
+        phone_hinted = bool(_PHONE_HINT.search(hint)) and not _ACCOUNT_HINT.search(hint)
+        if p in _MOBILE and (len(digits[1]) == 4 or p != "010"):
+            return 3, "PHONE", 0.95 if phone_hinted else 0.9
+        if phone_hinted and (p in _AREA or "0" + p in _MOBILE or "0" + p in _AREA):
+            return 3, "PHONE", 0.95
+    if _ACCOUNT_HINT.search(hint):
+        for k in (4, 3, 2):
+            if n >= k and all(len(x) >= 2 for x in digits[:k]) and 10 <= sum(map(len, digits[:k])) <= 14:
+                return k, "ACCOUNT", 0.9
+    return None
+
+
+def find_split_cells(t: str, ctx=None) -> list[Span]:
+    """Spans over the pieces of values split across adjacent cells (see the module docstring)."""
+    if "," not in t and ";" not in t and "\t" not in t:
+        return []
+    out: list[Span] = []
+    done_lines: set[int] = set()
+    for m in _ADJACENT.finditer(t):
+        a, b = _line_bounds(t, m.start() + 1 if t[m.start()] in ",;\t\n" else m.start())
+        if a in done_lines:
+            continue
+        done_lines.add(a)
+        delim = _delimiter(t[a:b])
+        if delim is None:
+            continue
+        cells = split_row(t, a, b, delim)
+        if len(cells) < 2:
+            continue
+        header = _header(t, a, delim)
+        i = 0
+        while i < len(cells):
+            run = []
+            j = i
+            while j < len(cells):
+                mm = _DIGIT_CELL.fullmatch(t[cells[j][0]:cells[j][1]])
+                if not mm:
+                    break
+                run.append((j, mm.group(1)))
+                j += 1
+            if len(run) < 2:
+                i = j + 1 if j == i else j
+                continue
+            k = 0
+            while k < len(run) - 1:
+                idx = [c for c, _ in run[k:]]
+                hint = " ".join(header[c] for c in idx[:4] if header is not None and c < len(header))
+                got = _match([d for _, d in run[k:]], hint)
+                if got is None:
+                    k += 1
+                    continue
+                used, label, score = got
+                for c, _ in run[k:k + used]:
+                    s, e = cells[c]
+                    out.append(Span(s, e, label, score, "rule"))
+                k += used
+            i = j
+    return out
+
+
+TABULAR_FINDERS = {
+    "split_cells": (("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT"), find_split_cells),
+}
