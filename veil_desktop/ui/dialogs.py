@@ -63,17 +63,18 @@ def export_formats(fmt: str | None) -> tuple[str, ...]:
 
 
 def suggest_output(source: Path | None, fmt: str | None = None) -> Path:
-    """``report.txt`` -> ``report.masked.txt`` beside it (never the source itself).
+    """``report.txt`` -> ``report.masked.txt`` beside it (never the source itself): the one naming rule
+    (``documents.formats.output_name``, beside the source). The source's own suffix is kept when its
+    format can be written back; otherwise (``.hwp`` today) the format's default export is added
+    (``report.masked.hwp.txt``)."""
+    from ..documents import output_name
 
-    The source's own suffix is kept when its format can be written back; otherwise (``.hwp``) the
-    format's default export (``.txt``) is proposed.
-    """
     if source is None:
         return Path.home() / "masked.txt"
-    choices = export_formats(fmt or source.suffix.lower().lstrip("."))
-    own = source.suffix.lower().lstrip(".")
-    suffix = source.suffix if own in choices else "." + choices[0]
-    return source.with_name(f"{source.stem}.masked{suffix}")
+    try:
+        return output_name(source, beside_source=True)
+    except (KeyError, ValueError):       # not a registered suffix: masked text beside it
+        return source.with_name(f"{source.stem}.masked.txt")
 
 
 def export_filters(fmt: str | None, lang: str = "ko") -> list[str]:
