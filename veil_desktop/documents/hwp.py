@@ -8,7 +8,23 @@ code units below 32 are controls: 1 unit (line/paragraph breaks, hyphens, fixed 
 (inline controls such as tab, and extended controls that anchor tables, footnotes, text boxes — their
 text follows as nested paragraphs in the same stream, so it is read too).
 
-Export is to ``.txt`` only (the masked reviewable text); writing HWP 5 is out of scope.
+Written back in place (``write_hwp``): masked characters are overwritten in their ``PARA_TEXT`` records
+with a masking text of the *same length in UTF-16 code units* (``hwp_records.fit``: the tag padded with
+``*`` or cut, ``[PERSON]`` over three characters is ``[P]``), so paragraph headers (character counts),
+character-shape positions, line segments and range tags stay valid unchanged; control characters are never
+touched. Sections are recompressed when the FileHeader says so (raw deflate). The compound file is written
+anew by ``documents.cfb``. What is published:
+
+- rebuilt: ``BodyText/Section*`` (masked; field commands — hyperlink targets, click-here guides, file
+  paths — emptied), ``PrvText`` (from the masked text), ``\x05HwpSummaryInformation`` (a neutral property
+  set: title, author, dates and keywords gone), ``DocInfo`` (paths of linked pictures emptied),
+  ``FileHeader`` (the "scripts / XML template / history present" bits cleared);
+- reviewed: ``BinData`` pictures, through ``pictures.pictures_with_text`` (a picture that holds text or
+  could not be checked makes the document *needs review*), text metadata stripped;
+- removed (and named in ``Document.notes``): ``PrvImage``, ``Scripts``, ``DocHistory``, ``DocOptions``
+  (linked-document path, DRM data), ``XMLTemplate``, OLE objects and any other ``BinData``, any stream
+  this module does not know;
+- refused: password-protected, distribution (배포용), DRM and certificate-encrypted documents, HWP 3.
 """
 from __future__ import annotations
 
@@ -17,11 +33,14 @@ import io
 import re
 import struct
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import DocumentError
 from .limits import MAX_DOCUMENT_CHARS, ResourceLimit, budget_or_new
-from .model import Document, TextBuilder
+from .hwp_records import (HWPTAG_BIN_DATA, HWPTAG_CTRL_HEADER, blank_bin_link, blank_field_command,
+                          mask_payload, parse_records, serialize_records, text_map)
+from .model import Document, TextBuilder, Unreadable, split_plan
 
 HWPTAG_PARA_TEXT = 0x43
 MAX_SECTION_BYTES = 128 * 1024 * 1024   # one inflated section stream
@@ -117,12 +136,49 @@ def _inflate(data: bytes, name: str, budget=None) -> bytes:
     return b"".join(out)
 
 
-def read_hwp(path: Path, data: bytes) -> Document:
+#: FileHeader property bits (HWP 5.0 spec, "FileHeader"): refused / cleared on export
+PROP_COMPRESSED, PROP_PASSWORD, PROP_DISTRIBUTION = 0x1, 0x2, 0x4
+PROP_SCRIPTS, PROP_DRM, PROP_XMLTEMPLATE, PROP_HISTORY = 0x8, 0x10, 0x20, 0x40
+PROP_CERT_ENCRYPTED, PROP_CERT_DRM = 0x100, 0x400
+SUMMARY = "\x05HwpSummaryInformation"
+PREVIEW_CHARS = 1024
+#: removed from every export, by top-level storage/stream name -> what it is (for the notes)
+_REMOVED_KINDS = {"PrvImage": "preview picture", "Scripts": "scripts", "DocHistory": "document history",
+                  "DocOptions": "document options (linked-document path, DRM data)",
+                  "XMLTemplate": "XML template"}
+
+
+@dataclass
+class _Source:
+    streams: dict[str, bytes]
+    props: int
+
+    @property
+    def compressed(self) -> bool:
+        return bool(self.props & PROP_COMPRESSED)
+
+    def sections(self) -> list[str]:
+        out = []
+        for name in self.streams:
+            parts = name.split("/")
+            if len(parts) == 2 and parts[0] == "BodyText" and parts[1].startswith("Section"):
+                try:
+                    out.append((int(parts[1][7:]), name))
+                except ValueError:
+                    continue
+        return [n for _, n in sorted(out)]
+
+
+def _load(data: bytes, budget=None) -> _Source:
+    """Every stream of an HWP 5 file (raw, as stored), after the refusals."""
     import olefile
 
     if not olefile.isOleFile(io.BytesIO(data)):
         if data[:2] == b"PK":
             raise DocumentError("This .hwp file is a ZIP (probably HWPX); rename it to .hwpx.")
+        if data.startswith(b"HWP Document File V"):
+            raise DocumentError("This is an HWP 3 document (한글 97 or older); it is not supported. "
+                                "Open it in Hancom Office and save it as HWP 5 (.hwp) or HWPX first.")
         raise DocumentError("This is not an HWP 5 document (not an OLE compound file). "
                             "HWP 3 and older are not supported.")
     try:
@@ -133,45 +189,249 @@ def read_hwp(path: Path, data: bytes) -> Document:
         if not ole.exists("FileHeader"):
             raise DocumentError("This is not an HWP 5 document (FileHeader missing).")
         header = ole.openstream("FileHeader").read(256)
-        if not header.startswith(b"HWP Document File"):
+        if not header.startswith(b"HWP Document File") or len(header) < 40:
             raise DocumentError("This is not an HWP 5 document (bad signature).")
         (props,) = struct.unpack_from("<I", header, 36)
-        if props & 0x2:
+        if props & PROP_PASSWORD:
             raise DocumentError("The HWP document is password-protected; remove the password first.")
-        if props & 0x4:
-            raise DocumentError("This is an HWP distribution document (encrypted); it cannot be read.")
-        compressed = bool(props & 0x1)
-        sections = []
-        for entry in ole.listdir(streams=True, storages=False):
-            if len(entry) == 2 and entry[0] == "BodyText" and entry[1].startswith("Section"):
-                try:
-                    sections.append((int(entry[1][7:]), "/".join(entry)))
-                except ValueError:
-                    continue
-        if not sections:
-            raise DocumentError("The HWP document has no body text (BodyText/Section0 missing).")
-        tb = TextBuilder()
+        if props & PROP_DISTRIBUTION:
+            raise DocumentError("This is an HWP distribution document (배포용 문서, encrypted); it cannot "
+                                "be read. Ask for the original document.")
+        if props & (PROP_DRM | PROP_CERT_ENCRYPTED | PROP_CERT_DRM):
+            raise DocumentError("The HWP document is DRM- or certificate-protected (encrypted); it "
+                                "cannot be read.")
+        streams: dict[str, bytes] = {}
         total = 0
-        budget = budget_or_new("HWP document")
-        for k, (num, name) in enumerate(sorted(sections)):
+        for entry in ole.listdir(streams=True, storages=False):
+            name = "/".join(entry)
             size = ole.get_size(name)
             if size > MAX_SECTION_BYTES:
                 raise ResourceLimit(f"The HWP stream {name} is larger than "
                                     f"{MAX_SECTION_BYTES // 2**20} MB; refusing to open it.")
-            raw = ole.openstream(name).read()
-            stream = _inflate(raw, name, budget) if compressed else raw
-            total += len(stream)
-            if total > MAX_TOTAL_SECTION_BYTES:
-                raise ResourceLimit("The HWP document's text is too large to review (more than "
-                                    f"{MAX_DOCUMENT_CHARS:,} characters); split it into smaller files.")
-            tb.begin_part("본문" if k == 0 else f"구역 {k + 1}", name, header=k > 0)
-            for j, text in enumerate(iter_paragraphs(stream)):
-                tb.slot(name, j, text)
-                tb.boilerplate("\n")
-            tb.end_part()
+            total += size
+            if total > 4 * MAX_SECTION_BYTES:
+                raise ResourceLimit("The HWP file's streams are too large to open.")
+            streams[name] = ole.openstream(name).read()
+    except (DocumentError, ResourceLimit):
+        raise
+    except Exception:  # noqa: BLE001 - damaged directory or FAT (cycles, bad sectors)
+        raise DocumentError("The HWP file is damaged (OLE streams unreadable).") from None
     finally:
         ole.close()
+    return _Source(streams, props)
+
+
+def _maybe_inflate(data: bytes, name: str, budget=None) -> tuple[bytes, bool]:
+    """A BinData stream: ``(content, was_compressed)`` (Hancom compresses them as it does sections,
+    unless the item says otherwise: try raw deflate, to the end, else take the bytes as they are)."""
+    d = zlib.decompressobj(-15)
+    try:
+        out = d.decompress(data, MAX_SECTION_BYTES + 1)
+    except zlib.error:
+        return data, False
+    if not d.eof or d.unconsumed_tail or len(out) > MAX_SECTION_BYTES:
+        return data, False
+    if budget is not None:
+        budget.charge_inflated(len(out), name)
+    return out, True
+
+
+def _deflate(data: bytes) -> bytes:
+    c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush()
+
+
+class _Picture:
+    __slots__ = ("name", "data")
+
+    def __init__(self, name: str, data: bytes) -> None:
+        self.name, self.data = name, data
+
+
+def _bin_kind(name: str) -> str:
+    """"picture", or what a non-picture BinData item is (removed)."""
+    from .pictures import METAFILE_EXTS, PICTURE_EXTS
+
+    ext = ("." + name.rsplit(".", 1)[1].lower()) if "." in name.rsplit("/", 1)[-1] else ""
+    if ext in PICTURE_EXTS | METAFILE_EXTS:
+        return "picture"
+    return "OLE object" if ext == ".ole" else "embedded file"
+
+
+def _plan_streams(src: _Source) -> tuple[list[str], dict[str, str]]:
+    """``(kept, removed)``: the streams published (rebuilt or reviewed) and the removed ones with what
+    each is."""
+    kept, removed = [], {}
+    sections = set(src.sections())
+    for name in src.streams:
+        top = name.split("/")[0]
+        if name in sections or name in ("FileHeader", "DocInfo", "PrvText", SUMMARY):
+            kept.append(name)
+        elif top == "BinData" and name.count("/") == 1:
+            kind = _bin_kind(name)
+            (kept.append(name) if kind == "picture" else removed.__setitem__(name, kind))
+        else:
+            removed[name] = _REMOVED_KINDS.get(top, "other data")
+    return kept, removed
+
+
+def _pictures(src: _Source, budget=None) -> list[_Picture]:
+    kept, _ = _plan_streams(src)
+    out = []
+    for name in kept:
+        if name.startswith("BinData/"):
+            data, _ = _maybe_inflate(src.streams[name], name, budget) if src.compressed else \
+                (src.streams[name], False)
+            out.append(_Picture(name, data))
+    return out
+
+
+def _notes(src: _Source) -> tuple[str, ...]:
+    _, removed = _plan_streams(src)
+    cats: dict[str, int] = {}
+    for kind in removed.values():
+        if kind != "preview picture":
+            cats[kind] = cats.get(kind, 0) + 1
+    notes = ["Exported as HWP: masked characters are overwritten with a masking text of the same length "
+             "(tags padded with * or shortened, e.g. [P]); layout records are kept."]
+    if cats:
+        notes.append("Removed from the export because their content cannot be reviewed: "
+                     + ", ".join(f"{c} ({n})" for c, n in sorted(cats.items())) + ".")
+    notes.append("Document properties (title, author, dates) and the preview are rebuilt; field "
+                 "commands (hyperlink targets, click-here guides) are emptied.")
+    if any(n.startswith("BinData/") for n in src.streams if n not in removed):
+        notes.append("Pictures (BinData) are checked for text and copied without their metadata.")
+    return tuple(notes)
+
+
+def read_hwp(path: Path, data: bytes) -> Document:
+    budget = budget_or_new("HWP document")
+    src = _load(data)
+    sections = src.sections()
+    if not sections:
+        raise DocumentError("The HWP document has no body text (BodyText/Section0 missing).")
+    tb = TextBuilder()
+    total = 0
+    for k, name in enumerate(sections):
+        raw = src.streams[name]
+        stream = _inflate(raw, name, budget) if src.compressed else raw
+        total += len(stream)
+        if total > MAX_TOTAL_SECTION_BYTES:
+            raise ResourceLimit("The HWP document's text is too large to review (more than "
+                                f"{MAX_DOCUMENT_CHARS:,} characters); split it into smaller files.")
+        tb.begin_part("본문" if k == 0 else f"구역 {k + 1}", name, header=k > 0)
+        for j, text in enumerate(iter_paragraphs(stream)):
+            tb.slot(name, j, text)
+            tb.boilerplate("\n")
+        tb.end_part()
+        del stream
     text = tb.text()
+    from .pictures import pictures_with_text
+
+    unreadable: tuple[Unreadable, ...] = tuple(pictures_with_text(_pictures(src, budget)))
     return Document(path=path, format="hwp", text=text, parts=tuple(tb.parts),
                     segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
-                    size=len(data), notes=("HWP 5 files are read-only: export as .txt.",))
+                    size=len(data), notes=_notes(src), unreadable=unreadable)
+
+
+def neutral_summary() -> bytes:
+    """An ``HwpSummaryInformation`` property set (Hancom's layout: the stream's CLSID is the FMTID) whose
+    text properties — title, subject, author, keywords, comments, last saved by — are empty strings, and
+    that has no dates, revision or application data."""
+    fmtid = bytes.fromhex("60b6a29f6110d411b4c6006097c09d8c")   # {9FA2B660-1061-11D4-B4C6-006097C09D8C}
+    empty = struct.pack("<HHI", 0x1F, 0, 1) + b"\0\0\0\0"       # VT_LPWSTR: one unit (the NUL), padded
+    props = [(pid, empty) for pid in (2, 3, 4, 5, 6, 8)] + [(0, b"\0\0\0\0")]  # 0: an empty dictionary
+    table_len = 8 + 8 * len(props)
+    table, values = b"", b""
+    for pid, value in props:
+        table += struct.pack("<II", pid, table_len + len(values))
+        values += value
+    section = struct.pack("<II", table_len + len(values), len(props)) + table + values
+    head = struct.pack("<HHI", 0xFFFE, 0, 0x00020105) + fmtid + struct.pack("<I", 1) + fmtid \
+        + struct.pack("<I", 48)
+    return head + section
+
+
+def _mask_section(stream: bytes, name: str, edits: dict[int, list[tuple[int, int, str]]],
+                  seg_text: dict[int, str]) -> tuple[bytes, list[str], int]:
+    """The masked section stream, its paragraphs' new text, and how many field commands were emptied."""
+    records = parse_records(stream)
+    j = -1
+    texts: list[str] = []
+    fields = 0
+    for r in records:
+        if r.tag == HWPTAG_PARA_TEXT:
+            j += 1
+            text, _ = text_map(r.payload)
+            if j in seg_text and seg_text[j] != text:
+                raise DocumentError(f"The HWP paragraph {name} #{j} does not match the reviewed text; "
+                                    "open the document again.")
+            if j in edits:
+                r.payload = mask_payload(r.payload, edits[j])
+                text, _ = text_map(r.payload)
+            texts.append(text)
+        elif r.tag == HWPTAG_CTRL_HEADER:
+            blank = blank_field_command(r.payload)
+            if blank is not None:
+                r.payload = blank
+                fields += 1
+    unknown = set(edits) - set(range(j + 1))
+    if unknown:
+        raise DocumentError(f"The masking plan names paragraphs that {name} does not have.")
+    return serialize_records(records), texts, fields
+
+
+def write_hwp(doc: Document, plan: list, source: bytes) -> bytes:
+    """The masked HWP 5 file (see the module docstring for what is rebuilt, reviewed and removed)."""
+    from .cfb import write_cfb
+    from .xmlwalk import strip_picture_metadata
+
+    budget = budget_or_new("HWP document")
+    src = _load(source)
+    kept, _ = _plan_streams(src)
+    per_slot = split_plan(plan, doc.segments)
+    seg_text: dict[str, dict[int, str]] = {}
+    for s in doc.segments:
+        seg_text.setdefault(s.member, {})[s.slot] = doc.text[s.start:s.end]
+    out: dict[str, bytes] = {}
+    preview: list[str] = []
+    sections = src.sections()
+    for name in kept:
+        data = src.streams[name]
+        if name in sections:
+            stream = _inflate(data, name, budget) if src.compressed else data
+            edits = {slot: e for (member, slot), e in per_slot.items() if member == name}
+            masked, texts, _ = _mask_section(stream, name, edits, seg_text.get(name, {}))
+            if sum(len(t) for t in preview) < PREVIEW_CHARS:
+                preview += texts
+            out[name] = _deflate(masked) if src.compressed else masked
+        elif name == "DocInfo":
+            stream = _inflate(data, name, budget) if src.compressed else data
+            records = parse_records(stream)
+            changed = False
+            for r in records:
+                if r.tag == HWPTAG_BIN_DATA:
+                    blank = blank_bin_link(r.payload)
+                    if blank is not None:
+                        r.payload, changed = blank, True
+            if changed:
+                stream = serialize_records(records)
+                out[name] = _deflate(stream) if src.compressed else stream
+            else:
+                out[name] = data
+        elif name == "FileHeader":
+            hdr = bytearray(data)
+            (props,) = struct.unpack_from("<I", hdr, 36)
+            struct.pack_into("<I", hdr, 36, props & ~(PROP_SCRIPTS | PROP_XMLTEMPLATE | PROP_HISTORY))
+            out[name] = bytes(hdr)
+        elif name.startswith("BinData/"):
+            pic, was = _maybe_inflate(data, name, budget) if src.compressed else (data, False)
+            clean = strip_picture_metadata(pic)
+            out[name] = data if clean == pic else (_deflate(clean) if was else clean)
+    missing = [s for s in {s.member for s in doc.segments} if s not in sections]
+    if missing:
+        raise DocumentError("The reviewed text names sections the HWP file does not have; open it again.")
+    text = "\r\n".join(t.replace("\n", "\r\n") for t in preview)[:PREVIEW_CHARS]
+    out["PrvText"] = text.encode("utf-16-le", "replace")
+    out[SUMMARY] = neutral_summary()
+    return write_cfb(out)

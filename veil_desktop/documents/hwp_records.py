@@ -1,0 +1,171 @@
+"""HWP 5 records: parse and re-serialise record streams, map paragraph text back to UTF-16 code units.
+
+A record is a 32-bit header (tag 10 bits, level 10 bits, size 12 bits; size ``0xFFF`` = a 32-bit size
+follows) and its payload. Re-serialising a record list with unchanged payloads gives the same bytes
+(the long form is kept where the source used it, even for a short payload).
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from .errors import DocumentError
+
+HWPTAG_BIN_DATA = 0x12
+HWPTAG_PARA_HEADER = 0x42
+HWPTAG_PARA_TEXT = 0x43
+HWPTAG_CTRL_HEADER = 0x47
+
+_SINGLE = {0: "", 10: "\n", 13: "", 24: "-", 25: " ", 26: " ", 27: " ", 28: " ", 29: " ",
+           30: "\u00a0", 31: " "}
+INLINE = frozenset({4, 5, 6, 7, 8, 9, 19, 20})
+EXTENDED = frozenset({1, 2, 3, 11, 12, 14, 15, 16, 17, 18, 21, 22, 23})
+#: what a masked character becomes when the masking text is shorter than the value (see ``fit``)
+FILL = "*"
+
+
+@dataclass
+class Record:
+    tag: int
+    level: int
+    payload: bytes
+    long: bool = False     # the source wrote the 32-bit size form
+
+
+def parse_records(stream: bytes) -> list[Record]:
+    out: list[Record] = []
+    pos, n = 0, len(stream)
+    while pos + 4 <= n:
+        (hdr,) = struct.unpack_from("<I", stream, pos)
+        pos += 4
+        tag, level, size = hdr & 0x3FF, (hdr >> 10) & 0x3FF, hdr >> 20
+        long = size == 0xFFF
+        if long:
+            if pos + 4 > n:
+                raise DocumentError("The HWP record stream is truncated.")
+            (size,) = struct.unpack_from("<I", stream, pos)
+            pos += 4
+        if pos + size > n:
+            raise DocumentError("The HWP record stream is truncated.")
+        out.append(Record(tag, level, stream[pos:pos + size], long))
+        pos += size
+    if pos != n:
+        raise DocumentError("The HWP record stream ends inside a record header.")
+    return out
+
+
+def serialize_records(records: list[Record]) -> bytes:
+    out = bytearray()
+    for r in records:
+        size = len(r.payload)
+        if size >= 0xFFF or r.long:
+            out += struct.pack("<II", r.tag | (r.level << 10) | (0xFFF << 20), size)
+        else:
+            out += struct.pack("<I", r.tag | (r.level << 10) | (size << 20))
+        out += r.payload
+    return bytes(out)
+
+
+def text_map(payload: bytes) -> tuple[str, list[tuple[int, int, bool]]]:
+    """The reviewable text of a PARA_TEXT payload (as ``hwp.para_text`` gives it) and, per character,
+    ``(first unit, end unit, editable)``: characters of controls (tab, line break, hyphen, fixed spaces)
+    are not editable, 8-unit controls without text are skipped."""
+    n = len(payload) // 2
+    units = struct.unpack_from(f"<{n}H", payload) if n else ()
+    chars: list[str] = []
+    where: list[tuple[int, int, bool]] = []
+    i = 0
+    while i < n:
+        c = units[i]
+        if c < 32:
+            if c in INLINE or c in EXTENDED:
+                if c == 9:
+                    chars.append("\t")
+                    where.append((i, min(i + 8, n), False))
+                i += 8
+            else:
+                s = _SINGLE.get(c, "")
+                if s:
+                    chars.append(s)
+                    where.append((i, i + 1, False))
+                i += 1
+        elif 0xD800 <= c < 0xDC00 and i + 1 < n and 0xDC00 <= units[i + 1] < 0xE000:
+            chars.append(chr(0x10000 + ((c - 0xD800) << 10) + (units[i + 1] - 0xDC00)))
+            where.append((i, i + 2, True))
+            i += 2
+        elif 0xD800 <= c < 0xE000:
+            chars.append("\ufffd")
+            where.append((i, i + 1, True))
+            i += 1
+        else:
+            chars.append(chr(c))
+            where.append((i, i + 1, True))
+            i += 1
+    return "".join(chars), where
+
+
+def fit(new: str, units: int) -> str:
+    """``new`` made exactly ``units`` UTF-16 code units long, BMP characters only (so it can be spread
+    over several runs between controls without splitting a surrogate pair): shorter masking text is
+    padded with :data:`FILL`; longer text is cut, a bracketed tag keeping its brackets (``[PERSON]`` in
+    three units is ``[P]``); in one or two units a tag becomes fill characters."""
+    s = "".join(ch if 32 <= ord(ch) < 0xD800 or 0xE000 <= ord(ch) <= 0xFFFF else FILL for ch in new)
+    if len(s) <= units:
+        return s + FILL * (units - len(s))
+    if s.startswith("[") and s.endswith("]"):
+        return "[" + s[1:units - 1] + "]" if units >= 3 else FILL * units
+    return s[:units]
+
+
+def mask_payload(payload: bytes, edits: list[tuple[int, int, str]]) -> bytes:
+    """Apply local edits (over the text of ``text_map``) in place: the editable units covered by each
+    edit are overwritten by ``fit(new, count)``; control characters and the payload's length are kept."""
+    text, where = text_map(payload)
+    buf = bytearray(payload)
+    for a, b, new in edits:
+        if not 0 <= a <= b <= len(text):
+            raise DocumentError("A masking edit falls outside its HWP paragraph.")
+        runs = [(u0, u1) for u0, u1, ok in where[a:b] if ok]
+        total = sum(u1 - u0 for u0, u1 in runs)
+        if not total:
+            continue
+        filled = fit(new, total).encode("utf-16-le")
+        k = 0
+        for u0, u1 in runs:
+            m = 2 * (u1 - u0)
+            buf[2 * u0:2 * u1] = filled[k:k + m]
+            k += m
+    return bytes(buf)
+
+
+def blank_field_command(payload: bytes) -> bytes | None:
+    """A field control header (ctrl id ``%xxx``: hyperlink, click-here, date, file path, summary, ...)
+    with its command string emptied, or None if ``payload`` is not one or holds no command. Layout:
+    ctrl id (4), properties (4), extra properties (1), command length (2), command (UTF-16), id (4)."""
+    if len(payload) < 11 or payload[3] != 0x25:   # '%' is the id's first character (stored last)
+        return None
+    (n,) = struct.unpack_from("<H", payload, 9)
+    if n == 0 or 11 + 2 * n > len(payload):
+        return None
+    return payload[:9] + b"\0\0" + payload[11 + 2 * n:]
+
+
+def blank_bin_link(payload: bytes) -> bytes | None:
+    """A DocInfo BIN_DATA record of a *linked* picture (type 0) with its absolute and relative paths
+    emptied (a path names a folder, often a person's), or None if it is not a link or holds no path."""
+    if len(payload) < 2:
+        return None
+    (props,) = struct.unpack_from("<H", payload, 0)
+    if props & 0xF != 0:
+        return None
+    pos = 2
+    lens = []
+    for _ in range(2):
+        if pos + 2 > len(payload):
+            return None
+        (n,) = struct.unpack_from("<H", payload, pos)
+        lens.append(n)
+        pos += 2 + 2 * n
+    if pos > len(payload) or not any(lens):
+        return None
+    return payload[:2] + b"\0\0\0\0" + payload[pos:]
