@@ -1,4 +1,4 @@
-"""``python -m veil_desktop`` -> the desktop app (``veil_desktop.ui.app:main``)."""
+"""``python -m veil_desktop`` -> the desktop app or its self-test (``veil_desktop.launcher:main``)."""
 import os
 import sys
 
@@ -9,7 +9,7 @@ try:  # Windows: onnxruntime before PySide6, or DLL initialisation can fail (onn
 except ImportError:  # pragma: no cover
     pass
 
-from veil_desktop.ui.app import main
+from veil_desktop.launcher import main
 
 if __name__ == "__main__":
     sys.exit(main())

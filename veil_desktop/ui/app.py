@@ -43,11 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The window (``--self-test`` is dispatched before this by ``veil_desktop.launcher``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if "--self-test" in argv:  # the self-test has its own options (--keep, --no-window, ...)
-        from .. import selftest
-
-        return int(selftest.main([a for a in argv if a != "--self-test"]) or 0)
     args = build_parser().parse_args(argv)
     if args.screenshot:
         if not args.file:
