@@ -344,3 +344,35 @@ def test_names_next_to_news_words_are_kept(text, name):
 ])
 def test_a_span_cut_out_of_an_ordinary_word_is_demoted(text, piece):
     assert refined(text, piece, "PERSON") == "demoted"
+
+
+# -- issue 27: file-format / tech acronyms and English words are no organisation ---------------------
+
+@pytest.mark.parametrize("text, value, label", [
+    ("첨부된 PDF 파일을 확인", "PDF", "ORGANIZATION"),
+    ("HWP로 저장한 문서", "HWP", "ORGANIZATION"),
+    ("HWPX 변환", "HWPX", "ORGANIZATION"),
+    ("ZIP 파일로 압축", "ZIP", "ORGANIZATION"),
+    ("URL을 복사", "URL", "ORGANIZATION"),
+    ("ID 입력 후", "ID", "ORGANIZATION"),
+    ("OCR 결과", "OCR", "PERSON"),
+    ("Even so, the", "Even", "ORGANIZATION"),
+    ("the Ones who", "Ones", "PERSON"),
+    ("버스정류장 앞 CCTV와 같은", "CCTV", "ORGANIZATION"),
+])
+def test_acronyms_and_english_words_are_demoted(text, value, label):
+    assert refined(text, value, label) == "demoted"
+
+
+@pytest.mark.parametrize("text, value, label", [
+    ("PDF Association 회원사", "PDF", "ORGANIZATION"),   # a company word after it
+    ("(주)ID 대표", "ID", "ORGANIZATION"),
+    ("HWP협회 발표", "HWP", "ORGANIZATION"),
+    ("중국 관영 CCTV는 보도했다", "CCTV", "ORGANIZATION"),  # China Central Television
+    ("IS가 전투 상황에", "IS", "ORGANIZATION"),            # all capitals: the Islamic State, not "is"
+    ("A씨는 지난 10일", "A", "PERSON"),                    # a letter standing for a person
+    ("KBS 뉴스", "KBS", "ORGANIZATION"),
+    ("EVEN 코리아", "EVEN", "ORGANIZATION"),
+])
+def test_organisation_acronyms_and_context_are_kept(text, value, label):
+    assert refined(text, value, label) == (value, label)

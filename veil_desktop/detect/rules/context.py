@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 _KINDS: dict[str, list[str]] = {
-    "FOREIGNER_RN": ["외국인", "Alien Registration", "alien registration", "ALIEN REGISTRATION", "Alien Reg",
+    "FOREIGNER_RN": ["외국인", "Alien Registration", "Alien Registration Card", "ALIEN REGISTRATION CARD", "alien registration", "ALIEN REGISTRATION", "Alien Reg",
                      "ARC", "Foreigner ID", "foreigner ID", "Foreigner Registration", "foreigner registration",
                      "FOREIGNER", "Foreigner No", "Residence Card", "residence card", "Foreign Resident"],
     "RRN": ["주민", "생년월일", "RRN", "Resident Registration", "resident registration", "RESIDENT REGISTRATION"],
@@ -45,6 +45,7 @@ _KINDS: dict[str, list[str]] = {
 _KIND_OF: dict[str, str] = {w: k for k, ws in _KINDS.items() for w in ws}
 _CTX = re.compile("|".join(re.escape(w) for w in sorted(_KIND_OF, key=len, reverse=True)))
 _LATIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LONGEST = max(map(len, _KIND_OF))
 
 #: how far before a candidate we look for its keyword (characters)
 BEFORE = 24
@@ -69,7 +70,12 @@ _GENERIC_GAP = 3
 def kind_before(text: str, start: int, width: int = BEFORE) -> str | None:
     """The kind of the keyword closest before ``start`` (within ``width`` chars), or None."""
     found, found_end = None, -100
-    for m in _CTX.finditer(text, max(0, start - width), start):
+    lo = start - width
+    # a keyword counts when it ends inside the window (long English labels — "Resident Registration No." —
+    # may start before it)
+    for m in _CTX.finditer(text, max(0, lo - _LONGEST), start):
+        if m.end() <= lo:
+            continue
         k = _kind(text, m)
         if k is None:
             continue

@@ -46,11 +46,11 @@ _ROLE_TITLES = """
 _ROLE_TITLE_RX = "|".join(sorted(set(_ROLE_TITLES), key=len, reverse=True))
 _SUR_RX = "(?:" + "|".join(SURNAMES_2) + "|[" + SURNAMES_1 + "])"
 #: the end of a name word: a space, punctuation, a line end, an honorific or a particle
-_NAME_END = (r"(?=$|[\s,.)(\[\]/·;:<>'\"]|(?:님|씨|선생|은|는|이|가|을|를|의|에게|께서|께|과|와|도|이며|이고|입니다|이다)"
-             r"(?![가-힣]))")
+_NAME_END = (r"(?=$|[\s,.)(\[\]/·;:<>'\"]|(?:(?:님|씨|선생님?)(?:께서|께|은|는|이|가|의|을|를|과|와|도|에게)?|은|는|이|가|을"
+             r"|를|의|에게|께서|께|과|와|도|이며|이고|입니다|이다)(?![가-힣]))")
 #: role + name: "전문의 김민수", "관리소장: 박철수", "담당 정우성 주무관"
 _ROLE_THEN_NAME = re.compile(
-    r"(?P<role>" + _ROLE_TITLE_RX + r")(?:님)?(?:[ \t]+|[ \t]*[:：][ \t]*)(?P<name>" + _SUR_RX + r"[가-힣]{1,2})"
+    r"(?P<role>" + _ROLE_TITLE_RX + r")(?:님)?(?:[ \t]+|[ \t]*[:：][ \t]*)(?P<name>" + _SUR_RX + r"(?:(?![님씨])[가-힣]){1,2})"
     + _NAME_END)
 #: name + role: "김민수 원장", "박철수 관리소장님"
 _NAME_THEN_ROLE = re.compile(
@@ -116,7 +116,7 @@ _ROMAN_AFTER_STOP = re.compile(
     r"Church|Temple|Palace|Market|Airport|Line|Band|Restaurant|Cafe|Studio|Bank|Group)\b")
 #: English words of a romanised Korean syllable shape that are never a given name here
 _ROMAN_STOP = _ENGLISH_WORDS | frozenset("""
-home hope game sale base case mine line nine tone bone done gone none note rose pose nose hose sun moon song hang
+dear here hero home hope game sale base case mine line nine tone bone done gone none note rose pose nose hose sun moon song hang
 bang ban tan man pan can fan ran son ton won yen gun run bus bug big dig pig wig jam ham yam ram dam sam tim kit
 hit sit fit bit pit tip hip lip dip sip rip tap map cap nap gap lap sap yap top hop pop mop cop kid lid bid rid
 maple table noble bible cable fable sable able hotel model panel label level novel camel jewel bagel angel
@@ -175,6 +175,7 @@ _FIELD_AFTER = re.compile(r"[ \t]*[:：]")
 
 def find_role_names(text: str, cx: ContextIndex) -> Iterator[Span]:
     """``전문의 김민수``, ``담당: 정우성``, ``김민수 원장``."""
+    seen: set[int] = set()
     for m in _ROLE_THEN_NAME.finditer(text):
         a = m.start("role")
         if a > 0 and ("가" <= text[a - 1] <= "힣" or text[a - 1].isalnum()):
@@ -184,13 +185,14 @@ def find_role_names(text: str, cx: ContextIndex) -> Iterator[Span]:
             continue
         if len(name) == 2 and not re.match(r"[ \t]*(?:님|씨|\n|[)/]|$)", text[m.end("name"):m.end("name") + 3]):
             continue  # a two-syllable candidate ("담당 정민") only before an honorific or a line end
+        seen.add(m.start("name"))
         yield _span(m.start("name"), m.end("name"))
     for m in _NAME_THEN_ROLE.finditer(text):
         a = m.start("name")
         if a > 0 and ("가" <= text[a - 1] <= "힣" or text[a - 1].isalnum()):
             continue  # inside a longer word
         name = m.group("name")
-        if _name_ok(name) and m.group("role") not in _ROLE_BEFORE_NOUN:
+        if _name_ok(name) and m.group("role") not in _ROLE_BEFORE_NOUN and a not in seen:
             yield _span(a, m.end("name"))
 
 
@@ -246,6 +248,8 @@ def find_account_holder_names(text: str, cx: ContextIndex) -> Iterator[Span]:
         return
     for m in _ACCOUNT_NAME.finditer(text):
         name = m.group("name")
+        if sum(c.isdigit() for c in text[m.start():m.start("name")]) < 10 or name.endswith("요일"):
+            continue  # "2024-05-12 (금요일)": a date, not an account
         if _name_ok(name):
             yield _span(m.start("name"), m.end("name"))
 
@@ -254,22 +258,27 @@ def find_romanised_names(text: str, cx: ContextIndex) -> Iterator[Span]:
     """``Seo Ji-woo``, ``LEE JAEHOON``, ``Hwang Tae-kyung``, ``Jiwoo Seo``, ``Kim Min Jun``."""
     for m in _ROMAN_NAME.finditer(text):
         tokens = m.group(0).split(" ")
-        # try the longest prefix first: "Seo Ji-woo Kim" -> "Seo Ji-woo"; "Dear Seo Ji-woo" -> from "Seo"
-        for i in range(len(tokens) - 1):
-            done = False
-            for j in range(len(tokens), i + 1, -1):
-                sub = tokens[i:j]
-                if len(sub) > 3 or not _roman_name(sub):
+        best = None
+        # surname first, longest first ("Dear Hwang Tae-kyung" -> "Hwang Tae-kyung"), then given name first
+        for surname_first in (True, False):
+            for i in range(len(tokens) - 1):
+                if surname_first and tokens[i].lower() not in ROMAN_SURNAMES:
                     continue
-                a = m.start() + sum(len(t) + 1 for t in tokens[:i])
-                b = a + len(" ".join(sub))
-                if _ROMAN_AFTER_STOP.match(text, b):
-                    continue
-                yield _span(a, b, 0.88)
-                done = True
+                for j in range(min(len(tokens), i + 3), i + 1, -1):
+                    sub = tokens[i:j]
+                    if not _roman_name(sub):
+                        continue
+                    a = m.start() + sum(len(t) + 1 for t in tokens[:i])
+                    b = a + len(" ".join(sub))
+                    if not _ROMAN_AFTER_STOP.match(text, b):
+                        best = (a, b)
+                        break
+                if best:
+                    break
+            if best:
                 break
-            if done:
-                break
+        if best:
+            yield _span(*best, 0.88)
 
 
 #: family name -> (labels, finder); run by ``RuleDetector(entities=True)``
