@@ -303,6 +303,29 @@ def _broken_email_edits(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def _line_at(text: str, i: int) -> tuple[int, int]:
+    a = text.rfind("\n", 0, i) + 1
+    b = text.find("\n", i)
+    return a, (len(text) if b < 0 else b)
+
+
+def _in_tsv_row(text: str, i: int) -> bool:
+    """Whether the tab at ``i`` separates the cells of a TSV row: the line above or below has as many
+    tabs (a header, another row). A tab between digit groups elsewhere (a DOCX ``w:tab``) reads as a space;
+    in a TSV row the tabular finder (``rules/tabular.py``) joins the cells with their header."""
+    a, b = _line_at(text, i)
+    n = text.count("\t", a, b)
+    if a > 0:
+        pa, pb = _line_at(text, a - 1)
+        if text.count("\t", pa, pb) == n:
+            return True
+    if b < len(text):
+        na, nb = _line_at(text, b + 1)
+        if text.count("\t", na, nb) == n:
+            return True
+    return False
+
+
 def _apply(cur: TextView, edits: list[tuple]) -> TextView:
     """``cur`` with ``edits`` (on ``cur.text``) applied, its map composed back to ``cur.original``."""
     if not edits:
@@ -349,7 +372,8 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
                [m.start() + i for i, c in enumerate(m.group()) if c not in " \t"])
               for m in _SPACED_DIGITS.finditer(base)]
         breaks = [(m.start(), m.end(), "") for m in _BROKEN_NUMBER.finditer(base)]
-        breaks += [(m.start(), m.end(), " ") for m in _TAB_IN_NUMBER.finditer(base)]
+        breaks += [(m.start(), m.end(), " ") for m in _TAB_IN_NUMBER.finditer(base)
+                   if not _in_tsv_row(base, m.start())]
         breaks += [(m.start(), m.end(), "-") for m in _ODD_SEPARATOR.finditer(base)]
         breaks += _email_edits(base)
         breaks += _broken_email_edits(base)
