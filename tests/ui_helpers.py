@@ -2,7 +2,7 @@
 
 The window under test detects the way the app does: ``show_window(qtbot, model_dir)`` saves settings that
 point at a tiny real model folder, and the window builds its detector with the production factory
-(``ui.detection.default_factory`` = ``build_default_detector``: ONNX model + rule stage) and runs it on
+(``detect.detector_cache.default_factory`` = ``build_default_detector``: ONNX model + rule stage) and runs it on
 ``QThreadPool``. Tests that need to pause a stream between batches (cancel mid-run, a stale batch in
 flight, an engine error after N batches) wrap a detector built by that same factory
 (``production_detector``) in ``HoldingDetector``; nothing else is injected."""
@@ -71,7 +71,7 @@ def tiny_detector(folder: Path) -> ModelDetector:
 
 def production_detector(folder: Path):
     """What the window builds for ``model_dir=folder, threads=1``: the production factory's detector."""
-    from veil_desktop.ui.detection import default_factory
+    from veil_desktop.detect.detector_cache import default_factory
 
     return default_factory(Path(folder), 1)
 

@@ -16,9 +16,11 @@
 5. The result dialog (path, leak check, unverifiable values, open folder) stays until dismissed.
 
 Signals: ``finished(path)`` (``""`` on failure or when the reviewer went back; the message is in
-``window.last_error``), ``copiesFound(count)`` when the copies list is shown.
+``review.last_error``), ``copiesFound(count)`` when the copies list is shown.
 
-Threading: GUI thread; the window provides ``start_task``, ``show_error`` and the current document.
+``ExportFlow(window, review, jobs)``: the document, its state and the checks before an export are the
+``ReviewSession``'s (``check_export``); the window is the dialogs' parent and shows errors and status
+messages; the writing runs on ``jobs``. Threading: GUI thread.
 """
 from __future__ import annotations
 
@@ -27,16 +29,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from ..masking import resolve_tag_language
-from ..paths import same_path
 from ..review.export import PendingPolicy, accept_copies
 from ..review.export_job import CopiesFound, ExportRequest, export_review
 from ..review.hits import copy_spans, hits_for_spans
 from ..review.loading import snapshot_state
-from ..review.summary import DetectionStatus, ExportSummary, build_summary
+from ..review.review_session import ReviewSession
+from ..review.summary import ExportSummary
 from .export_summary import ExportResultDialog, ExportSummaryDialog, overwrite_box
 from .hit_list import HitListDialog
 from .i18n import tr
+from .jobs import Jobs
 
 
 class ExportFlow(QObject):
@@ -45,9 +47,11 @@ class ExportFlow(QObject):
     #: the result dialog is on screen (tests and screenshots find it here)
     resultShown = Signal(object)
 
-    def __init__(self, window) -> None:
+    def __init__(self, window, review: ReviewSession, jobs: Jobs) -> None:
         super().__init__(window)
-        self.w = window
+        self.w = window                    # dialog parent, show_error, status bar, lang, settings
+        self.review = review
+        self.jobs = jobs
         self.summary_dialog: ExportSummaryDialog | None = None
         self.copies_dialog: HitListDialog | None = None
         self.result_dialog: ExportResultDialog | None = None
@@ -57,26 +61,23 @@ class ExportFlow(QObject):
     # -- the reviewer's path -------------------------------------------------------------------------
     def summary(self, policy: PendingPolicy | str = PendingPolicy.BLOCK, styles: dict | None = None,
                 default_style: str | None = None, tag_lang: str | None = None) -> ExportSummary:
-        w = self.w
-        return build_summary(w.state, policy, getattr(w, "detection_status", DetectionStatus.COMPLETE),
-                             w.document, styles, default_style or w.settings.default_style,
-                             resolve_tag_language(w.state.text, tag_lang))
+        return self.review.summary(policy, styles, default_style or self.w.settings.default_style, tag_lang)
 
     def review_and_export(self, out_path: str | Path, *, styles: dict[str, str], default_style: str,
                           policy: PendingPolicy, tag_lang: str) -> ExportSummaryDialog | None:
         """Show the summary (window-modal, asynchronous); Export in it continues with ``export_to``."""
-        w = self.w
-        if w.state is None or w.document is None:
+        w, review = self.w, self.review
+        if review.state is None or review.document is None:
             return None
         out = Path(out_path)
         dlg = ExportSummaryDialog(w, self.summary(policy, styles, default_style, tag_lang), out, w.lang)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.summary_dialog = dlg
-        document = w.document
+        document = review.document
 
         def done(result: int) -> None:
             self.summary_dialog = None
-            if not result or document is not w.document:
+            if not result or document is not review.document:
                 self.finished.emit("")
                 return
             self.export_to(out, styles=styles, default_style=default_style, policy=policy,
@@ -95,28 +96,19 @@ class ExportFlow(QObject):
         """Export to ``out_path`` in the background (``finished`` reports). Refuses, with a message and
         nothing written, while a blocker remains (see module docstring); asks before replacing a file
         unless ``overwrite`` says what to do."""
-        w = self.w
-        if w.state is None or w.document is None:
+        w, review = self.w, self.review
+        if review.state is None or review.document is None:
             return None
         out = Path(out_path)
-        if w.path is not None and same_path(out, w.path):
-            w.show_error(tr("error.overwrite", w.lang))
+        check = review.check_export(out, w.settings, styles=styles, default_style=default_style, policy=policy,
+                                    partial_ok=partial_ok, below_threshold_ok=below_threshold_ok,
+                                    tag_lang=tag_lang, overwrite=overwrite)
+        if check.same_file or check.blockers:
+            w.show_error(tr("error.overwrite", w.lang) if check.same_file
+                         else self._blocker_message(check.summary, list(check.blockers)))
             self.finished.emit("")
             return None
-        s = w.settings
-        policy = PendingPolicy(policy or PendingPolicy.BLOCK)  # never a policy left over from another export
-        styles = dict(s.styles if styles is None else styles)
-        default_style = default_style or s.default_style
-        tag_lang = resolve_tag_language(w.state.text, tag_lang)   # the CLI's default too
-        summary = self.summary(policy, styles, default_style, tag_lang)
-        blockers = summary.blockers(partial_ok=partial_ok, below_threshold_ok=below_threshold_ok)
-        if blockers:
-            w.show_error(self._blocker_message(summary, blockers))
-            self.finished.emit("")
-            return None
-        req = ExportRequest(out, styles, default_style, policy, w.detector_id,
-                            allow_below_threshold=below_threshold_ok, tag_lang=tag_lang,
-                            review=summary.report_fields(partial_ok=partial_ok), overwrite=bool(overwrite))
+        req = check.request
         if overwrite is None and (out.exists() or out.is_symlink()):
             self._ask_overwrite(req)
             return None
@@ -139,14 +131,14 @@ class ExportFlow(QObject):
         box = overwrite_box(w, req.out_path, w.lang)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.overwrite_dialog = box
-        document = w.document
+        document = self.review.document
 
         def done(_r: int) -> None:
             self.overwrite_dialog = None
-            if box.clickedButton() is box.replace_button and document is w.document:
+            if box.clickedButton() is box.replace_button and document is self.review.document:
                 self.start(replace(req, overwrite=True))
             else:
-                w.last_error = tr("copies.cancelled", w.lang)
+                self.review.last_error = tr("copies.cancelled", w.lang)
                 self.finished.emit("")
 
         box.finished.connect(done)
@@ -155,11 +147,11 @@ class ExportFlow(QObject):
     def start(self, req: ExportRequest) -> int:
         """Plan, copy check and writing all run on the pool, over a snapshot of the state."""
         w = self.w
-        snap = snapshot_state(w.state)
-        document = w.document
+        snap = snapshot_state(self.review.state)
+        document = self.review.document
         w.statusBar().showMessage(tr("status.exporting", w.lang))
-        return w.start_task(lambda: export_review(document, snap, req),
-                            lambda _j, result: self._on_exported(result, document, req), self._on_failed)
+        return self.jobs.start(lambda: export_review(document, snap, req),
+                               lambda result: self._on_exported(result, document, req), self._on_failed).id
 
     def _on_exported(self, result, document, req: ExportRequest | None = None) -> None:
         if isinstance(result, CopiesFound):
@@ -178,7 +170,7 @@ class ExportFlow(QObject):
         self.resultShown.emit(dlg)
         self.finished.emit(out)
 
-    def _on_failed(self, _job: int, message: str) -> None:
+    def _on_failed(self, message: str) -> None:
         self.w.statusBar().clearMessage()
         self.w.show_error(tr("error.export", self.w.lang).format(message=message))
         self.finished.emit("")
@@ -191,7 +183,7 @@ class ExportFlow(QObject):
         """
         w, lang = self.w, self.w.lang
         w.statusBar().clearMessage()
-        hits = hits_for_spans(w.state, found.spans, document)
+        hits = hits_for_spans(self.review.state, found.spans, document)
         dlg = HitListDialog(w, tr("hits.copies.title", lang), hits, "mask", lang,
                             tr("hits.copies_intro", lang).format(n=found.count), copies=True)
         dlg.setObjectName("copiesList")
@@ -202,17 +194,17 @@ class ExportFlow(QObject):
         self.copiesFound.emit(found.count)
 
     def _on_copies_answer(self, mask: bool, found: CopiesFound, document, checked, hits) -> None:
-        w = self.w
+        w, review = self.w, self.review
         self.copies_dialog = None
-        if document is not w.document or w.state is None:
+        if document is not review.document or review.state is None:
             mask = False  # another document was opened meanwhile: its review must not get these spans
         if not mask or not checked:
-            w.last_error = tr("copies.cancelled", w.lang)
-            w.statusBar().showMessage(w.last_error, 8000)
+            review.last_error = tr("copies.cancelled", w.lang)
+            w.statusBar().showMessage(review.last_error, 8000)
             self.finished.emit("")
             return
         # one undo step; the table, highlights and session follow through the state's listeners
-        accept_copies(w.state, copy_spans(checked), description="mask copies")
+        accept_copies(review.state, copy_spans(checked), description="mask copies")
         left = len(hits) - len(checked)
         if left:
             w.show_error(tr("hits.left_blocked", w.lang).format(n=left))

@@ -4,8 +4,14 @@ Layout: document view (left) | span panel (``ui/span_panel.py``: filters, table,
 (right); status bar with model id, counts per label, reviewed %, a progress bar and Cancel.
 
 Pieces:
+- ``review/review_session.py`` ``ReviewSession`` (no Qt): the document, its review state, detection status,
+  autosave snapshots and the export request; the window holds it as ``review`` and shows it (``state``,
+  ``document``, ``path``, ``session``, ``detection_status``, ``detector_id``, ``last_error`` read it);
+- ``ui/jobs.py``       ``Jobs``: every one-shot pool job (open, export, autosave, pages), job ids, stale
+  results dropped, progress, cancel;
 - ``ui/detection.py``  ``DetectionController``: detection jobs on ``QThreadPool`` (default detector from
   ``build_default_detector``), cancel, stale-job dropping, feeding spans into the state;
+  ``ui/detection_display.py`` ``DetectionDisplay`` (mixin): starting, cancelling and showing it;
 - ``ui/export_flow.py`` ``ExportFlow``: export on the pool, the unmasked-copies question;
 - ``ui/menus.py``      ``WindowActions``: actions/menus from ``ui/actions.py``;
 - ``ui/commands.py``   ``WindowCommands`` (mixin): navigation, decisions, marking; the handler of action ``x``
@@ -13,7 +19,9 @@ Pieces:
 - ``ui/opening.py``    ``DocumentOpening`` (mixin): open on the pool (``review/loading.py``), install, detect;
 - ``ui/status_line.py`` ``StatusLine`` (mixin): status bar widgets and text, window title;
 - ``ui/review_tools.py`` ``ReviewTools``: workspace, find bar, term lists, PDF pages;
-- ``review/session.py`` (autosave).
+- ``review/session.py`` (autosave files).
+
+The mixins declare (class annotations) every window attribute they use; the window creates them.
 
 Threading contract: the window, the ``ReviewState`` and every widget live on the GUI thread; detection runs
 on the detection controller's own ``QThreadPool``; opening, export and autosave on
@@ -26,22 +34,20 @@ delay is bounded); the snapshot is taken on the GUI thread and written atomicall
 """
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QSize, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from ..review.export import PendingPolicy
-from ..review.session import Autosaver, SessionInfo
+from ..review.review_session import ReviewSession
 from ..review.settings import AppSettings
-from ..review.state import ReviewItem, ReviewState, StateListener
-from ..review.summary import DetectionStatus
+from ..review.state import ReviewItem, StateListener
 from .banner import StatusBanner, unreadable_captions
 from .bulk import BulkActions
 from .detection import DetectionController, DetectorFactory, detector_key
+from .detection_display import DetectionDisplay
 from .document_view import DocumentView
 from .export_flow import ExportFlow
 from .fonts import document_font
@@ -53,8 +59,8 @@ from .status_line import StatusLine
 from .menus import WindowActions
 from .settings_store import SettingsStore
 from .span_panel import SpanPanel
+from .jobs import Jobs
 from .table_model import SpanTableModel
-from .worker import TaskSignals, TaskWorker
 
 AUTOSAVE_DELAY_MS = 1000
 
@@ -73,7 +79,11 @@ class _StateWatcher(StateListener):
     def history_changed(self): self._on_change(True)  # every decision ends with this
 
 
-class MainWindow(WindowCommands, DocumentOpening, StatusLine, QMainWindow):
+def _shown(name: str, doc: str) -> property:
+    return property(lambda self: getattr(self.review, name), doc=f"{doc} (``review.{name}``)")
+
+
+class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, QMainWindow):
     #: emitted (GUI thread) when the current document is shown and its review restored
     documentLoaded = Signal(str)
     #: emitted when the current detection job has ended and all its spans are in the state (bool: cancelled)
@@ -89,6 +99,15 @@ class MainWindow(WindowCommands, DocumentOpening, StatusLine, QMainWindow):
     #: emitted after an autosave write completed
     autosaved = Signal(str)
 
+    # what the window shows of its ReviewSession (read-only; the session owns them)
+    state = _shown("state", "the document's ReviewState")
+    document = _shown("document", "the open Document")
+    path = _shown("path", "the open document's path")
+    session = _shown("info", "the saved-session record (SessionInfo)")
+    detection_status = _shown("detection_status", "whether detection covered the whole document")
+    detector_id = _shown("detector_id", "the detector that found the items")
+    last_error = _shown("last_error", "the last message shown")
+
     def __init__(self, settings_store: SettingsStore | None = None,
                  detector_factory: DetectorFactory | None = None) -> None:
         """``detector_factory(model_dir, threads)`` replaces ``build_default_detector`` (embedding only;
@@ -100,34 +119,21 @@ class MainWindow(WindowCommands, DocumentOpening, StatusLine, QMainWindow):
         if getattr(self._store, "load_message", None):   # corrupt settings were moved aside (issue 10)
             self.statusBar().showMessage(tr("error.settings_reset", self.lang).format(
                 name=self._store.load_aside or "-"), 30000)
-        self._pool = QThreadPool.globalInstance()
+        self.review = ReviewSession()
+        self.jobs = Jobs(self)                 # opening, export, autosave, pages (ui/jobs.py)
         self.detection = DetectionController(self, detector_factory)  # its own pool (ui/detection.py)
         self.detection.started.connect(self._on_detect_started)
         self.detection.progress.connect(self._on_detect_progress)
         self.detection.firstSpans.connect(self._on_first_spans)
         self.detection.ended.connect(self._on_detection_ended)
-        self.exporter = ExportFlow(self)
+        self.exporter = ExportFlow(self, self.review, self.jobs)
         self.exporter.finished.connect(self.exportFinished)
         self.exporter.copiesFound.connect(self.copiesFound)
-        self._task_seq = 0
-        self._open_job: int | None = None
-        self._open_cancel: threading.Event | None = None
         self.openProgress.connect(self._on_open_progress)
-        self._live_signals: dict[int, TaskSignals] = {}  # keeps signal objects alive until their job ends
         self._status_timer = QTimer(self, singleShot=True, interval=150, timeout=self._refresh_status)
         self._autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS, timeout=self._autosave)
-        self._autosaver = Autosaver()
-        self.last_error = ""
-        self.detector_id = ""
         self.first_highlight_s: float | None = None  # open -> first highlighted span (benchmark)
         self._open_started = 0.0
-
-        self.document = None                  # veil_desktop.documents.Document
-        #: whether detection covered the whole document (export is blocked otherwise, see ui/export_flow.py)
-        self.detection_status = DetectionStatus.NOT_RUN
-        self.path: Path | None = None
-        self.state: ReviewState | None = None
-        self.session: SessionInfo | None = None
         self._highlighter: SpanHighlighter | None = None
         self._model: SpanTableModel | None = None
         self._watcher = _StateWatcher(self._on_state_changed)
@@ -220,83 +226,12 @@ class MainWindow(WindowCommands, DocumentOpening, StatusLine, QMainWindow):
             "selection": has_doc and self.view.selection_range() is not None,
             "undo": has_doc and st.can_undo,
             "redo": has_doc and st.can_redo,
-            "detecting": self.detection.running or self._open_job is not None,
+            "detecting": self.detection.running or self.opening,
         }
         self.menu.update(conditions, st, self.lang)
         self.btn_accept.setEnabled(conditions["item"])
         self.btn_reject.setEnabled(conditions["item"])
         self.btn_accept_above.setEnabled(has_doc)
-
-    # ================================================================================================
-    # detection (the controller runs it; the window shows it)
-    # ================================================================================================
-    def run_detection(self) -> int | None:
-        """(Re)run detection on the open document; results merge into the state (decisions are kept)."""
-        if self.state is None:
-            return None
-        self._cancel_detection(silent=True)
-        self.session.detection_complete = False
-        self.detection_status = DetectionStatus.RUNNING
-        self.progress.setRange(0, 0)
-        self.progress.setVisible(True)
-        self.cancel_button.setVisible(True)
-        self.statusBar().showMessage(tr("status.detecting", self.lang))
-        job = self.detection.start(self.state, self.settings, self.view.visible_range())
-        self.update_actions()
-        self._refresh_status()
-        return job
-
-    def cancel_detection(self) -> None:
-        self._cancel_detection(silent=False)
-
-    def _cancel_detection(self, *, silent: bool) -> None:
-        if self._open_job is not None and self._open_cancel is not None:
-            self._open_cancel.set()      # a scan being read by OCR stops at the next page
-        was_running = self.detection.cancel()  # from now on every late result of that job is dropped
-        if was_running:
-            self.detection_status = DetectionStatus.CANCELLED
-            self.banner.set_incomplete(DetectionStatus.CANCELLED.value, len(self.state) if self.state else 0)
-        self.progress.setVisible(False)
-        self.cancel_button.setVisible(False)
-        if was_running and not silent:
-            self.statusBar().showMessage(tr("status.cancelled", self.lang), 5000)
-            self._schedule_autosave()
-            self.detectionFinished.emit(True)
-        self.update_actions()
-
-    def _on_detect_started(self, detector_id: str) -> None:
-        self.detector_id = detector_id
-        self.session.model_id = detector_id
-        self._refresh_status()
-
-    def _on_detect_progress(self, done: int, total: int) -> None:
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(done)
-
-    def _on_first_spans(self) -> None:
-        if self.first_highlight_s is None:
-            self.first_highlight_s = time.perf_counter() - self._open_started
-
-    def _on_detection_ended(self, cancelled: bool, error: str) -> None:
-        if self._model is not None:
-            self._model.catch_up(self._model.CATCH_UP_ROWS)  # the rest follows in batches
-        self.panel.fit_columns(self.lang)  # the labels found may need a wider label column
-        self.progress.setVisible(False)
-        self.cancel_button.setVisible(False)
-        if self.session is not None:
-            self.session.detection_complete = not cancelled
-        self.detection_status = (DetectionStatus.FAILED if error else DetectionStatus.CANCELLED if cancelled
-                                 else DetectionStatus.COMPLETE)
-        self.banner.set_incomplete(None if self.detection_status is DetectionStatus.COMPLETE
-                                   else self.detection_status.value, len(self.state) if self.state else 0)
-        self.statusBar().showMessage(tr("status.cancelled" if cancelled else "status.detected", self.lang)
-                                     .format(n=len(self.state) if self.state else 0), 5000)
-        self._schedule_autosave()
-        self.update_actions()
-        self._refresh_status()
-        self.detectionFinished.emit(cancelled)
-        if error:
-            self.show_error(tr("error.detect", self.lang).format(message=error))
 
     # ================================================================================================
     # current item, navigation
@@ -355,24 +290,21 @@ class MainWindow(WindowCommands, DocumentOpening, StatusLine, QMainWindow):
             self._autosave_timer.start()  # not restarted by later changes: the delay stays bounded
 
     def _autosave(self) -> None:
-        if self.state is None or self.session is None:
+        snap = self.review.snapshot()  # cheap; serialised on the pool
+        if snap is None:
             return
-        self.session.threshold = self.state.threshold
-        snap = self._autosaver.snapshot(self.state, self.session)  # cheap; serialised on the pool
-        saver = self._autosaver
-        self.start_task(lambda: (saver.write(snap), str(snap.path))[1], lambda j, p: self.autosaved.emit(p),
-                        lambda j, m: self.statusBar().showMessage(tr("error.autosave", self.lang)
-                                                                  .format(message=m), 8000))
+        saver = self.review.autosaver
+        self.jobs.start(lambda: (saver.write(snap), str(snap.path))[1], self.autosaved.emit,
+                        lambda m: self.statusBar().showMessage(tr("error.autosave", self.lang)
+                                                               .format(message=m), 8000))
 
-    def _flush_autosave(self) -> None:
-        """Write the session now, on this thread (closing, switching documents)."""
+    def flush_autosave(self, *, even_empty: bool = False) -> None:
+        """Write the session now, on this thread (closing, switching documents, export all); an empty review
+        only with ``even_empty`` (nothing found is a review too, for export all)."""
         if self._autosave_timer.isActive():
             self._autosave_timer.stop()
-        if self.state is None or self.session is None or not len(self.state):
-            return
-        self.session.threshold = self.state.threshold
         try:
-            self._autosaver.write(self._autosaver.snapshot(self.state, self.session))
+            self.review.save_now(even_empty=even_empty)
         except OSError as exc:
             self.show_error(tr("error.autosave", self.lang).format(message=str(exc)))
 
@@ -394,22 +326,9 @@ class MainWindow(WindowCommands, DocumentOpening, StatusLine, QMainWindow):
     # ================================================================================================
     # plumbing
     # ================================================================================================
-    def start_task(self, fn, on_done, on_failed) -> int:
-        """Run ``fn()`` on the pool; ``on_done(job, result)`` / ``on_failed(job, message)`` on this thread."""
-        self._task_seq += 1
-        job = self._task_seq
-        signals = TaskSignals()
-        signals.done.connect(on_done)
-        signals.failed.connect(on_failed)
-        signals.done.connect(lambda j, _r: self._live_signals.pop(j, None))
-        signals.failed.connect(lambda j, _m: self._live_signals.pop(j, None))
-        self._live_signals[job] = signals
-        self._pool.start(TaskWorker(job, fn, signals))
-        return job
-
     def show_error(self, message: str) -> None:
         """Show an error without blocking the event loop (window-modal, opened asynchronously)."""
-        self.last_error = message
+        self.review.last_error = message
         box = QMessageBox(QMessageBox.Icon.Warning, "veil-desktop", message, QMessageBox.StandardButton.Ok, self)
         from .dialogs import translate_buttons
 
@@ -439,10 +358,10 @@ class MainWindow(WindowCommands, DocumentOpening, StatusLine, QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self._cancel_detection(silent=True)
-        self._flush_autosave()
+        self.flush_autosave()
         self._store.save(self.settings)
         self.detection.shutdown(3000)
-        self._pool.waitForDone(3000)
+        self.jobs.pool.waitForDone(3000)
         super().closeEvent(event)
 
     def sizeHint(self) -> QSize:  # noqa: N802

@@ -21,7 +21,7 @@ calls ``open_paths`` for several files or a folder.
 - **Pages view** (``ui/pdf_view.py``): F6 switches a PDF between text and rendered pages with item boxes.
 
 Threading: GUI thread; background detection on the detection pool (``ui/detection.py``), other background
-work (export all, page rendering) through ``window.start_task`` (``QThreadPool.globalInstance()``).
+work (export all, page rendering) through ``window.jobs`` (``ui/jobs.py``, ``QThreadPool.globalInstance()``).
 """
 from __future__ import annotations
 
@@ -74,12 +74,10 @@ class ReviewTools(QObject):
         self.ws = Workspace()
         self._bg_job: int | None = None
         self._bg_index = -1
-        self._export_job: int | None = None
         self._state = None
         self._changes = _Changes(self._schedule_status)
         self._status_timer = QTimer(self, singleShot=True, interval=250, timeout=self._update_current_status)
         self._queue_timer = QTimer(self, singleShot=True, interval=0, timeout=self._pump_queue)
-        self._pages_job: int | None = None
         self.terms_error = ""
         try:
             self.terms: TermList = load_user_terms()
@@ -168,7 +166,7 @@ class ReviewTools(QObject):
         self.panel.refresh()
         if problems:
             self.w.show_error(tr("ws.problems", self.lang) + "\n" + "\n".join(problems[:20]))
-        if new and self.w.path is None and self.w._open_job is None:
+        if new and self.w.path is None and not self.w.opening:
             self.goto(new[0])
         else:
             self._schedule_queue()
@@ -267,7 +265,7 @@ class ReviewTools(QObject):
 
     def _pump_queue(self) -> None:
         w = self.w
-        if self._bg_job is not None or w.detection.running or w._open_job is not None:
+        if self._bg_job is not None or w.detection.running or w.opening:
             return
         index = next((i for i, e in enumerate(self.ws.entries)
                       if e.status is DocStatus.QUEUED and i != self.ws.current), None)
@@ -333,12 +331,8 @@ class ReviewTools(QObject):
     def export_all_to(self, folder: str | Path) -> int:
         """Export every reviewed document into ``folder`` on the pool; ``exportAllFinished`` reports."""
         w = self.w
-        w._flush_autosave()                    # the document on screen: its latest decisions
-        if w.state is not None and w.session is not None and not len(w.state):
-            try:                               # nothing found is a review too (flush skips empty ones)
-                w._autosaver.write(w._autosaver.snapshot(w.state, w.session))
-            except OSError as e:
-                w.show_error(str(e))
+        w.flush_autosave(even_empty=True)      # the document on screen: its latest decisions (nothing found
+                                               # is a review too)
         entries = [e for e in self.ws.entries]
         settings = w.settings
         styles = dict(settings.styles)
@@ -347,14 +341,9 @@ class ReviewTools(QObject):
             return export_reviewed(entries, Path(folder), styles=styles, default_style=settings.default_style,
                                    allow_below_threshold=True)
 
-        self._export_job = w.start_task(run, self._on_export_done,
-                                        lambda j, m: w.show_error(m))
-        return self._export_job
+        return w.jobs.start(run, self._on_export_done, w.show_error, channel="export_all").id
 
-    def _on_export_done(self, job: int, summary) -> None:
-        if job != self._export_job:
-            return
-        self._export_job = None
+    def _on_export_done(self, summary) -> None:
         for row in summary.exported:
             i = self.ws.index_of(row.source)
             if i >= 0:
@@ -445,23 +434,21 @@ class ReviewTools(QObject):
         doc, state = w.document, w.state
         self.stack.setCurrentWidget(self.pages)
 
-        def done(job, result):
-            if job != self._pages_job or w.state is not state:
+        def done(result):
+            if w.state is not state:
                 return
             data, boxes = result
             self.pages.set_document(data, boxes, state)
-            self._on_current_item(w._current_id)
+            self._sync_pages_current()
             self.pagesReady.emit()
 
-        self._pages_job = w.start_task(lambda: load_boxes(doc), done, lambda j, m: w.show_error(m))
-        return self._pages_job
+        return w.jobs.start(lambda: load_boxes(doc), done, w.show_error, channel="pages").id
 
     def _render_page(self, data: bytes, index: int, scale: float, done) -> None:
         from .pdf_view import render_page
 
-        self.w.start_task(lambda: render_page(data, index, scale),
-                          lambda j, img: done(index, scale, img, data),
-                          lambda j, m: done(index, scale, None, data))
+        self.w.jobs.start(lambda: render_page(data, index, scale), lambda img: done(index, scale, img, data),
+                          lambda _m: done(index, scale, None, data))
 
     def _on_current_item(self, item_id) -> None:
         if self.stack.currentWidget() is self.pages and self.w.state is not None:
@@ -470,7 +457,8 @@ class ReviewTools(QObject):
 
     def _sync_pages_current(self) -> None:
         if self.stack.currentWidget() is self.pages:
-            self._on_current_item(self.w._current_id)
+            item = self.w.current_item()
+            self._on_current_item(item.id if item is not None else None)
 
 
 def _key(p) -> str:

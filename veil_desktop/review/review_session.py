@@ -1,0 +1,159 @@
+"""The review on screen, without Qt: what the window shows and every decision it needs about it.
+
+``ReviewSession`` owns
+- the **document** (``document``, ``path``) and its **review state** (``state``: a ``ReviewState``), with
+  the saved-session record ``info`` (``review.session.SessionInfo``: hash, model id, threshold,
+  whether detection finished);
+- the **detection status** (``detection_status``: not run / running / cancelled / failed / complete) and
+  the detector's id, moved by ``detection_started`` / ``detector_loaded`` / ``detection_ended`` /
+  ``detection_cancelled``;
+- **autosave** (``snapshot()`` on the owner thread, ``Autosaver.write`` on any thread, ``save_now()``
+  synchronously); persistence itself is ``review/session.py``;
+- the **export request**: ``check_export`` builds the summary, the blockers and the ``ExportRequest``
+  that ``review.export_job.export_review`` runs;
+- ``last_error``: the last message shown to the reviewer.
+
+The window (``ui/main_window.py``) holds one ``ReviewSession`` as ``window.review``, shows it, and calls
+these methods from its slots; tests drive it without a window. Threading: owner (GUI) thread only, except
+``Autosaver.write`` of a snapshot.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..masking import resolve_tag_language
+from ..paths import same_path
+from .export import PendingPolicy
+from .export_job import ExportRequest
+from .loading import Loaded
+from .session import Autosaver, SessionInfo, Snapshot, document_hash
+from .state import ReviewState, Status
+from .summary import DetectionStatus, ExportSummary, build_summary
+
+
+@dataclass(frozen=True)
+class ExportCheck:
+    """What ``ReviewSession.check_export`` decided: ``request`` is None when the export must not start
+    (``same_file``: the output is the original; ``blockers``: what the reviewer has not agreed to)."""
+
+    summary: ExportSummary | None
+    blockers: tuple[str, ...] = ()
+    same_file: bool = False
+    request: ExportRequest | None = None
+
+
+class ReviewSession:
+    """The document on screen, its review, detection status, autosave and export request (no Qt)."""
+
+    def __init__(self, autosaver: Autosaver | None = None) -> None:
+        self.document: Any = None          # veil_desktop.documents.Document
+        self.path: Path | None = None
+        self.state: ReviewState | None = None
+        self.info: SessionInfo | None = None
+        #: whether detection covered the whole document (export is blocked otherwise)
+        self.detection_status = DetectionStatus.NOT_RUN
+        self.detector_id = ""
+        self.last_error = ""
+        self.autosaver = autosaver or Autosaver()
+        self.restored = False              # the review was restored from a saved session
+
+    @property
+    def has_document(self) -> bool:
+        return self.state is not None
+
+    # -- the document ----------------------------------------------------------------------------------
+    def install(self, loaded: Loaded, default_threshold: float) -> ReviewState:
+        """Take ownership of a freshly loaded document. Every document starts from the safe defaults: its own
+        saved threshold, or ``default_threshold`` (never the previous document's); detection status afresh."""
+        self.document, self.path, self.state = loaded.document, loaded.path, loaded.state
+        self.restored = loaded.session is not None
+        self.info = loaded.session or SessionInfo(document_hash(loaded.state.text), str(loaded.path))
+        if not self.restored:
+            self.state.set_threshold(default_threshold)
+        complete = self.restored and loaded.session.detection_complete
+        self.detection_status = DetectionStatus.COMPLETE if complete else DetectionStatus.NOT_RUN
+        if complete:
+            self.detector_id = loaded.session.model_id
+        return self.state
+
+    @property
+    def needs_detection(self) -> bool:
+        """A new document, or a restored one whose detection did not finish."""
+        return self.state is not None and not (self.info is not None and self.restored
+                                               and self.info.detection_complete)
+
+    def decided_count(self) -> int:
+        return sum(1 for it in self.state if it.status is not Status.PENDING) if self.state is not None else 0
+
+    # -- detection status ------------------------------------------------------------------------------
+    def detection_started(self) -> None:
+        self.info.detection_complete = False
+        self.detection_status = DetectionStatus.RUNNING
+
+    def detector_loaded(self, detector_id: str) -> None:
+        self.detector_id = detector_id
+        if self.info is not None:
+            self.info.model_id = detector_id
+
+    def detection_ended(self, cancelled: bool, error: str = "") -> DetectionStatus:
+        if self.info is not None:
+            self.info.detection_complete = not cancelled
+        self.detection_status = (DetectionStatus.FAILED if error else DetectionStatus.CANCELLED if cancelled
+                                 else DetectionStatus.COMPLETE)
+        return self.detection_status
+
+    def detection_cancelled(self) -> None:
+        self.detection_status = DetectionStatus.CANCELLED
+
+    @property
+    def detection_incomplete(self) -> str | None:
+        """The status to show in the banner, None when detection is complete."""
+        return None if self.detection_status is DetectionStatus.COMPLETE else self.detection_status.value
+
+    def item_count(self) -> int:
+        return len(self.state) if self.state is not None else 0
+
+    # -- autosave ----------------------------------------------------------------------------------------
+    def snapshot(self, *, even_empty: bool = True) -> Snapshot | None:
+        """A snapshot to write (on any thread, ``autosaver.write``); None without a document, or when the
+        review is empty and ``even_empty`` is False."""
+        if self.state is None or self.info is None or (not even_empty and not len(self.state)):
+            return None
+        self.info.threshold = self.state.threshold
+        return self.autosaver.snapshot(self.state, self.info)
+
+    def save_now(self, *, even_empty: bool = False) -> bool:
+        """Write the session on this thread (closing, switching documents, export all). Raises ``OSError``."""
+        snap = self.snapshot(even_empty=even_empty)
+        return bool(snap is not None and self.autosaver.write(snap))
+
+    # -- export ------------------------------------------------------------------------------------------
+    def summary(self, policy: PendingPolicy | str, styles: dict | None, default_style: str,
+                tag_lang: str | None) -> ExportSummary:
+        return build_summary(self.state, policy, self.detection_status, self.document, styles, default_style,
+                             resolve_tag_language(self.state.text, tag_lang))
+
+    def check_export(self, out_path: str | Path, settings, *, styles: dict[str, str] | None = None,
+                     default_style: str | None = None, policy: PendingPolicy | str | None = None,
+                     partial_ok: bool = False, below_threshold_ok: bool = False, tag_lang: str | None = None,
+                     overwrite: bool | None = None) -> ExportCheck:
+        """The checks before an export (the original is never the output; nothing is written from an
+        incomplete detection, or with suggestions hidden below the threshold, unless agreed) and the request.
+        ``policy`` defaults to BLOCK: never a policy left over from another export."""
+        out = Path(out_path)
+        if self.path is not None and same_path(out, self.path):
+            return ExportCheck(None, same_file=True)
+        policy = PendingPolicy(policy or PendingPolicy.BLOCK)
+        styles = dict(settings.styles if styles is None else styles)
+        default_style = default_style or settings.default_style
+        tag_lang = resolve_tag_language(self.state.text, tag_lang)   # the CLI's default too
+        summary = self.summary(policy, styles, default_style, tag_lang)
+        blockers = summary.blockers(partial_ok=partial_ok, below_threshold_ok=below_threshold_ok)
+        if blockers:
+            return ExportCheck(summary, tuple(blockers))
+        req = ExportRequest(out, styles, default_style, policy, self.detector_id,
+                            allow_below_threshold=below_threshold_ok, tag_lang=tag_lang,
+                            review=summary.report_fields(partial_ok=partial_ok), overwrite=bool(overwrite))
+        return ExportCheck(summary, request=req)
