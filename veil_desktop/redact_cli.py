@@ -101,6 +101,20 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    "instead of holding them back for review; the report lists those pages")
     p.add_argument("--terms", metavar="FILE", help="term list CSV (term,action,label): mask terms are always "
                    "masked, detections inside keep terms are left")
+    c = p.add_argument_group("cluster (optional extra veil-desktop[cluster]: Dask distributed; resumable "
+                             "manifest .veil-manifest.sqlite in --out)")
+    c.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N worker processes "
+                   "(listens on 127.0.0.1 only)")
+    c.add_argument("--scheduler", metavar="ADDR", help="run on an existing Dask cluster: tls://HOST:PORT (with "
+                   "--tls-ca/--tls-cert/--tls-key); plain tcp:// only on loopback unless --insecure")
+    c.add_argument("--scheduler-file", metavar="F", help="the scheduler address from a Dask scheduler file")
+    c.add_argument("--tls-ca", metavar="FILE", help="CA certificate for a tls:// scheduler")
+    c.add_argument("--tls-cert", metavar="FILE", help="client certificate for a tls:// scheduler")
+    c.add_argument("--tls-key", metavar="FILE", help="client key for a tls:// scheduler")
+    c.add_argument("--insecure", action="store_true", help="allow a plain tcp:// scheduler that is not loopback")
+    c.add_argument("--summary-json", metavar="F", help="write a machine-readable summary to F")
+    c.add_argument("--file-timeout", type=float, metavar="S", help="per-file time limit in seconds on a "
+                   "cluster (default 600): a file over it becomes FAILED and its worker is restarted")
     p.set_defaults(func=run)
     return p
 
@@ -398,6 +412,10 @@ def run(args: argparse.Namespace) -> int:
     jobs, rows = collect_jobs(args.inputs, out_dir, args.txt)
     if not jobs and not rows:
         return _usage_error("no supported files found in the inputs")
+    from .cluster.run import run_cluster, wanted  # no Dask import unless a cluster run is asked for
+
+    if wanted(args):
+        return run_cluster(args, jobs, rows, out_dir)
     if jobs:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
