@@ -12,17 +12,9 @@ from typing import Iterable, Literal
 
 Source = Literal["model", "rule", "manual"]
 
-#: Labels the veil model family emits (BIOES over these three).
-MODEL_LABELS: tuple[str, ...] = ("PERSON", "ADDRESS", "ORGANIZATION")
-
-#: Labels the rule stage emits (structured PII).
-RULE_LABELS: tuple[str, ...] = (
-    "PHONE", "RRN", "FOREIGNER_RN", "EMAIL", "CARD", "ACCOUNT", "BUSINESS_REG", "CORP_REG",
-    "PASSPORT", "DRIVER_LICENSE", "VEHICLE", "IP", "POSTAL_CODE",
-    # other identifiers (detect/rules/identifiers.py)
-    "URL", "HEALTH_INSURANCE", "MEDICAL_ID", "EMPLOYEE_ID", "STUDENT_ID", "CASE_NUMBER", "DOC_NUMBER",
-    "BIRTH_DATE",
-)
+#: Labels the veil model family emits (BIOES over these three) and the rule stage's structured PII: both
+#: from the one label catalogue (``veil_desktop.labels``).
+from ..labels import MODEL_LABELS, RULE_LABELS  # noqa: E402
 
 ALL_LABELS: tuple[str, ...] = MODEL_LABELS + RULE_LABELS
 

@@ -14,14 +14,13 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
                                QSlider, QTableView, QVBoxLayout, QWidget)
 
-from ..detect.span import ALL_LABELS
-from ..labels import display_name
+from ..labels import MODEL_LABELS, UI_ORDER, display_name
 from ..review.state import Status
 from .i18n import tr
 from .table_model import SpanDelegate, SpanFilterProxy, SpanTableModel
 
-MAIN_LABELS = ("PERSON", "ADDRESS", "ORGANIZATION")
-LABEL_CHOICES = MAIN_LABELS + tuple(l for l in ALL_LABELS if l not in MAIN_LABELS) + ("OTHER",)
+#: the label catalogue's order (``labels.UI_ORDER``)
+LABEL_CHOICES = UI_ORDER
 #: table column widths (0 = the stretching text column)
 COLUMN_WIDTHS = (52, 0, 92, 48, 58, 48, 84)  # the last: section/page (table_model "where")
 
@@ -98,7 +97,7 @@ class SpanPanel(QWidget):
         lang = lang or getattr(self, "_lang", "ko")
         model = self.proxy.sourceModel()
         state = getattr(model, "state", None)
-        labels = set(MAIN_LABELS) | ({it.label for it in state} if state is not None else set())
+        labels = set(MODEL_LABELS) | ({it.label for it in state} if state is not None else set())
         fm = self.table.fontMetrics()
         hfm = self.table.horizontalHeader().fontMetrics()
         texts = {2: [display_name(l, lang) for l in labels], 4: [tr(f"status.{s.value}", lang) for s in Status],
