@@ -90,15 +90,29 @@ _OBF_EMAIL = re.compile(rf"[A-Za-z0-9._%+-]+(?P<at>{_OBF_AT})[A-Za-z0-9-]+(?:(?:
 _OBF_DOT_RE = re.compile(_OBF_DOT)
 
 
+_OBF_AT_RE = re.compile(_OBF_AT)
+
+
 def _email_edits(text: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
-    if "at" not in text and "AT" not in text and "At" not in text and "골뱅이" not in text:
+    if "at" not in text and "AT" not in text and "At" not in text and "골뱅이" not in text and "앳" not in text:
         return out
-    for m in _OBF_EMAIL.finditer(text):
-        if "@" in m.group():
+    done = -1
+    for at in _OBF_AT_RE.finditer(text):  # only around an at-word (the full pattern is slow on long text)
+        if at.start() < done:
+            continue
+        lo = at.start()
+        while lo > 0 and at.start() - lo < 128 and (text[lo - 1].isascii() and (text[lo - 1].isalnum()
+                                                                                 or text[lo - 1] in "._%+-")):
+            lo -= 1
+        m = _OBF_EMAIL.match(text, lo, min(len(text), at.end() + 256))
+        if m is None or m.start("at") != at.start() or "@" in m.group():
+            continue
+        if m.end() < len(text) and (text[m.end()].isascii() and text[m.end()].isalnum()):
             continue
         out.append((m.start("at"), m.end("at"), "@"))
         out.extend((d.start(), d.end(), ".") for d in _OBF_DOT_RE.finditer(text, m.end("at"), m.end()))
+        done = m.end()
     return out
 
 
@@ -279,16 +293,24 @@ def _formula_edits(text: str) -> list[tuple[int, int, str]]:
 #: an e-mail address broken over a line: after the ``@`` (``kim@exam⏎ple.com``), or in the local part when
 #: the break is inside a quoted CSV cell (``"minjun.⏎kim@example.com"``)
 _EMAIL_FULL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
-_EMAIL_BREAK = re.compile(r"(?P<a>[A-Za-z0-9._%+-]+@?[A-Za-z0-9.-]*)[ \t]*(?P<br>\r\n|\r|\n)[ \t]*"
-                          r"(?P<b>[A-Za-z0-9._%+@-]+)")
+_EMAIL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+@-")
+_LINE_BREAK_IN_WORD = re.compile(r"(?<=[A-Za-z0-9._%+@-])[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[A-Za-z0-9._%+@-])")
 
 
 def _broken_email_edits(text: str) -> list[tuple[int, int, str]]:
     if "@" not in text or "\n" not in text and "\r" not in text:
         return []
     out = []
-    for m in _EMAIL_BREAK.finditer(text):
-        a, b = m.group("a"), m.group("b")
+    for m in _LINE_BREAK_IN_WORD.finditer(text):
+        i = m.start()
+        while i > 0 and m.start() - i < 128 and text[i - 1] in _EMAIL_CHARS:
+            i -= 1
+        j = m.end()
+        while j < len(text) and j - m.end() < 128 and text[j] in _EMAIL_CHARS:
+            j += 1
+        a, b = text[i:m.start()], text[m.end():j]
+        if "@" not in a and "@" not in b:
+            continue
         joined = a + b
         if joined.count("@") != 1 or not _EMAIL_FULL.fullmatch(joined):
             continue
@@ -296,10 +318,10 @@ def _broken_email_edits(text: str) -> list[tuple[int, int, str]]:
             if _EMAIL_FULL.fullmatch(a) and not b.startswith("."):
                 continue  # a whole address, then a word on the next line
         else:  # the break is in the local part: only inside a quoted cell
-            line_start = max(text.rfind("\n", 0, m.start("a")), text.rfind("\r", 0, m.start("a"))) + 1
-            if text.count('"', line_start, m.start("a")) % 2 != 1:
+            line_start = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
+            if text.count('"', line_start, i) % 2 != 1:
                 continue
-        out.append((m.end("a"), m.start("b"), ""))
+        out.append((m.start(), m.end(), ""))
     return out
 
 

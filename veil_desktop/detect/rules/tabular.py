@@ -153,16 +153,6 @@ def _match(digits: list[str], hint: str) -> tuple[int, str, float] | None:
     return None
 
 
-_TAB_JOINED = re.compile(r"-?[0-9]+-?(?: -?[0-9]+-?)+")
-
-
-def _tab_joined(t: str, cell: tuple[int, int]) -> list[tuple[int, int]]:
-    a, b = cell
-    if not _TAB_JOINED.fullmatch(t, a, b):
-        return [cell]
-    return [(a + m.start(), a + m.end()) for m in re.finditer(r"[^ ]+", t[a:b])]
-
-
 def find_split_cells(t: str, ctx=None) -> list[Span]:
     """Spans over the pieces of values split across adjacent cells (see the module docstring)."""
     if "," not in t and ";" not in t and "\t" not in t:
@@ -178,8 +168,6 @@ def find_split_cells(t: str, ctx=None) -> list[Span]:
         if delim is None:
             continue
         cells = split_row(t, a, b, delim)
-        if delim == "\t":  # the rule view reads digits⇥digits as one number (a DOCX tab): split it again
-            cells = [piece for c in cells for piece in _tab_joined(t, c)]
         if len(cells) < 2:
             continue
         header = _header(t, a, delim)
