@@ -71,13 +71,13 @@ def kind_before(text: str, start: int, width: int = BEFORE) -> str | None:
     """The kind of the keyword closest before ``start`` (within ``width`` chars), or None."""
     found, found_end = None, -100
     lo = start - width
-    # a keyword counts when it ends inside the window (long English labels — "Resident Registration No." —
-    # may start before it)
+    # a long English label ("Resident Registration No.") counts when it ends inside the window; every other
+    # keyword must start inside it (a Korean NEG word just before the window must not veto: measured)
     for m in _CTX.finditer(text, max(0, lo - _LONGEST), start):
-        if m.end() <= lo:
+        if m.start() < lo and (m.end() <= lo or m.group(0)[0] not in _LATIN):
             continue
         k = _kind(text, m)
-        if k is None:
+        if k is None or (k == "NEG" and m.start() < lo):
             continue
         if (k == "NEG" and found not in (None, "NEG") and m.group(0) in _GENERIC_NEG
                 and m.start() - found_end <= _GENERIC_GAP and not text[found_end:m.start()].strip(" ()[]:")):
