@@ -431,7 +431,7 @@ def write_hwp(doc: Document, plan: list, source: bytes) -> bytes:
     missing = [s for s in {s.member for s in doc.segments} if s not in sections]
     if missing:
         raise DocumentError("The reviewed text names sections the HWP file does not have; open it again.")
-    text = "\r\n".join(t.replace("\n", "\r\n") for t in preview)[:PREVIEW_CHARS]
+    text = "\r\n".join(t.replace("\n", "\r\n") for t in preview).lstrip("\r\n")[:PREVIEW_CHARS]
     out["PrvText"] = text.encode("utf-16-le", "replace")
     out[SUMMARY] = neutral_summary()
     return write_cfb(out)
