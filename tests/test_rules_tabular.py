@@ -1,0 +1,182 @@
+"""Issue 26 class 5: values split over CSV/TSV cells (rules/tabular.py), Hanja-only names (rules/hanja.py).
+
+End to end with the embedded default detector (the compact ONNX model + the rule stage), masked through
+``veil_desktop.masking.Masker``, then checked with the leak rule of KOREAN_MASKING.md: no 4-digit run of the
+number survives (separators and cell delimiters removed), no 2 syllables of a name. Hard negatives:
+ordinary numeric CSVs (prices, counts, dates, codes) and Hanja words are not tagged. Last, ``veil-redact
+redact`` on a real CSV file in tmp_path.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from veil_desktop.cli import main
+from veil_desktop.detect.default import build_default_detector
+from veil_desktop.detect.rules import RuleDetector
+from veil_desktop.detect.rules.hanja import find_hanja_names
+from veil_desktop.detect.rules.tabular import find_split_cells, split_row
+from veil_desktop.masking import Masker, apply_replacements
+
+
+@pytest.fixture(scope="module")
+def det():
+    return build_default_detector(threads=1)
+
+
+def mask(det, text: str) -> str:
+    spans = det.detect(text)
+    return apply_replacements(text, Masker(lang="ko").plan(text, spans))
+
+
+def digit_leak(masked: str, value: str) -> str | None:
+    """A run of ≥ 4 digits of the masked text (separators removed) that is a piece of ``value``'s digits."""
+    digits = re.sub(r"\D", "", value)
+    flat = re.sub(r"[\s,;\t\"'=&()\-.]", "", masked)
+    for m in re.finditer(r"\d{4,}", flat):
+        if m.group() in digits:
+            return m.group()
+    return None
+
+
+def name_leak(masked: str, name: str) -> str | None:
+    flat = re.sub(r"\s", "", masked)
+    return next((name[i:i + 2] for i in range(len(name) - 1) if name[i:i + 2] in flat), None)
+
+
+def pieces(text: str, spans, label: str) -> list[str]:
+    return [text[s.start:s.end] for s in spans if s.label == label]
+
+
+# ---------------------------------------------------------------------------------------- split values
+SPLIT = [
+    ("번호,성명,주민번호 앞자리,주민번호 뒷자리,부서\r\n1,고객A,851203,1234567,영업팀\r\n",
+     "RRN", ["851203", "1234567"]),
+    ("no;주민등록번호(앞);주민등록번호(뒤);비고\n7;930415;2345678;재직\n", "RRN", ["930415", "2345678"]),
+    ("사번\t생년월일\t뒷자리\t입사\nA-17\t880722\t1456789\t신입\n", "RRN", ["880722", "1456789"]),
+    ('이름,"주민번호(앞)","주민번호(뒤)"\n고객A,"851203","1234567"\n', "RRN", ["851203", "1234567"]),
+    ("고객,국번,앞,뒤\nA,010,4821,7395\n", "PHONE", ["010", "4821", "7395"]),
+    ("상호,전화1,전화2,전화3\n한빛상사,02,6313,8842\n", "PHONE", ["02", "6313", "8842"]),
+    ("고객,휴대폰1,휴대폰2,휴대폰3\nA,10,5573,2049\n", "PHONE", ["10", "5573", "2049"]),   # leading 0 dropped
+    ("성명\t전화1\t전화2\t전화3\n고객B\t031\t778\t2914\n", "PHONE", ["031", "778", "2914"]),
+    ("id,a,b,c\n1,010,4821,7395\n", "PHONE", ["010", "4821", "7395"]),       # mobile prefix: no header needed
+    ("카드번호1,카드번호2,카드번호3,카드번호4,유효기간\n4563,1789,5521,0932,12/29\n", "CARD",
+     ["4563", "1789", "5521", "0932"]),
+    ("은행,계좌번호1,계좌번호2,계좌번호3\n신한,110,432,918273\n", "ACCOUNT", ["110", "432", "918273"]),
+]
+
+
+@pytest.mark.parametrize("text,label,values", SPLIT)
+def test_split_cells_one_span_per_piece(text, label, values):
+    spans = find_split_cells(text)
+    assert [(text[s.start:s.end], s.label) for s in spans] == [(v, label) for v in values]
+    # exact offsets: each span is the whole content of its cell (quotes excluded)
+    for s, v in zip(spans, values):
+        assert text[s.start:s.end] == v and text[s.start - 1] in ',;\t"\n' and text[s.end] in ',;\t"\r\n'
+
+
+@pytest.mark.parametrize("text,label,values", SPLIT)
+def test_split_cells_end_to_end_masked_without_leak(det, text, label, values):
+    spans = det.detect(text)
+    for v in values:
+        assert any(text[s.start:s.end] == v for s in spans if s.label == label), (v, spans)
+    masked = mask(det, text)
+    assert digit_leak(masked, "".join(values)) is None, masked
+    for v in values:
+        assert not re.search(rf"(?<!\d){v}(?!\d)", masked), masked
+
+
+def test_two_values_in_one_row(det):
+    text = "성명,주민번호 앞자리,주민번호 뒷자리,국번,앞,뒤\n고객A,851203,1234567,010,4821,7395\n"
+    spans = det.detect(text)
+    assert pieces(text, spans, "RRN") == ["851203", "1234567"]
+    assert pieces(text, spans, "PHONE") == ["010", "4821", "7395"]
+    masked = mask(det, text)
+    assert masked.splitlines()[1] == "고객A,[주민등록번호],[주민등록번호],[전화번호],[전화번호],[전화번호]"
+
+
+def test_header_far_above_and_many_rows(det):
+    rows = "\n".join(f"{i},고객{i},9{i % 10}0{1 + i % 9}1{i % 10},1{i:06d}" for i in range(1, 40))
+    text = "번호,성명,주민번호 앞자리,주민번호 뒷자리\n" + rows + "\n"
+    spans = [s for s in det.detect(text) if s.label == "RRN"]
+    assert len(spans) == 2 * 39
+    masked = mask(det, text)
+    assert not re.search(r",\d{6},\d{7}", masked)
+
+
+NEGATIVES = [
+    "상품,수량,단가,금액\n사과,3,1200,3600\n배,10,2500,25000\n귤,120,400,48000\n",
+    "연도,월,일,매출\n2024,03,15,125000\n2024,04,01,98000\n",
+    "date,open,high,low,close\n2024-03-15,3200,3350,3180,3300\n",
+    "지점,코드,재고,입고,출고\n강남,1021,5678,1234,4321\n",
+    "x,y,z\n851203,1234567,5\n",                     # 6 + 7 digits, no header word, invalid check digit
+    "학년,반,번호,점수\n3,02,1234,5678\n",               # 02 + 4 + 4 but no phone header word
+    "품번,규격1,규격2,규격3,규격4\nA1,1200,3400,5600,7800\n",   # 4 x 4 digits, no card word, Luhn fails
+    "id,lat,lon\n1,37,5665\n",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_ordinary_numeric_csv_is_not_tagged(det, text):
+    assert find_split_cells(text) == []
+    spans = det.detect(text)
+    assert [(text[s.start:s.end], s.label) for s in spans
+            if s.label in ("RRN", "PHONE", "CARD", "ACCOUNT", "FOREIGNER_RN")] == []
+
+
+def test_split_row_quotes_and_escapes():
+    line = '"a, b",  "x""y" ,c,,"010"'
+    cells = split_row(line, 0, len(line), ",")
+    assert [line[a:b] for a, b in cells] == ["a, b", 'x""y', "c", "", "010"]
+
+
+# ------------------------------------------------------------------------------------------ Hanja names
+HANJA = [
+    ("성명: 金民俊\n소속: 영업부\n", "金民俊"),
+    ("번호,성명(한자),직위\n1,李瑞妍,과장\n", "李瑞妍"),
+    ("崔志勳 님께서 신청하신 서류입니다.", "崔志勳"),
+    ("대표자 (한자) 南宮玟 / 법인", "南宮玟"),
+    ("신청인: 朴敏\n", "朴敏"),
+    ("\uf9e1瑞妍 씨", "\uf9e1瑞妍"),                      # compatibility ideograph 李 (U+F9E1)
+]
+
+
+@pytest.mark.parametrize("text,name", HANJA)
+def test_hanja_name_found_and_masked(det, text, name):
+    assert [(text[s.start:s.end], s.label) for s in find_hanja_names(text)] == [(name, "PERSON")]
+    spans = det.detect(text)
+    assert any(s.label == "PERSON" and s.start <= text.index(name) and text.index(name) + len(name) <= s.end
+               for s in spans), spans
+    assert name_leak(mask(det, text), name) is None
+
+
+@pytest.mark.parametrize("text", [
+    "大韓民國 憲法", "安全 第一", "高等學校 金額 明日", "韓國 님께", "성명: 大韓民國", "全國 經濟人 聯合會",
+    "柳成龍은 조선의 재상이다",                 # a historical name in prose, no field or title: not ours to guess
+])
+def test_hanja_words_are_not_names(text):
+    assert find_hanja_names(text) == []
+    assert [s for s in RuleDetector(entities=True).detect(text) if text[s.start:s.end][:1] >= "\u3400"
+            and s.label == "PERSON"] == []
+
+
+# ------------------------------------------------------------------------------------------- the CLI
+def test_cli_redacts_split_cells_in_a_csv(tmp_path: Path, capsys):
+    src = tmp_path / "in"
+    src.mkdir()
+    planted = {"851203", "1234567", "4821", "7395", "李瑞妍"}
+    data = ("번호,성명(한자),주민번호 앞자리,주민번호 뒷자리,국번,앞,뒤,금액\r\n"
+            "1,李瑞妍,851203,1234567,010,4821,7395,35000\r\n").encode("utf-8")
+    (src / "staff.csv").write_bytes(data)
+    out = tmp_path / "out"
+    code = main(["redact", str(src), "--out", str(out), "--threads", "1", "--quiet"])
+    capsys.readouterr()
+    assert code == 0
+    assert (src / "staff.csv").read_bytes() == data                      # original untouched
+    result = (out / "staff.csv").read_bytes().decode("utf-8")
+    for v in planted:
+        assert v not in result, result
+    assert digit_leak(result, "8512031234567") is None and digit_leak(result, "01048217395") is None
+    assert result.endswith(",35000\r\n")                                    # the price stays
