@@ -1,9 +1,10 @@
 """What the reviewer can do in the window: navigation, decisions, marking, and the action slots.
 
 ``WindowCommands`` is a mixin of ``MainWindow`` (``ui/main_window.py``): the handler of action ``x``
-(``ui/actions.py``) is ``_on_x``, defined here. The methods work on the window's ``state`` (the
-``ReviewState``), its ``view`` and its ``panel``; every change goes through the state, whose listeners
-update the table, highlights, status bar and autosave.
+(``ui/actions.py``) is ``_on_x``, defined here, with the current item (``current_item``, ``select_item``).
+The methods work on the ``ReviewSession``'s state (``self.state`` shows ``review.state``), the window's
+``view`` and ``panel`` (the window attributes used are declared below); every change goes through the
+state, whose listeners update the table, highlights, status bar and autosave.
 
 Threading: GUI thread only.
 """
@@ -14,12 +15,61 @@ from dataclasses import replace
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
+from ..review.review_session import ReviewSession
+from ..review.settings import AppSettings
 from ..review.state import ReviewItem, Status
+from .bulk import BulkActions
+from .document_view import DocumentView
+from .export_flow import ExportFlow
+from .highlighter import SpanHighlighter
 from .i18n import tr
+from .menus import WindowActions
+from .settings_store import SettingsStore
+from .span_panel import SpanPanel
 
 
 class WindowCommands:
     """Mixin for ``MainWindow``; see the module docstring."""
+
+    review: ReviewSession
+    settings: AppSettings
+    _store: SettingsStore
+    lang: str
+    view: DocumentView
+    panel: SpanPanel
+    menu: WindowActions
+    bulk: BulkActions
+    exporter: ExportFlow
+    _highlighter: SpanHighlighter | None
+    _current_id: int | None
+
+    # -- the current item ------------------------------------------------------------------------------
+    def current_item(self) -> ReviewItem | None:
+        if self.state is None or self._current_id is None or self._current_id not in self.state:
+            return None
+        return self.state.item(self._current_id)
+
+    def select_item(self, item_id: int | None, *, scroll_view: bool = True) -> None:
+        """Make ``item_id`` current: select its table row and outline it in the document."""
+        self._current_id = item_id
+        item = self.current_item()
+        if item is not None:
+            self.panel.select_item(item.id)
+        self.view.show_current(item, scroll=scroll_view)
+        self.update_actions()
+
+    def _on_table_current(self, item_id: int) -> None:
+        if item_id != self._current_id:
+            self._current_id = item_id
+            self.view.show_current(self.current_item())
+            self.update_actions()
+
+    def selected_ids(self) -> list[int]:
+        """Items selected in the table, or the current item."""
+        ids = self.panel.selected_ids()
+        if not ids and self._current_id is not None and self.current_item() is not None:
+            ids = [self._current_id]
+        return ids
 
     # -- navigation ------------------------------------------------------------------------------------
     def _go_pending(self, forward: bool) -> None:

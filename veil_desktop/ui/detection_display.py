@@ -16,10 +16,11 @@ from ..review.review_session import ReviewSession
 from ..review.settings import AppSettings
 from ..review.summary import DetectionStatus
 from .banner import StatusBanner
-from .detection import DetectionController
+from .detection import DetectionController, detector_key
 from .document_view import DocumentView
 from .i18n import tr
 from .jobs import Jobs
+from .settings_store import SettingsStore
 from .span_panel import SpanPanel
 
 
@@ -30,6 +31,7 @@ class DetectionDisplay:
     detection: DetectionController
     jobs: Jobs
     settings: AppSettings
+    _store: SettingsStore
     lang: str
     view: DocumentView
     panel: SpanPanel
@@ -101,3 +103,16 @@ class DetectionDisplay:
         self.detectionFinished.emit(cancelled)
         if error:
             self.show_error(tr("error.detect", self.lang).format(message=error))
+
+    # -- settings: a new detector means a new detection -------------------------------------------------
+    def apply_settings(self, new: AppSettings) -> None:
+        new = new.normalised()
+        model_changed = detector_key(new) != detector_key(self.settings)  # folder, threads, skip_ids
+        lang_changed = new.language != self.settings.language
+        self.settings = new
+        self._store.save(new)
+        if lang_changed:
+            self.lang = new.language
+            self.retranslate()
+        if model_changed and self.state is not None:
+            self.run_detection()  # the detector cache rebuilds for the new settings on the pool

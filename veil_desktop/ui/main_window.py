@@ -29,8 +29,8 @@ on the detection controller's own ``QThreadPool``; opening, export and autosave 
 (paths, text, snapshots) and report through signals tagged with a job id; results of a job that is no
 longer current are dropped.
 
-Autosave: any change to the state starts a 1 s single-shot timer (not restarted by later changes, so the
-delay is bounded); the snapshot is taken on the GUI thread and written atomically on the pool.
+Autosave (``ui/autosave.py``): any change to the state starts a 1 s single-shot timer (not restarted by
+later changes, so the delay is bounded); the snapshot is taken on the GUI thread and written on the pool.
 """
 from __future__ import annotations
 
@@ -43,10 +43,11 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, 
 from ..review.export import PendingPolicy
 from ..review.review_session import ReviewSession
 from ..review.settings import AppSettings
-from ..review.state import ReviewItem, StateListener
+from ..review.state import StateListener
+from .autosave import Autosave
 from .banner import StatusBanner, unreadable_captions
 from .bulk import BulkActions
-from .detection import DetectionController, DetectorFactory, detector_key
+from .detection import DetectionController, DetectorFactory
 from .detection_display import DetectionDisplay
 from .document_view import DocumentView
 from .export_flow import ExportFlow
@@ -61,8 +62,6 @@ from .settings_store import SettingsStore
 from .span_panel import SpanPanel
 from .jobs import Jobs
 from .table_model import SpanTableModel
-
-AUTOSAVE_DELAY_MS = 1000
 
 
 class _StateWatcher(StateListener):
@@ -131,7 +130,9 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
         self.exporter.copiesFound.connect(self.copiesFound)
         self.openProgress.connect(self._on_open_progress)
         self._status_timer = QTimer(self, singleShot=True, interval=150, timeout=self._refresh_status)
-        self._autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS, timeout=self._autosave)
+        self.autosave = Autosave(self, self.review, self.jobs)   # ui/autosave.py
+        self.autosave.saved.connect(self.autosaved)
+        self.autosave.failed.connect(self._on_autosave_failed)
         self.first_highlight_s: float | None = None  # open -> first highlighted span (benchmark)
         self._open_started = 0.0
         self._highlighter: SpanHighlighter | None = None
@@ -234,36 +235,6 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
         self.btn_accept_above.setEnabled(has_doc)
 
     # ================================================================================================
-    # current item, navigation
-    # ================================================================================================
-    def current_item(self) -> ReviewItem | None:
-        if self.state is None or self._current_id is None or self._current_id not in self.state:
-            return None
-        return self.state.item(self._current_id)
-
-    def select_item(self, item_id: int | None, *, scroll_view: bool = True) -> None:
-        """Make ``item_id`` current: select its table row and outline it in the document."""
-        self._current_id = item_id
-        item = self.current_item()
-        if item is not None:
-            self.panel.select_item(item.id)
-        self.view.show_current(item, scroll=scroll_view)
-        self.update_actions()
-
-    def _on_table_current(self, item_id: int) -> None:
-        if item_id != self._current_id:
-            self._current_id = item_id
-            self.view.show_current(self.current_item())
-            self.update_actions()
-
-    def selected_ids(self) -> list[int]:
-        """Items selected in the table, or the current item."""
-        ids = self.panel.selected_ids()
-        if not ids and self._current_id is not None and self.current_item() is not None:
-            ids = [self._current_id]
-        return ids
-
-    # ================================================================================================
     # export (ui/export_flow.py)
     # ================================================================================================
     def export_to(self, out_path: str | Path, *, styles: dict[str, str] | None = None,
@@ -286,42 +257,16 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
         self.update_actions()
 
     def _schedule_autosave(self) -> None:
-        if self.state is not None and not self._autosave_timer.isActive():
-            self._autosave_timer.start()  # not restarted by later changes: the delay stays bounded
-
-    def _autosave(self) -> None:
-        snap = self.review.snapshot()  # cheap; serialised on the pool
-        if snap is None:
-            return
-        saver = self.review.autosaver
-        self.jobs.start(lambda: (saver.write(snap), str(snap.path))[1], self.autosaved.emit,
-                        lambda m: self.statusBar().showMessage(tr("error.autosave", self.lang)
-                                                               .format(message=m), 8000))
+        self.autosave.schedule()
 
     def flush_autosave(self, *, even_empty: bool = False) -> None:
         """Write the session now, on this thread (closing, switching documents, export all); an empty review
         only with ``even_empty`` (nothing found is a review too, for export all)."""
-        if self._autosave_timer.isActive():
-            self._autosave_timer.stop()
-        try:
-            self.review.save_now(even_empty=even_empty)
-        except OSError as exc:
-            self.show_error(tr("error.autosave", self.lang).format(message=str(exc)))
+        self.autosave.flush(even_empty=even_empty)
 
-    # ================================================================================================
-    # settings (status bar and title: ui/status_line.py)
-    # ================================================================================================
-    def apply_settings(self, new: AppSettings) -> None:
-        new = new.normalised()
-        model_changed = detector_key(new) != detector_key(self.settings)  # folder, threads, skip_ids
-        lang_changed = new.language != self.settings.language
-        self.settings = new
-        self._store.save(new)
-        if lang_changed:
-            self.lang = new.language
-            self.retranslate()
-        if model_changed and self.state is not None:
-            self.run_detection()  # the detector cache rebuilds for the new settings on the pool
+    def _on_autosave_failed(self, message: str, now: bool) -> None:
+        text = tr("error.autosave", self.lang).format(message=message)
+        self.show_error(text) if now else self.statusBar().showMessage(text, 8000)
 
     # ================================================================================================
     # plumbing
@@ -340,22 +285,6 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
     _error = show_error
 
     # -- Qt events -----------------------------------------------------------------------------------------
-    def dragEnterEvent(self, event) -> None:  # noqa: N802
-        if any(u.isLocalFile() for u in event.mimeData().urls()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event) -> None:  # noqa: N802
-        local = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        if len(local) > 1 or any(Path(p).is_dir() for p in local):  # several files / a folder: the workspace
-            self.tools.open_paths(local)
-            event.acceptProposedAction()
-            return
-        for url in event.mimeData().urls():
-            if url.isLocalFile():
-                self.open_path(url.toLocalFile())
-                event.acceptProposedAction()
-                return
-
     def closeEvent(self, event) -> None:  # noqa: N802
         self._cancel_detection(silent=True)
         self.flush_autosave()

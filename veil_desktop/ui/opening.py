@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QProgressBar, QPushButton, QTableView
@@ -27,6 +28,9 @@ from .jobs import Jobs
 from .settings_store import SettingsStore
 from .span_panel import SpanPanel
 from .table_model import SpanTableModel
+
+if TYPE_CHECKING:
+    from .review_tools import ReviewTools
 
 
 class DocumentOpening:
@@ -51,6 +55,7 @@ class DocumentOpening:
     _model: SpanTableModel | None
     _watcher: StateListener
     _current_id: int | None
+    tools: "ReviewTools"   # ui/review_tools.py (created last by the window)
 
     @property
     def opening(self) -> bool:
@@ -72,6 +77,23 @@ class DocumentOpening:
                               channel="open", ocr_pages=True)
         job_ref.append(job.id)
         return job.id
+
+    # -- drag and drop: one file opens, several files or a folder go to the workspace --------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        if any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        local = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if len(local) > 1 or any(Path(p).is_dir() for p in local):  # several files / a folder: the workspace
+            self.tools.open_paths(local)
+            event.acceptProposedAction()
+            return
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.open_path(url.toLocalFile())
+                event.acceptProposedAction()
+                return
 
     def _on_open_progress(self, job: int, done: int, total: int) -> None:
         self.progress.setRange(0, max(1, total))
