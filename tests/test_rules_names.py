@@ -28,6 +28,8 @@ def names(finder, text: str) -> list[str]:
     ("김민수 원장", "김민수"),
     ("박철수 관리소장님께서", "박철수"),
     ("문의: 남궁민수 팀장", "남궁민수"),       # a compound surname
+    ("담당 심사역 박소희(010-1234-5678)", "박소희"),  # a rejected "담당 심사역" does not hide "심사역 박소희"
+    ("김민수 소장은", "김민수"),
 ])
 def test_role_names(text, name):
     assert names(find_role_names, text) == [name]
@@ -39,6 +41,7 @@ def test_role_names(text, name):
     "IT 기업의 과장으로", "직위는 대리이며", "원장님 경력도 좋고", "수석 연구원이며",
     "신청인 성함: 김지안", "대한항공 계열사 대표이사", "담당 정민, 연락처",  # two syllables before a comma
     "업무담당 정우성",                        # the role glued to a longer word
+    "청구원인을 명시한 소장을 접수",            # a verb and the legal complaint (소장)
 ])
 def test_role_name_hard_negatives(text):
     assert names(find_role_names, text) == []

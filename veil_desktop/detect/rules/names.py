@@ -38,7 +38,7 @@ _ROLE_TITLES = """
 전문의 주치의 집도의 담당의 의사 한의사 치과의사 간호사 수간호사 간호조무사 약사 원장 부원장 병원장 센터장 소장 관리소장
 부소장 상담사 상담원 상담가 사회복지사 요양보호사 생활지도사 치료사 물리치료사 작업치료사 영양사 조리사 보육교사 교사
 담임 담임교사 선생님 교수 부교수 조교수 강사 조교 연구원 책임연구원 선임연구원 수석연구원 담당 담당자 담당관 주무관
-사무관 서기관 조사관 수사관 감독관 검사 판사 변호사 법무사 세무사 노무사 회계사 행정사 변리사 감정평가사 공인중개사
+사무관 서기관 조사관 수사관 감독관 심사역 심사관 조사역 검사역 검사 판사 변호사 법무사 세무사 노무사 회계사 행정사 변리사 감정평가사 공인중개사
 중개사 설계사 보험설계사 기술사 팀장 파트장 과장 차장 부장 실장 국장 본부장 상무 전무 대표이사 사장 부사장
 회장 계장 주임 대리 매니저 코디네이터 반장 조장 총무 간사 위원 위원장 이장 동장 경비원 관리인 관리자 작성자
 확인자 검토자 승인자 결재자 기안자 신고인 신청인 민원인 예금주 수령인 보호자 대리인 접수자 처리자 면담자 조사자
@@ -60,7 +60,7 @@ _NAME_THEN_ROLE = re.compile(
 #: taken when a name follows them, never before a name ("정우성 대표" is left to the model)
 #: last syllables no name ends with but a particle or verb ending does ("계정의", "문의는", "하며", "선정된")
 _ROLE_BEFORE_NOUN = frozenset(("담당", "대표", "통장", "이사", "기사", "위원", "사원", "담임"))
-_NOT_NAME_END = frozenset("의는을를에며된고서면지게도데대사할될")
+_NOT_NAME_END = frozenset("의는을를에며된고서면지게도데대사할될역")
 #: words that look like surname + syllables after a role word but are not names
 _ROLE_STOP = frozenset("""
 공무원 선생님 선생 부서 부서장 부서명 업무 구역 지역 기관 기관명 주소 주민 정보 연락처 연락 전화 이메일 성명 이름 직원
@@ -173,10 +173,22 @@ _FIELD_AFTER = re.compile(r"[ \t]*[:：]")
 # finders
 
 
+def _overlapping(rx: re.Pattern, text: str) -> Iterator[re.Match]:
+    """Matches of ``rx`` where each next search starts at the previous match's name: in "담당 심사역 박소희" the
+    rejected "담당 심사역" must not hide "심사역 박소희"."""
+    pos = 0
+    while True:
+        m = rx.search(text, pos)
+        if m is None:
+            return
+        yield m
+        pos = m.start("name")
+
+
 def find_role_names(text: str, cx: ContextIndex) -> Iterator[Span]:
     """``전문의 김민수``, ``담당: 정우성``, ``김민수 원장``."""
     seen: set[int] = set()
-    for m in _ROLE_THEN_NAME.finditer(text):
+    for m in _overlapping(_ROLE_THEN_NAME, text):
         a = m.start("role")
         if a > 0 and ("가" <= text[a - 1] <= "힣" or text[a - 1].isalnum()):
             continue  # "업무담당 …", "운전기사", "관리자": the role is the end of a longer word
@@ -192,6 +204,8 @@ def find_role_names(text: str, cx: ContextIndex) -> Iterator[Span]:
         if a > 0 and ("가" <= text[a - 1] <= "힣" or text[a - 1].isalnum()):
             continue  # inside a longer word
         name = m.group("name")
+        if name[-1] == "한":
+            continue  # "명시한 소장을": an adnominal verb and the legal complaint (소장), not a name and a director
         if _name_ok(name) and m.group("role") not in _ROLE_BEFORE_NOUN and a not in seen:
             yield _span(a, m.end("name"))
 
