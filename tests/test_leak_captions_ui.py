@@ -64,7 +64,7 @@ def test_window_shows_captions_in_its_language(qtbot, tmp_path):
     qtbot.waitExposed(w)
     w.lang = "ko"
     w.view.lang = "ko"
-    w._install(Loaded(doc.path, doc, ReviewState(doc.text), None))
+    w.show_loaded(Loaded(doc.path, doc, ReviewState(doc.text), None))
     w.view.finish_loading()
     shown = w.view.toPlainText()
     assert "머리글 1" in shown and "Header 1" not in shown

@@ -34,7 +34,7 @@ def model_dir(tmp_path_factory):
 def window(qtbot, model_dir):
     w = show_window(qtbot, model_dir)
     yield w
-    w._cancel_detection(silent=True)
+    w.stop_detection()
     w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)
 
@@ -137,6 +137,6 @@ def test_engine_failure_inside_the_worker_is_a_message_and_the_window_recovers(q
         w.apply_settings(replace(w.settings, model_dir=str(model_dir)))
     assert done.args == [False] and w.session.detection_complete
     assert ("김민준", "PERSON") in {(w.state.value(it), it.label) for it in w.state}
-    w._cancel_detection(silent=True)
+    w.stop_detection()
     w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)

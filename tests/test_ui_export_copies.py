@@ -73,7 +73,7 @@ def make_window(qtbot, model_dir):
 
     yield make
     for w in windows:
-        w._cancel_detection(silent=True)
+        w.stop_detection()
     QThreadPool.globalInstance().waitForDone(10000)
 
 

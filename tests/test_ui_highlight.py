@@ -24,7 +24,7 @@ def make_window(qtbot, text):
     w.show()
     qtbot.waitExposed(w)
     state = ReviewState(text)
-    w._install(Loaded(None, None, state, None))
+    w.show_loaded(Loaded(None, None, state, None))
     w.view.finish_loading()  # long texts load chunk by chunk; these tests look at the whole document
     return w, state
 
@@ -40,7 +40,7 @@ def test_status_looks_and_lazy_offscreen_blocks(qtbot):
     assert formats_at(w.view, first) == [(first, 3, False, False, True)]
     # far below the viewport: not laid out yet, only remembered
     assert formats_at(w.view, last) == []
-    assert w._highlighter.dirty_blocks == 1
+    assert w.highlighter.dirty_blocks == 1
     state.set_status([a], Status.ACCEPTED)
     assert formats_at(w.view, first) == [(first, 3, True, False, False)]
     state.set_status([a], Status.REJECTED)
@@ -50,7 +50,7 @@ def test_status_looks_and_lazy_offscreen_blocks(qtbot):
     c.setPosition(last)
     w.view.setTextCursor(c)
     w.view.ensureCursorVisible()
-    qtbot.waitUntil(lambda: w._highlighter.dirty_blocks == 0, timeout=3000)
+    qtbot.waitUntil(lambda: w.highlighter.dirty_blocks == 0, timeout=3000)
     assert formats_at(w.view, last) == [(last, 3, False, False, True)]
     # the threshold hides a pending suggestion from the view as well
     state.set_threshold(0.95)
@@ -64,7 +64,7 @@ def test_long_text_loads_in_chunks_and_items_are_highlighted_on_arrival(qtbot):
     w = MainWindow(SettingsStore(), detector_factory=lambda d, t: None)
     qtbot.addWidget(w)
     state = ReviewState(text)
-    w._install(Loaded(None, None, state, None))
+    w.show_loaded(Loaded(None, None, state, None))
     assert not w.view.fully_loaded
     assert w.view.document().characterCount() - 1 <= w.view.LOAD_CHUNK * 2
     last = text.rindex("김민준")

@@ -59,7 +59,7 @@ def test_cancelled_detection_never_exports_without_an_explicit_partial_choice(qt
     qtbot.waitUntil(lambda: len(w.state) > 0, timeout=5000)
     # while running: honest status, and no export
     assert w.detection_status is DetectionStatus.RUNNING
-    w._refresh_status()
+    w.refresh_status()
     assert "100%" not in w.reviewed_label.text() and "탐지 중" in w.reviewed_label.text()
     decide_all(w)
     assert export(qtbot, w, tmp_path / "running.txt", policy="accept") == ""

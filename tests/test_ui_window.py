@@ -337,5 +337,5 @@ def test_language_switch_retranslates(qtbot, make_window, doc):
     w.apply_settings(replace(w.settings, language="en"))
     assert w.menus["file"].title() == "&File"
     assert w.actions_by_id["accept"].text() == "Accept"
-    assert w._model.headerData(2, Qt.Orientation.Horizontal) == "Label"
+    assert w.table_model.headerData(2, Qt.Orientation.Horizontal) == "Label"
     assert SettingsStore().load().language == "en"

@@ -23,7 +23,7 @@ def model_dir(tmp_path_factory):
 def window(qtbot, model_dir, tmp_path):
     w = show_window(qtbot, model_dir)  # production detector over the tiny model folder
     yield w
-    w._cancel_detection(silent=True)
+    w.stop_detection()
     w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)
 
@@ -44,7 +44,7 @@ def test_drop_opens_file_and_recent_menu_lists_it(qtbot, window, doc):
         window.dropEvent(event)
     assert window.path == doc and len(window.state) > 0
     assert window.settings.recent_files[0] == str(doc)
-    window._fill_recent_menu()
+    window.fill_recent_menu()
     assert [a.text() for a in window.recent_menu.actions()] == [str(doc)]
     assert SettingsStore().load().recent_files[0] == str(doc)
 
@@ -57,7 +57,7 @@ def test_mark_menu_accept_above_and_status_counts(qtbot, window, doc):
     c.setPosition(i)
     c.setPosition(i + 4, QTextCursor.MoveMode.KeepAnchor)
     window.view.setTextCursor(c)
-    menu = window._label_menu(QPoint(0, 0))
+    menu = window.label_menu(QPoint(0, 0))
     org = next(a for a in menu.actions() if a.text().endswith("(ORGANIZATION)"))
     org.trigger()
     item = window.current_item()
@@ -68,7 +68,7 @@ def test_mark_menu_accept_above_and_status_counts(qtbot, window, doc):
     assert all(it.status is Status.ACCEPTED for it in window.state if it.score >= 0.9)
     weak = [it for it in window.state if it.status is Status.PENDING]
     assert weak and all(it.score < 0.9 for it in weak)  # e.g. the RRN rule span (0.85)
-    window._refresh_status()
+    window.refresh_status()
     assert "기관 4/4" in window.counts_label.text()  # 3 x 강남구청 (model) + 한빛파킹 (manual), all accepted
     assert "인명 4/4" in window.counts_label.text()
     assert f"남은 항목 {len(weak)}" in window.reviewed_label.text()
@@ -78,7 +78,7 @@ def test_context_menu_on_highlight_selects_item(qtbot, window, doc):
     with qtbot.waitSignal(window.detectionFinished, timeout=30000):
         window.open_path(doc)
     target = next(it for it in window.state.in_text_order() if window.state.value(it) == "이서연")
-    window._on_view_context(QPoint(0, 0), target.id)
+    window.show_context_menu(QPoint(0, 0), target.id)
     assert window.current_item().id == target.id
     menus = [m for m in window.findChildren(type(window.recent_menu)) if m.isVisible()]
     assert menus and any(a.text() == "승인" for a in menus[-1].actions())

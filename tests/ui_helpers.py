@@ -145,7 +145,7 @@ def make_window(qtbot, model_dir):
 
     yield make
     for w in windows:
-        w._cancel_detection(silent=True)
+        w.stop_detection()
         for d in w.findChildren(QMessageBox) + w.findChildren(ExportResultDialog):
             d.done(0)
         w.detection.pool.waitForDone(10000)

@@ -40,7 +40,7 @@ class WindowCommands:
     menu: WindowActions
     bulk: BulkActions
     exporter: ExportFlow
-    _highlighter: SpanHighlighter | None
+    highlighter: SpanHighlighter | None
     _current_id: int | None
 
     # -- the current item ------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ class WindowCommands:
 
     def _on_mark(self) -> None:
         at = self.view.viewport().mapToGlobal(self.view.cursorRect().bottomLeft())
-        self._label_menu(at).popup(at)
+        self.label_menu(at).popup(at)
 
     def _on_adjust_to_selection(self) -> None:
         rng = self.view.selection_range()
@@ -261,8 +261,8 @@ class WindowCommands:
 
     # -- other slots -----------------------------------------------------------------------------------
     def _on_view_update(self, _rect, _dy) -> None:
-        if self._highlighter is not None and self._highlighter.dirty_blocks:
-            self._highlighter.flush_visible()
+        if self.highlighter is not None and self.highlighter.dirty_blocks:
+            self.highlighter.flush_visible()
 
     def _on_threshold(self, value: float) -> None:
         # the state owns the threshold of this document (saved with its session); the settings keep only
@@ -270,16 +270,16 @@ class WindowCommands:
         if self.state is not None:
             self.state.set_threshold(value)
 
-    def _label_menu(self, _pos: QPoint):
+    def label_menu(self, _pos: QPoint):
         return self.menu.label_menu(self.lang, self.mark_selection)
 
-    def _on_view_context(self, global_pos: QPoint, item_id: int | None) -> None:
+    def show_context_menu(self, global_pos: QPoint, item_id: int | None) -> None:
         if item_id is not None:
             self.select_item(item_id, scroll_view=False)
         self.menu.view_context_menu(self.lang, item_id is not None, self.view.selection_range() is not None,
                                     self.mark_selection, self.view.copy).popup(global_pos)
 
-    def _fill_recent_menu(self) -> None:
+    def fill_recent_menu(self) -> None:
         self.menu.fill_recent(self.settings.recent_files, self.lang)
 
 

@@ -22,6 +22,7 @@ from .i18n import tr
 from .jobs import Jobs
 from .settings_store import SettingsStore
 from .span_panel import SpanPanel
+from .table_model import SpanTableModel
 
 
 class DetectionDisplay:
@@ -41,6 +42,7 @@ class DetectionDisplay:
     detectionFinished: Signal
     first_highlight_s: float | None
     _open_started: float
+    table_model: SpanTableModel | None
 
     def run_detection(self) -> int | None:
         """(Re)run detection on the open document; results merge into the state (decisions are kept)."""
@@ -54,11 +56,16 @@ class DetectionDisplay:
         self.statusBar().showMessage(tr("status.detecting", self.lang))
         job = self.detection.start(self.review.state, self.settings, self.view.visible_range())
         self.update_actions()
-        self._refresh_status()
+        self.refresh_status()
         return job
 
     def cancel_detection(self) -> None:
+        """The reviewer's Cancel: stop detection (or a scan being read), say so, save what was found."""
         self._cancel_detection(silent=False)
+
+    def stop_detection(self) -> None:
+        """Stop detection (or a scan being read) quietly: no message, no ``detectionFinished``."""
+        self._cancel_detection(silent=True)
 
     def _cancel_detection(self, *, silent: bool) -> None:
         self.jobs.cancel("open")               # a scan being read by OCR stops at the next page
@@ -76,7 +83,7 @@ class DetectionDisplay:
 
     def _on_detect_started(self, detector_id: str) -> None:
         self.review.detector_loaded(detector_id)
-        self._refresh_status()
+        self.refresh_status()
 
     def _on_detect_progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, max(1, total))
@@ -87,8 +94,8 @@ class DetectionDisplay:
             self.first_highlight_s = time.perf_counter() - self._open_started
 
     def _on_detection_ended(self, cancelled: bool, error: str) -> None:
-        if self._model is not None:
-            self._model.catch_up(self._model.CATCH_UP_ROWS)  # the rest follows in batches
+        if self.table_model is not None:
+            self.table_model.catch_up(self.table_model.CATCH_UP_ROWS)  # the rest follows in batches
         self.panel.fit_columns(self.lang)  # the labels found may need a wider label column
         self.progress.setVisible(False)
         self.cancel_button.setVisible(False)
@@ -99,7 +106,7 @@ class DetectionDisplay:
                                      .format(n=review.item_count()), 5000)
         self._schedule_autosave()
         self.update_actions()
-        self._refresh_status()
+        self.refresh_status()
         self.detectionFinished.emit(cancelled)
         if error:
             self.show_error(tr("error.detect", self.lang).format(message=error))

@@ -129,14 +129,14 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
         self.exporter.finished.connect(self.exportFinished)
         self.exporter.copiesFound.connect(self.copiesFound)
         self.openProgress.connect(self._on_open_progress)
-        self._status_timer = QTimer(self, singleShot=True, interval=150, timeout=self._refresh_status)
+        self._status_timer = QTimer(self, singleShot=True, interval=150, timeout=self.refresh_status)
         self.autosave = Autosave(self, self.review, self.jobs)   # ui/autosave.py
         self.autosave.saved.connect(self.autosaved)
         self.autosave.failed.connect(self._on_autosave_failed)
         self.first_highlight_s: float | None = None  # open -> first highlighted span (benchmark)
         self._open_started = 0.0
-        self._highlighter: SpanHighlighter | None = None
-        self._model: SpanTableModel | None = None
+        self.highlighter: SpanHighlighter | None = None
+        self.table_model: SpanTableModel | None = None
         self._watcher = _StateWatcher(self._on_state_changed)
         self._current_id: int | None = None
 
@@ -164,7 +164,7 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
     def _build_ui(self) -> None:
         self.view = DocumentView()
         self.view.itemClicked.connect(self.select_item)
-        self.view.contextRequested.connect(self._on_view_context)
+        self.view.contextRequested.connect(self.show_context_menu)
         self.view.selectionChanged.connect(self.update_actions)
         self.view.setFont(document_font())
         # blocks whose highlight changed while off screen are re-highlighted as they scroll into view
@@ -210,10 +210,10 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
         self.banner.set_language(lang)
         if self.document is not None:
             self.banner.set_unreadable(unreadable_captions(self.document, lang))
-        if self._model is not None:
-            self._model.set_language(lang)
+        if self.table_model is not None:
+            self.table_model.set_language(lang)
         self._update_title()
-        self._refresh_status()
+        self.refresh_status()
         if getattr(self, "tools", None) is not None:
             self.tools.retranslate(lang)
 

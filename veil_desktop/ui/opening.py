@@ -1,5 +1,5 @@
 """Opening a document in the main window: read it on the pool (``review/loading.py``: document, review
-state, restored session), show it (``_install``: table model, document view, highlighter, threshold,
+state, restored session), show it (``show_loaded``: table model, document view, highlighter, threshold,
 banner), then start detection unless its session says detection finished.
 
 ``DocumentOpening`` is a mixin of ``MainWindow`` (``ui/main_window.py``); the window attributes it uses are
@@ -51,8 +51,8 @@ class DocumentOpening:
     openProgress: Signal
     first_highlight_s: float | None
     _open_started: float
-    _highlighter: SpanHighlighter | None
-    _model: SpanTableModel | None
+    highlighter: SpanHighlighter | None
+    table_model: SpanTableModel | None
     _watcher: StateListener
     _current_id: int | None
     tools: "ReviewTools"   # ui/review_tools.py (created last by the window)
@@ -105,7 +105,7 @@ class DocumentOpening:
             self.statusBar().showMessage(tr("status.ocr", self.lang).format(page=done + 1, total=total))
 
     def _on_loaded(self, loaded: Loaded) -> None:
-        self._install(loaded)
+        self.show_loaded(loaded)
         self.settings = self.settings.with_recent(str(loaded.path))
         self._store.save(self.settings)
         if loaded.note:
@@ -116,7 +116,7 @@ class DocumentOpening:
         if self.review.needs_detection:
             self.run_detection()
         else:
-            self._refresh_status()
+            self.refresh_status()
         self.documentLoaded.emit(str(loaded.path))  # after detection started: listeners may check for it
 
     def _on_open_failed(self, message: str) -> None:
@@ -126,13 +126,13 @@ class DocumentOpening:
         self.update_actions()
         self.show_error(tr("error.open", self.lang).format(message=message))
 
-    def _install(self, loaded: Loaded) -> None:
+    def show_loaded(self, loaded: Loaded) -> None:
         """Show a freshly loaded document (GUI thread). Old adapters are detached first."""
-        if self._highlighter is not None:
-            self._highlighter.detach()
-            self._highlighter = None
-        if self._model is not None:
-            self._model.detach()
+        if self.highlighter is not None:
+            self.highlighter.detach()
+            self.highlighter = None
+        if self.table_model is not None:
+            self.table_model.detach()
         if self.review.state is not None:
             self.review.state.remove_listener(self._watcher)
         self._current_id = None
@@ -142,16 +142,16 @@ class DocumentOpening:
         self.panel.show_threshold(state.threshold)
         self.banner.set_incomplete(None)
         self.banner.set_unreadable(unreadable_captions(loaded.document, self.lang))
-        self._model = SpanTableModel(state, self.lang, self)
-        self._model.set_parts(getattr(loaded.document, "parts", ()))  # the section/page column
-        self.panel.set_model(self._model)
+        self.table_model = SpanTableModel(state, self.lang, self)
+        self.table_model.set_parts(getattr(loaded.document, "parts", ()))  # the section/page column
+        self.panel.set_model(self.table_model)
         self.view.set_text(state.text, state, getattr(loaded.document, "captions", ()))
         # attach after the text is in, so Qt highlights the (already restored) items in one pass
-        self._highlighter = SpanHighlighter(self.view.document(), state, self.view.offsets,
+        self.highlighter = SpanHighlighter(self.view.document(), state, self.view.offsets,
                                             self.view.visible_block_range)
         state.add_listener(self._watcher)
         if not self.table.hasFocus():
             self.view.setFocus()  # single-key review shortcuts work in the document or the table
         self._update_title()
         self.update_actions()
-        self._refresh_status()
+        self.refresh_status()

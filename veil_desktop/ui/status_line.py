@@ -3,7 +3,7 @@ a progress bar and Cancel (permanent widgets, so transient messages show on the 
 
 ``StatusLine`` is a mixin of ``MainWindow`` (``ui/main_window.py``): ``_build_status_bar`` creates the
 widgets as window attributes (``model_label``, ``counts_label``, ``reviewed_label``, ``progress``,
-``cancel_button``), ``_refresh_status`` / ``_update_title`` fill them from the window's state.
+``cancel_button``), ``refresh_status`` / ``_update_title`` fill them from the window's state.
 Threading: GUI thread only.
 """
 from __future__ import annotations
@@ -37,7 +37,7 @@ class StatusLine:
         for w in (self.model_label, self.counts_label, self.reviewed_label, self.progress, self.cancel_button):
             sb.addPermanentWidget(w)
 
-    def _refresh_status(self) -> None:
+    def refresh_status(self) -> None:
         lang = self.lang
         running = self.detection.running
         if running and not self.detector_id:
