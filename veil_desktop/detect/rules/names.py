@@ -25,6 +25,7 @@ import re
 from typing import Iterator
 
 from ..span import Span
+from ..trie import literal_alternation
 from .context import ContextIndex
 from .refine import _ENGLISH_WORDS, _FIELD_NAME_STOP, _NOT_PERSON, _ORG_TOKENS
 
@@ -43,7 +44,7 @@ _ROLE_TITLES = """
 회장 계장 주임 대리 매니저 코디네이터 반장 조장 총무 간사 위원 위원장 이장 동장 경비원 관리인 관리자 작성자
 확인자 검토자 승인자 결재자 기안자 신고인 신청인 민원인 예금주 수령인 보호자 대리인 접수자 처리자 면담자 조사자
 """.split()
-_ROLE_TITLE_RX = "|".join(sorted(set(_ROLE_TITLES), key=len, reverse=True))
+_ROLE_TITLE_RX = literal_alternation(set(_ROLE_TITLES))
 _SUR_RX = "(?:" + "|".join(SURNAMES_2) + "|[" + SURNAMES_1 + "])"
 #: the end of a name word: a space, punctuation, a line end, an honorific or a particle
 _NAME_END = (r"(?=$|[\s,.)(\[\]/·;:<>'\"]|(?:(?:님|씨|선생님?)(?:께서|께|은|는|이|가|의|을|를|과|와|도|에게)?|은|는|이|가|을"
@@ -79,6 +80,7 @@ _STOP = _NOT_PERSON | _ROLE_STOP | frozenset(_ROLE_TITLES)
 _NAME_HEADERS = frozenset(("성명", "성 명", "이름", "이 름", "성함", "환자명", "고객명", "성명(한글)", "이름(한글)", "담당자",
                            "신청인", "신청자", "예금주", "수령인", "수취인", "보호자", "작성자", "대표자", "직원명", "학생명",
                            "참석자", "수강생", "응시자", "Name", "NAME", "name", "이름/성명", "성명/이름"))
+_HEADER_WORD = re.compile(literal_alternation(_NAME_HEADERS))
 _CELL_SPLIT = re.compile(r"\t+| {2,}|[ \t]*\|[ \t]*")
 _KOREAN_NAME = re.compile(_SUR_RX + r"[가-힣]{1,3}")
 
@@ -214,11 +216,16 @@ def find_table_names(text: str, cx: ContextIndex) -> Iterator[Span]:
     """Cells of a name column in rows laid out with 2+ spaces, tabs or ``|`` under a header line."""
     if "  " not in text and "\t" not in text and "|" not in text:
         return
+    h = _HEADER_WORD.search(text)
+    if h is None:
+        return
     col = ncols = None
-    pos = 0
-    for line in text.split("\n"):
+    pos = text.rfind("\n", 0, h.start()) + 1  # from the line of the first header word on
+    for line in text[pos:].split("\n"):
         start = pos
         pos += len(line) + 1
+        if col is None and _HEADER_WORD.search(line) is None:
+            continue  # outside a table: no need to split the line
         body = line.strip()
         if not body:
             col = None
