@@ -65,7 +65,26 @@ SPLIT = [
     ("카드번호1,카드번호2,카드번호3,카드번호4,유효기간\n4563,1789,5521,0932,12/29\n", "CARD",
      ["4563", "1789", "5521", "0932"]),
     ("은행,계좌번호1,계좌번호2,계좌번호3\n신한,110,432,918273\n", "ACCOUNT", ["110", "432", "918273"]),
+    ("성명,연락처(국번),연락처\n고객,010,4821-7395\n", "PHONE", ["010", "4821-7395"]),
 ]
+
+EMAILS = [
+    ("이름,이메일 아이디,이메일 도메인\n고객A,minjun.kim,example.com\n", ["minjun.kim", "example.com"]),
+    ("이름,메일1,메일2,메일3\n고객A,minjun.kim,@,example.com\n", ["minjun.kim", "example.com"]),
+    ("a,b,c\nx,minjun.kim,@example.co.kr\n", ["minjun.kim", "@example.co.kr"]),
+]
+
+
+@pytest.mark.parametrize("text,values", EMAILS)
+def test_email_split_over_cells(det, text, values):
+    assert [(text[s.start:s.end], s.label) for s in find_split_cells(text)] == [(v, "EMAIL") for v in values]
+    masked = mask(det, text)
+    assert "minjun" not in masked and "kim" not in masked, masked
+
+
+@pytest.mark.parametrize("text", ["회사,홈페이지\n한빛,www,example.com\n", "제품,사이트\nA,shop,naver.com\n"])
+def test_host_and_domain_cells_are_not_an_email(text):
+    assert find_split_cells(text) == []
 
 
 @pytest.mark.parametrize("text,label,values", SPLIT)

@@ -11,7 +11,9 @@ a tab; quoted cells, ``""`` escapes) with the header above it and joins adjacent
 - ``PHONE``: a mobile prefix (010, 011, 016–019) + 3–4 + 4 digits, or with a phone header word (전화, 연락처,
   휴대폰, 국번, 앞/뒤, phone, tel …) any area code (also without its leading zero);
 - ``CARD``: 4 × 4 digits passing Luhn, or with a card header word;
-- ``ACCOUNT``: 2–4 cells, 10–14 digits in all, under an account header word (계좌, account).
+- ``ACCOUNT``: 2–4 cells, 10–14 digits in all, under an account header word (계좌, account);
+- ``EMAIL``: a local part and a domain in adjacent cells (``minjun.kim | example.com``, an ``@`` cell between
+  or ``@example.com``), under an e-mail header word (메일, 아이디, 도메인, email) or with the ``@`` written.
 
 One span per cell piece, same label, so masking hides every piece. Ordinary numeric columns (prices,
 counts, quantities, dates, codes) do not join: each pattern needs its lengths and prefixes, and the looser
@@ -27,8 +29,14 @@ __all__ = ["find_split_cells", "TABULAR_FINDERS", "split_row"]
 
 _DELIMS = ("\t", ";", ",")
 #: a line with two adjacent all-digit cells: the cheap test before any row is parsed
-_ADJACENT = re.compile(r'(?m)(?:^|[,;\t])[ ]*"?-?[0-9]{1,8}-?"?[ ]*[,;\t][ ]*"?-?[0-9]{1,8}-?"?[ ]*(?:[,;\t]|\r?$)')
-_DIGIT_CELL = re.compile(r"-?([0-9]{1,8})-?")
+_ADJACENT = re.compile(r'(?m)(?:^|[,;\t])[ ]*"?-?[0-9]{1,8}(?:-[0-9]{1,8})?-?"?[ ]*[,;\t][ ]*"?-?[0-9]{1,8}'
+                       r'(?:-[0-9]{1,8})?-?"?[ ]*(?:[,;\t]|\r?$)'
+                       r'|(?:^|[,;\t])[ ]*"?[A-Za-z0-9._%+-]+"?[ ]*[,;\t][ ]*"?(?:@[ ]*"?[ ]*[,;\t]?[ ]*"?)?'
+                       r'[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"?[ ]*(?:[,;\t]|\r?$)')
+_LOCAL_CELL = re.compile(r"[A-Za-z0-9._%+-]*[A-Za-z][A-Za-z0-9._%+-]*")
+_DOMAIN_CELL = re.compile(r"@?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_EMAIL_HINT = re.compile(r"메일|이메일|아이디|도메인|e-?mail|mail|\bid\b|domain", re.I)
+_DIGIT_CELL = re.compile(r"-?([0-9]{1,8}(?:-[0-9]{1,8})?)-?")  # ``4821-7395`` is one piece of a phone
 
 _RRN_HINT = re.compile(r"주민|등록번호|앞자리|뒷자리|생년월일|외국인|RRN|jumin|SSN", re.I)
 _PHONE_HINT = re.compile(r"전화|연락처|휴대|핸드폰|폰|국번|지역번호|앞|중간|뒤|끝"
@@ -146,6 +154,11 @@ def _match(digits: list[str], hint: str) -> tuple[int, str, float] | None:
             return 3, "PHONE", 0.95 if phone_hinted else 0.9
         if phone_hinted and (p in _AREA or "0" + p in _MOBILE or "0" + p in _AREA):
             return 3, "PHONE", 0.95
+    if n >= 2 and 7 <= len(digits[1]) <= 8 and 2 <= len(digits[0]) <= 4:
+        p = digits[0]
+        phone_hinted = bool(_PHONE_HINT.search(hint)) and not _ACCOUNT_HINT.search(hint)
+        if (p in _MOBILE and len(digits[1]) == 8) or (phone_hinted and (p in _AREA or "0" + p in _MOBILE)):
+            return 2, "PHONE", 0.95 if phone_hinted else 0.9
     if _ACCOUNT_HINT.search(hint):
         for k in (4, 3, 2):
             if n >= k and all(len(x) >= 2 for x in digits[:k]) and 10 <= sum(map(len, digits[:k])) <= 14:
@@ -179,7 +192,7 @@ def find_split_cells(t: str, ctx=None) -> list[Span]:
                 mm = _DIGIT_CELL.fullmatch(t[cells[j][0]:cells[j][1]])
                 if not mm:
                     break
-                run.append((j, mm.group(1)))
+                run.append((j, mm.group(1).replace("-", "")))
                 j += 1
             if len(run) < 2:
                 i = j + 1 if j == i else j
@@ -198,9 +211,36 @@ def find_split_cells(t: str, ctx=None) -> list[Span]:
                     out.append(Span(s, e, label, score, "rule"))
                 k += used
             i = j
+        out.extend(_split_emails(t, cells, header))
+    return out
+
+
+def _split_emails(t: str, cells: list[tuple[int, int]], header: list[str] | None) -> list[Span]:
+    """``minjun.kim | example.com`` (or ``| @ |`` between, or ``@example.com``) in adjacent cells: a local
+    part, then a domain, under an e-mail header word (or with the ``@`` written in its own cell)."""
+    out = []
+    k = 0
+    while k < len(cells) - 1:
+        a0, b0 = cells[k]
+        if not _LOCAL_CELL.fullmatch(t, a0, b0):
+            k += 1
+            continue
+        nxt = k + 1
+        at_cell = t[cells[nxt][0]:cells[nxt][1]] == "@" and nxt + 1 < len(cells)
+        dom = nxt + 1 if at_cell else nxt
+        a1, b1 = cells[dom]
+        if not _DOMAIN_CELL.fullmatch(t, a1, b1):
+            k += 1
+            continue
+        hint = " ".join(header[c] for c in range(k, dom + 1) if header is not None and c < len(header))
+        if not (at_cell or t[a1] == "@" or _EMAIL_HINT.search(hint)):
+            k += 1
+            continue
+        out.extend(Span(a, b, "EMAIL", 0.95, "rule") for a, b in (cells[k], cells[dom]))
+        k = dom + 1
     return out
 
 
 TABULAR_FINDERS = {
-    "split_cells": (("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT"), find_split_cells),
+    "split_cells": (("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT", "EMAIL"), find_split_cells),
 }
