@@ -53,7 +53,7 @@ from .detect.span import DEFAULT_MIN_SCORE
 from .masking import DEFAULT_MASK_STYLE, TAG_LANGUAGE_CHOICES, MaskStyle, style_example
 from .documents.errors import DocumentError, LeakDetected
 from .documents.export import is_own_output
-from .documents.formats import SUPPORTED_FORMATS, output_name
+from .documents.formats import SUPPORTED_FORMATS, is_sidecar, output_name
 
 
 
@@ -101,6 +101,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    "instead of holding them back for review; the report lists those pages")
     p.add_argument("--terms", metavar="FILE", help="term list CSV (term,action,label): mask terms are always "
                    "masked, detections inside keep terms are left")
+    d = p.add_argument_group("disclosure (공공기관의 정보공개에 관한 법률 제9조제1항)")
+    d.add_argument("--reason", action="append", default=[], metavar="LABEL=N",
+                   help="disclosure reason of a label's masked parts, repeatable: N = 1-8 (제9조제1항 N호), "
+                   "other:TEXT or none; defaults: personal information 6, ORGANIZATION / BUSINESS_REG / "
+                   "CORP_REG none. Every decision of the report carries its reason, and a redaction log "
+                   "(<output>.redaction-log.csv: where, label, reason, masked form; never the value) is "
+                   "written beside each output")
+    d.add_argument("--reason-in-output", choices=("long", "short"),
+                   help="print the reason beside each mask: long = [비공개 제9조제1항제6호], short = (6호)")
+    d.add_argument("--redaction-log", action="store_true",
+                   help="write the redaction log also without --reason (default reasons)")
     c = p.add_argument_group("cluster (optional extra veil-desktop[cluster]: Dask distributed; resumable "
                              "manifest .veil-manifest.sqlite in --out)")
     c.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N worker processes "
@@ -181,7 +192,7 @@ def collect_jobs(inputs: list[str], out_dir: Path, txt: bool) -> tuple[list[Job]
                     continue
                 if out_res == f.resolve().parent or out_res in f.resolve().parents:
                     continue  # our own earlier outputs inside an input folder
-                if f.name.startswith(".veil-") or is_own_output(f):
+                if f.name.startswith(".veil-") or is_sidecar(f) or is_own_output(f):
                     continue  # temp files, and outputs of ours (their report names them) from earlier runs
                 jobs.append(Job(f, out_dir / out_name(f.relative_to(p))))
         elif p.is_file():
@@ -257,7 +268,8 @@ def build_review(text: str, spans, min_score: float, term_hits=None):
 
 def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_score: float,
                label: str, progress: bool, terms=None, *, overwrite: bool = False,
-               allow_unreadable: bool = False, tag_lang: str = "auto") -> Row:
+               allow_unreadable: bool = False, tag_lang: str = "auto", reasons: dict | None = None,
+               reason_in_output: str = "", redaction_log: bool = False) -> Row:
     """Redact one file through the one export core (``review.export_job.export_review``, as the window
     and *Export all* do): detections ≥ ``min_score`` accepted, every copy of an accepted value masked
     too. Never raises for a per-file problem: any exception (``MemoryError`` and ``RecursionError``
@@ -289,7 +301,9 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
                             PendingPolicy.BLOCK, getattr(detector, "id", ""), mask_copies=True,
                             allow_below_threshold=True, tag_lang=tag_lang, overwrite=overwrite,
                             report_extra={"term_list": term_hits.report(terms)} if term_hits is not None else {},
-                            kept_by_list=tuple(term_hits.kept) if term_hits is not None else ())
+                            kept_by_list=tuple(term_hits.kept) if term_hits is not None else (),
+                            reasons=reasons, reason_in_output=reason_in_output or "",
+                            redaction_log=redaction_log)
         res = export_review(doc, state, req)
         below = _below_from_report(res.report)
         note = f"unreadable {unreadable} exported as is (--allow-unreadable)" if unreadable else ""
@@ -398,6 +412,14 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error(str(e))
     if not 0.0 <= args.min_score <= 1.0:
         return _usage_error("--min-score must be between 0 and 1")
+    from .review.reasons import ReasonError, parse_reason_args
+
+    try:
+        reasons = parse_reason_args(getattr(args, "reason", []) or [])
+    except ReasonError as e:
+        return _usage_error(str(e))
+    disclosure = {"reasons": reasons, "reason_in_output": getattr(args, "reason_in_output", None) or "",
+                  "redaction_log": bool(reasons) or bool(getattr(args, "redaction_log", False))}
     terms = None
     if getattr(args, "terms", None):
         from .review.terms import TermList, TermsError
@@ -442,7 +464,7 @@ def run(args: argparse.Namespace) -> int:
                 rows.append(redact_one(job, detector, styles, args.min_score, label, progress, terms,
                                        overwrite=getattr(args, "overwrite", False),
                                        allow_unreadable=getattr(args, "allow_unreadable", False),
-                                       tag_lang=getattr(args, "tag_lang", "auto")))
+                                       tag_lang=getattr(args, "tag_lang", "auto"), **disclosure))
                 done = i
                 if progress:
                     sys.stderr.write(f"\r{label} {rows[-1].status}\n")

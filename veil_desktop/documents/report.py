@@ -16,7 +16,7 @@ from ..masking import MaskStyle, Replacement
 from .model import Document
 
 REPORT_VERSION = 1
-_DECISION_KEYS = ("start", "end", "label", "score", "source", "decision")
+_DECISION_KEYS = ("start", "end", "label", "score", "source", "decision", "reason")
 
 
 def _decision(item: Any) -> dict[str, Any]:
@@ -35,6 +35,9 @@ def _decision(item: Any) -> dict[str, Any]:
     decision = get("decision") or get("status") or "accepted"
     d["decision"] = getattr(decision, "value", decision) if not isinstance(decision, str) else decision
     d["decision"] = str(d["decision"])
+    reason = get("reason")
+    if isinstance(reason, str) and reason:
+        d["reason"] = reason       # the disclosure reason (review.reasons), never a value
     return {k: d[k] for k in _DECISION_KEYS if k in d}
 
 

@@ -30,7 +30,7 @@ from typing import Any, Mapping
 from ..detect.span import Span
 from ..masking import export_masker
 from .export import PendingPolicy, accept_copies, spans_to_mask
-from .state import ReviewState
+from .state import ReviewState, Status
 from .summary import DetectionStatus, build_summary
 
 
@@ -61,6 +61,14 @@ class ExportRequest:
     report_extra: Mapping[str, Any] = field(default_factory=dict)
     #: term-list ``keep`` hits the caller suppressed (recorded as ``kept_by_list`` decisions)
     kept_by_list: tuple[Span, ...] = ()
+    #: disclosure reasons per label (``review.reasons``), over ``default_reasons()``; an item's own
+    #: reason wins
+    reasons: Mapping[str, str | None] | None = None
+    #: print each part's reason in the output beside its mask: "" (no), "long" ([비공개 제9조제1항제6호]),
+    #: "short" ((6호))
+    reason_in_output: str = ""
+    #: write the redaction log (``<output>.redaction-log.csv``: where, label, reason, masked form)
+    redaction_log: bool = False
 
 
 #: how many copies the question shows in context (the message stays at most ~5 lines)
@@ -86,16 +94,23 @@ class CopiesFound:
         return len(self.spans)
 
 
-def decision_records(state: ReviewState, kept_by_list: tuple[Span, ...] = ()) -> list[dict]:
+def decision_records(state: ReviewState, kept_by_list: tuple[Span, ...] = (),
+                     reasons: Mapping[str, str | None] | None = None) -> list[dict]:
     """One decision record per review item (and per suppressed term-list hit), in text order — the one
-    schema of every export's report: ``start``, ``end``, ``label``, ``score``, ``source`` and
+    schema of every export's report: ``start``, ``end``, ``label``, ``score``, ``source``,
     ``decision`` = ``accepted`` | ``rejected`` | ``pending`` | ``below_threshold`` (pending, hidden by the
-    threshold, left unmasked) | ``kept_by_list``. Offsets and labels only, never the value."""
+    threshold, left unmasked) | ``kept_by_list``, and ``reason`` (the disclosure reason of an accepted
+    item: its own or its label's default; ``review.reasons``). Offsets and labels only, never the value."""
+    from .reasons import effective_reason
+
+    defaults = reasons or {}
     out = []
     for it in state.in_text_order(visible_only=False):
         decision = "below_threshold" if state.is_hidden_pending(it) else it.status.value
         out.append({"start": it.start, "end": it.end, "label": it.label, "score": round(float(it.score), 4),
-                    "source": it.source, "decision": decision})
+                    "source": it.source, "decision": decision,
+                    "reason": effective_reason(it.reason, it.label, defaults)
+                    if it.status is Status.ACCEPTED else None})
     out += [{"start": s.start, "end": s.end, "label": s.label, "score": round(float(s.score), 4),
              "source": s.source, "decision": "kept_by_list"} for s in kept_by_list]
     out.sort(key=lambda d: (d["start"], d["end"], d["label"]))
@@ -137,16 +152,74 @@ def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
         masked = spans_to_mask(state, req.policy, allow_below_threshold=req.allow_below_threshold)
         masker = export_masker(text, req.styles, req.default_style, req.tag_lang)   # pseudonyms from 1
         plan = masker.plan(text, masked)
+    reasons = _reasons(req)
+    part_reasons = _plan_reasons(state, plan, reasons)
+    if req.reason_in_output:
+        from ..masking import Replacement
+        from .reasons import reason_text
+
+        plan = [Replacement(r.start, r.end, f"{r.text} {reason_text(code, req.reason_in_output, masker.lang)}",
+                            r.label) if (code := part_reasons[i]) else r for i, r in enumerate(plan)]
     left = _left_unmasked(state, plan)
     review = build_summary(state, req.policy, req.detection, document, req.styles, req.default_style,
                            masker.lang).report_fields(partial_ok=req.partial_ok)
     review.update(req.review or {})
     review["pending_below_threshold"] = len(left)
     review["pending_below_threshold_per_label"] = dict(sorted(Counter(it.label for it in left).items()))
-    return export_document(document, plan, req.out_path, detector_id=req.detector_id,
-                           threshold=state.threshold, styles=masker, decisions=decision_records(state, req.kept_by_list),
-                           mask_copies=req.mask_copies, review=review, overwrite=req.overwrite,
-                           report_extra=req.report_extra)
+    review["reasons"] = dict(sorted(Counter(c or "none" for c in part_reasons).items()))
+    review["reason_in_output"] = req.reason_in_output or None
+    result = export_document(document, plan, req.out_path, detector_id=req.detector_id,
+                             threshold=state.threshold, styles=masker,
+                             decisions=decision_records(state, req.kept_by_list, reasons),
+                             mask_copies=req.mask_copies, review=review, overwrite=req.overwrite,
+                             report_extra=req.report_extra)
+    if req.redaction_log:
+        _write_redaction_log(document, plan, part_reasons, req, masker.lang)
+    return result
+
+
+def _reasons(req: ExportRequest) -> dict[str, str | None]:
+    from .reasons import default_reasons
+
+    out = default_reasons()
+    out.update(req.reasons or {})
+    return out
+
+
+def _plan_reasons(state: ReviewState, plan: list, reasons: Mapping[str, str | None]) -> list[str | None]:
+    """The reason of each replacement of ``plan``: that of the first accepted item it covers (an item's
+    own reason, else its label's default)."""
+    from .reasons import effective_reason
+
+    items = sorted((it for it in state if it.status is Status.ACCEPTED), key=lambda it: (it.start, it.end))
+    starts = [it.start for it in items]
+    out: list[str | None] = []
+    for r in plan:
+        i = bisect.bisect_left(starts, r.start)
+        code = None
+        while i < len(items) and items[i].start < r.end:
+            if items[i].end <= r.end:
+                code = effective_reason(items[i].reason, items[i].label, reasons)
+                if code:
+                    break
+            i += 1
+        if code is None:
+            code = reasons.get(r.label)
+        out.append(code)
+    return out
+
+
+def _write_redaction_log(document: Any, plan: list, part_reasons: list, req: ExportRequest, lang: str) -> None:
+    """``<output>.redaction-log.csv`` (atomic): one row per masked part, never the original value."""
+    from .reasons import log_path_for, redaction_log_csv
+    from .session import write_atomic
+
+    rows = []
+    for r, code in zip(plan, part_reasons):
+        part = document.part_at(r.start) if hasattr(document, "part_at") else None
+        rows.append({"where": part.name if part is not None else "", "start": r.start, "end": r.end,
+                     "label": r.label, "reason": code, "masked": r.text})
+    write_atomic(log_path_for(Path(req.out_path)), redaction_log_csv(rows, lang))
 
 
 def _unmasked_copies(document: Any, text: str, plan: list) -> list[tuple[int, int]]:

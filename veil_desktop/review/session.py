@@ -86,7 +86,8 @@ class Snapshot:
             "detection_complete": info.detection_complete,
             "saved_at": time.time(),
             "items": [
-                {"id": it.id, "status": it.status.value, **it.span.to_json(), "score": float(it.score)}
+                {"id": it.id, "status": it.status.value, **it.span.to_json(), "score": float(it.score),
+                 **({"reason": it.reason} if it.reason else {})}
                 for it in self.items
             ],
         }
@@ -140,7 +141,15 @@ def parse_session(data: object, text: str) -> tuple[list[ReviewItem], float, Ses
             raise ValueError(f"item {n} has no valid label/source")
         score = _number(d.get("score"), "score")
         span = Span(start, end, label, score, source)
-        items.append(ReviewItem(_int(d.get("id"), "id"), span, Status(d.get("status"))))
+        reason = d.get("reason")
+        if reason is not None:
+            from .reasons import ReasonError, normalize_reason
+
+            try:
+                reason = normalize_reason(reason)
+            except ReasonError:
+                raise ValueError(f"item {n} has an invalid reason") from None
+        items.append(ReviewItem(_int(d.get("id"), "id"), span, Status(d.get("status")), reason))
     threshold = min(1.0, max(0.0, _number(data.get("threshold", 0.0), "threshold")))
     doc_path, model_id = data.get("doc_path", ""), data.get("model_id", "")
     saved_at = data.get("saved_at", 0.0)

@@ -60,6 +60,8 @@ class ReviewItem:
     id: int
     span: Span
     status: Status = Status.PENDING
+    #: the disclosure reason (``review.reasons``: "1".."8" or "other:…"); None = the label's default
+    reason: str | None = None
 
     @property
     def start(self) -> int:
@@ -344,6 +346,17 @@ class ReviewState:
                 targets[t.id] = t
         changes = tuple((it, replace(it, status=status)) for it in targets.values() if it.status is not status)
         return self._do(Command(description or f"{status.value} {len(changes)}", changes))
+
+    def set_reason(self, ids: Iterable[int], reason: str | None, *,
+                   description: str | None = None) -> Command | None:
+        """Give ``ids`` the disclosure reason ``reason`` (``review.reasons.normalize_reason`` form; None =
+        back to the label's default), as one undoable step."""
+        from .reasons import normalize_reason
+
+        reason = normalize_reason(reason)
+        changes = tuple((it, replace(it, reason=reason)) for i in dict.fromkeys(ids)
+                        if (it := self._items[i]).reason != reason)
+        return self._do(Command(description or f"reason {reason or '-'} {len(changes)}", changes))
 
     def accept_above(self, score: float) -> Command | None:
         """Accept every visible pending item with ``score >= score``."""

@@ -76,6 +76,7 @@ def expand_paths(paths: Iterable["str | os.PathLike[str]"]) -> tuple[list[tuple[
     files (hidden files, our temp files, reports and our own earlier outputs — a file whose report beside
     it names it — skipped), in name order. Returns ``(found, problems)``."""
     from ..documents.export import is_own_output
+    from ..documents.formats import is_sidecar
 
     suffixes = set(_supported())
     found: list[tuple[Path, Path | None]] = []
@@ -88,7 +89,8 @@ def expand_paths(paths: Iterable["str | os.PathLike[str]"]) -> tuple[list[tuple[
                 rel = f.relative_to(p)
                 if any(part.startswith(".") for part in rel.parts):
                     continue
-                if f.is_file() and f.suffix.lower() in suffixes and not is_own_output(f):
+                if (f.is_file() and f.suffix.lower() in suffixes and not is_sidecar(f)
+                        and not is_own_output(f)):
                     found.append((f, p))
                     n += 1
             if not n:

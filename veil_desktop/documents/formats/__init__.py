@@ -164,6 +164,14 @@ def is_own_output_name(path: Path) -> bool:
     return len(parts) >= 3 and ("masked" in parts[1:-1])
 
 
+#: files the tool writes beside an output (the report, the redaction log): never a document to queue
+SIDECAR_SUFFIXES = (".report.json", ".redaction-log.csv")
+
+
+def is_sidecar(path: Path) -> bool:
+    return path.name.lower().endswith(SIDECAR_SUFFIXES)
+
+
 def _register_builtin() -> None:
     from . import docx, hwp, hwpx, image, pdf, text
 
@@ -175,5 +183,5 @@ def _register_builtin() -> None:
 _register_builtin()
 
 __all__ = ["CHECK_KIND", "EXPORTS", "Format", "Reader", "SUPPORTED_FORMATS", "Writer", "default_output",
-           "format_of", "formats", "is_own_output_name", "output_name", "output_suffix", "plain_text_export",
+           "format_of", "formats", "is_own_output_name", "is_sidecar", "output_name", "output_suffix", "plain_text_export",
            "reader_for", "register", "sniff_mismatch", "spec", "supported_suffixes", "unregister", "writer_for"]
