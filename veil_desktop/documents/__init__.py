@@ -24,8 +24,12 @@ from .model import Document, ExportResult, Location, Part, Segment, Unreadable
 from .limits import MAX_INPUT_BYTES, ResourceLimit, document_budget  # noqa: E402  (all caps: limits.py)
 
 
-def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None) -> Document:
-    """Read ``path``; ``encoding`` overrides the detected one for TXT/CSV. Raises ``DocumentError``."""
+def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None,
+                  pictures: str | None = None) -> Document:
+    """Read ``path``; ``encoding`` overrides the detected one for TXT/CSV; ``pictures`` is the picture policy
+    for pictures holding text (``"review"`` default, ``"blank"``, ``"remove"``: pictures.PicturePolicy).
+    Raises ``DocumentError``."""
+    from .pictures import picture_policy
     p = Path(path)
     fmt = format_of(p)
     if not p.exists():
@@ -43,7 +47,7 @@ def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None
         raise DocumentError(f"{p.name} is not a {spec(fmt).description.split(' (')[0]} file: its content is "
                             f"of another kind (renamed or damaged). Open the original file.")
     try:
-        with document_budget(f".{fmt} file"):   # inflated bytes / XML elements / characters: limits.py
+        with document_budget(f".{fmt} file"), picture_policy(pictures):   # caps: limits.py
             return reader_for(fmt)(p, data, encoding)
     except DocumentError:
         raise

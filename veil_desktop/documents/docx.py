@@ -40,7 +40,7 @@ from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
 from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, generic_walker, localname,
-                      read_zip_document, rels_walker, strip_picture_metadata, sym_text, textual_attribute,
+                      read_zip_document, rels_walker, sym_text, textual_attribute,
                       write_zip_document)
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -422,7 +422,8 @@ _IMAGE_MAGIC = (b"\x89PNG", b"\xff\xd8", b"GIF8", b"BM", b"II*\x00", b"MM\x00*",
 
 
 def _is_picture(data: bytes) -> bool:
-    return data.startswith(_IMAGE_MAGIC) or (data[:4] == b"\x01\x00\x00\x00" and data[40:44] == b" EMF")
+    from .pictures import sniff   # by content (issue 26); _IMAGE_MAGIC kept for reference
+    return sniff(data) is not None
 
 
 def _package(members: list[Member]) -> tuple[dict[str, str], dict[str, str], str]:
@@ -596,7 +597,8 @@ def _rewrite(m: Member, root) -> Member:
 
 def scrub(members: list[Member], doc: Document | None) -> list[Member]:
     kind, remove, _main = _package(members)
-    dropped = set(remove) | {n for n, k in kind.items() if k == "drop"}
+    from .pictures import dropped_pictures   # picture policy "remove" (issue 26)
+    dropped = set(remove) | {n for n, k in kind.items() if k == "drop"} | dropped_pictures(doc)
     # relationships to dropped parts, per source part, and the elements that point at them (w:altChunk,
     # o:OLEObject, w:control, w:embedRegular ...) go too
     dead_ids: dict[str, set[str]] = {}
@@ -660,9 +662,7 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                 if isinstance(el.tag, str) and localname(el) in _APP_REMOVED:
                     el.text = None
             m = _rewrite(m, root)
-        if k == "image":
-            m = Member(m.name, strip_picture_metadata(m.data), m.compress_type, m.date_time)
-        final.append(m)
+        final.append(m)   # pictures were rebuilt from pixels by write_zip_document (pictures.py)
     return _neutral_names(final)
 
 
@@ -737,7 +737,7 @@ def notes(members: list[Member]) -> list[str]:
         out.append("Removed from the export because their content cannot be reviewed: "
                    + ", ".join(f"{c} ({n})" for c, n in sorted(cats.items())) + ".")
     if any(k == "image" for k in _kind.values()):
-        out.append("Pictures are copied unchanged; text inside images is not detected.")
+        out.append("Pictures are rebuilt from their pixels; text inside them is checked by OCR.")
     return out
 
 

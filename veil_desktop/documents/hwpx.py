@@ -35,7 +35,7 @@ from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
 from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, generic_walker, localname,
-                      read_zip_document, strip_picture_metadata, without_refs, write_zip_document)
+                      read_zip_document, without_refs, write_zip_document)
 
 HP = "http://www.hancom.co.kr/hwpml/2011/paragraph"
 _hp = "{%s}" % HP
@@ -219,55 +219,153 @@ def _looks_xml(data: bytes) -> bool:
     return head[:1] == b"<"
 
 
-_IMAGE_MAGIC = (b"\x89PNG", b"\xff\xd8", b"GIF8", b"BM", b"II*\x00", b"MM\x00*", b"\xd7\xcd\xc6\x9a",
-                b"\x01\x00\x09\x00")
+def _parses_as_xml(m: Member) -> bool:
+    """Content check for a part nobody declared: well-formed XML with a root element."""
+    if not _looks_xml(m.data):
+        return False
+    try:
+        parse_xml(m.data, m.name)
+    except DocumentError:
+        raise            # a size or DTD refusal stays a refusal (never downgraded to "not XML")
+    except Exception:  # noqa: BLE001 - not XML: removed as an unknown part
+        return False
+    return True
 
 
 def _is_picture(data: bytes) -> bool:
-    return data.startswith(_IMAGE_MAGIC) or (data[:4] == b"\x01\x00\x00\x00" and data[40:44] == b" EMF")
+    """A picture by its content, as the picture rules (``pictures.sniff``) recognise one."""
+    from .pictures import sniff
+    return sniff(data) is not None
+
+
+PRVTEXT = "Preview/PrvText.txt"
+#: parts whose type the OWPML/OCF package format fixes by name (used only where nothing declares one)
+_FORMAT_XML = {"version.xml", "settings.xml", "META-INF/container.xml", "META-INF/manifest.xml",
+               "Contents/content.hpf", "Contents/header.xml"}
+_ODF_MANIFEST = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"
+
+
+def declared_types(members: list[Member]) -> dict[str, str]:
+    """Member name -> media type, as the package declares it: ``META-INF/manifest.xml`` file entries,
+    ``META-INF/container.xml`` root files, then the ``content.hpf`` manifest (the last one wins). Parts
+    that declare nothing are absent. A declaring part that is not well-formed declares nothing here (the
+    reader refuses it later, as any XML part)."""
+    by_name = {m.name: m for m in members}
+    out: dict[str, str] = {}
+
+    def root(name: str):
+        m = by_name.get(name)
+        if m is None:
+            return None
+        try:
+            return parse_xml(m.data, name)
+        except DocumentError:
+            return None
+
+    r = root("META-INF/manifest.xml")
+    if r is not None:
+        for el in r.iter():
+            if isinstance(el.tag, str) and localname(el) == "file-entry":
+                path = el.get("{%s}full-path" % _ODF_MANIFEST) or el.get("full-path") or ""
+                mt = el.get("{%s}media-type" % _ODF_MANIFEST) or el.get("media-type") or ""
+                if path and not path.endswith("/"):
+                    out[path.lstrip("/")] = mt
+    r = root("META-INF/container.xml")
+    if r is not None:
+        for el in r.iter():
+            if isinstance(el.tag, str) and localname(el) == "rootfile" and el.get("full-path"):
+                out[el.get("full-path").lstrip("/")] = el.get("media-type") or ""
+    for n in by_name:
+        if n.endswith(".hpf"):
+            r = root(n)
+            if r is None:
+                continue
+            for el in r.iter():
+                if isinstance(el.tag, str) and localname(el) == "item" and el.get("href"):
+                    out[el.get("href").lstrip("/")] = el.get("media-type") or ""
+    return out
+
+
+def _media_kind(mt: str) -> str:
+    mt = mt.split(";", 1)[0].strip().lower()
+    if not mt:
+        return ""
+    if mt.endswith("xml") or mt.endswith("+xml") or mt in ("application/xml", "text/xml"):
+        return "xml"
+    if mt.startswith("text/plain"):
+        return "text"
+    if mt.startswith("image/"):
+        return "image"
+    if "javascript" in mt or "ecmascript" in mt:
+        return "script"
+    return "binary"
+
+
+def part_kinds(members: list[Member]) -> dict[str, str]:
+    """Every member's kind, by its declared type, then (undeclared) the type the package format gives its
+    name, then its content — never by its file extension alone:
+
+    ``mimetype``; ``xml`` (reviewed, must be well-formed); ``prvtext`` (``Preview/PrvText.txt``, plain
+    text: regenerated, never parsed); ``preview`` (``Preview/PrvImage.*``: removed); ``picture`` (kept,
+    through the picture rules); ``scripts``; ``binary`` (OLE objects, unknown or undeclared non-XML
+    parts, text parts other than the preview: removed)."""
+    declared = declared_types(members)
+    out: dict[str, str] = {}
+    for m in members:
+        n = m.name
+        kind = _media_kind(declared.get(n, ""))
+        if n == "mimetype":
+            out[n] = "mimetype"
+        elif n == PRVTEXT:
+            out[n] = "prvtext"          # plain text whatever it holds (Hancom writes <표> markers in it)
+        elif n.startswith("Preview/PrvImage") or n.startswith("Preview/"):
+            out[n] = "preview"
+        elif n.startswith("Scripts/") or kind == "script":
+            out[n] = "scripts"
+        elif kind == "xml" or _SECTION.match(n):
+            out[n] = "xml"              # a section is XML by definition: reviewed whatever it declares
+        elif kind == "image":
+            out[n] = "picture" if _is_picture(m.data) else "binary"
+        elif kind in ("text", "binary"):
+            out[n] = "binary"
+        elif n in _FORMAT_XML or n.endswith(".hpf"):
+            out[n] = "xml"
+        elif _is_picture(m.data):
+            out[n] = "picture"
+        elif _parses_as_xml(m):
+            out[n] = "xml"
+        else:
+            out[n] = "binary"
+    return out
+
+
+_REMOVED_REASON = {"preview": "preview picture", "scripts": "scripts",
+                   "binary": "embedded objects and unknown binary parts"}
 
 
 def _removed(members: list[Member]) -> dict[str, str]:
     """Members dropped from the output, with the reason category."""
-    out: dict[str, str] = {}
-    for m in members:
-        n = m.name
-        if n == "mimetype" or n == "Preview/PrvText.txt":
-            continue
-        if n.startswith("Preview/PrvImage"):
-            out[n] = "preview picture"
-        elif n.startswith("Scripts/"):
-            out[n] = "scripts"
-        elif _looks_xml(m.data) or _is_picture(m.data):
-            continue
-        else:
-            out[n] = "embedded objects and unknown binary parts"
-    return out
+    return {n: _REMOVED_REASON[k] for n, k in part_kinds(members).items() if k in _REMOVED_REASON}
 
 
 def classify(members: list[Member]) -> list[TextPart]:
-    names = [m.name for m in members]
-    removed = _removed(members)
-    by_name = {m.name: m for m in members}
-    secs = sorted((n for n in names if _SECTION.match(n)), key=lambda n: int(_SECTION.match(n).group(1)))
+    """The reviewed parts in reading order: every part whose kind (``part_kinds``) is XML, and only those."""
+    kinds = part_kinds(members)
+    xml = sorted(n for n, k in kinds.items() if k == "xml")
+    secs = sorted((n for n in xml if _SECTION.match(n)), key=lambda n: int(_SECTION.match(n).group(1)))
     out = [TextPart(n, "body" if i == 0 else "section", section_walker, header=i > 0,
                     detail="" if i == 0 else str(i + 1)) for i, n in enumerate(secs)]
-    if "Contents/header.xml" in by_name:
+    if "Contents/header.xml" in xml:
         out.append(TextPart("Contents/header.xml", "styles", header_walker, header=False))
-    for n in sorted(names):
-        if n in secs or n in removed or n == "Contents/header.xml" or n.endswith(".hpf"):
-            continue
-        if n.startswith("Custom") and _looks_xml(by_name[n].data):
-            out.append(TextPart(n, "customxml", generic_walker, header=False))
-    for n in sorted(names):
-        if n in secs or n in removed or n == "Contents/header.xml" or n.endswith(".hpf"):
-            continue
+    rest = [n for n in xml if n not in secs and n != "Contents/header.xml" and not n.endswith(".hpf")]
+    for n in rest:
         if n.startswith("Custom"):
-            continue
-        if _looks_xml(by_name[n].data):
+            out.append(TextPart(n, "customxml", generic_walker, header=False))
+    for n in rest:
+        if not n.startswith("Custom"):
             out.append(TextPart(n, "settings" if n == "settings.xml" else "other", generic_walker,
                                 header=False))
-    for n in sorted(names):
+    for n in xml:
         if n.endswith(".hpf"):
             out.append(TextPart(n, "metadata", hpf_walker, header=False))
     return out
@@ -292,8 +390,60 @@ def clean(name: str, root: etree._Element) -> bool:
     return changed
 
 
-def _scrub_hpf(m: Member, renamed: dict[str, str]) -> Member:
+def _item_ids(members: list[Member]) -> dict[str, str]:
+    """``content.hpf`` manifest item id -> the member it names."""
+    out: dict[str, str] = {}
+    for m in members:
+        if m.name.endswith(".hpf"):
+            for el in parse_xml(m.data, m.name).iter():
+                if isinstance(el.tag, str) and localname(el) == "item" and el.get("id") and el.get("href"):
+                    out[el.get("id")] = el.get("href").lstrip("/")
+    return out
+
+
+def _without_id_refs(m: Member, gone_ids: set[str]) -> Member:
+    """``m`` without the objects that show a removed binary item (``binaryItemIDRef``): an OLE object or
+    a picture is removed whole (the run-level shape that holds it), a picture fill only its image brush
+    — no reference is left dangling (Hancom shows a broken object, other readers refuse the file)."""
+    if not gone_ids or not (m.name.endswith(".xml")) or b"binaryItemIDRef" not in m.data:
+        return m
     root = parse_xml(m.data, m.name)
+    changed = False
+    for el in list(root.iter()):
+        if not isinstance(el.tag, str) or el.get("binaryItemIDRef") not in gone_ids:
+            continue
+        if el.getroottree().getroot() is not root:
+            continue                  # already removed with an enclosing object
+        target = el
+        brush = next((a for a in el.iterancestors() if localname(a) == "imgBrush"), None)
+        if brush is not None:
+            target = brush
+        else:
+            while target.getparent() is not None and localname(target.getparent()) != "run" \
+                    and target.getparent() is not root:
+                target = target.getparent()
+            if target.getparent() is None or localname(target.getparent()) != "run":
+                target = el
+        parent = target.getparent()
+        if parent is not None:
+            tail, prev = target.tail, target.getprevious()
+            parent.remove(target)          # lxml drops the tail with it: text after the object stays
+            if tail and tail.strip():
+                if prev is not None:
+                    prev.tail = (prev.tail or "") + tail
+                else:
+                    parent.text = (parent.text or "") + tail
+            changed = True
+    return Member(m.name, serialize_xml(root), m.compress_type, m.date_time) if changed else m
+
+
+def _scrub_hpf(m: Member, renamed: dict[str, str], gone_ids: set[str] = frozenset()) -> Member:
+    root = parse_xml(m.data, m.name)
+    for el in list(root.iter()):
+        # a spine entry for a removed part (Hancom lists its scripts there) would name a missing item
+        if isinstance(el.tag, str) and localname(el) == "itemref" and el.get("idref") in gone_ids \
+                and el.getparent() is not None:
+            el.getparent().remove(el)
     for md in root.iter():
         if not isinstance(md.tag, str):
             continue
@@ -355,7 +505,8 @@ def masked_section_text(members: list[Member]) -> str:
 
 
 def scrub(members: list[Member], doc: Document | None) -> list[Member]:
-    removed = _removed(members)
+    from .pictures import dropped_pictures   # picture policy "remove" (issue 26)
+    removed = {**_removed(members), **dict.fromkeys(dropped_pictures(doc), "picture")}
     dropped = list(removed)
     renamed: dict[str, str] = {}
     k = 0
@@ -365,22 +516,25 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
             ext = ext if re.fullmatch(r"\.[a-z0-9]{1,5}", ext) else ""
             k += 1
             renamed[m.name] = f"BinData/image{k}{ext}"
+    ids = _item_ids(members)
+    gone_ids = {i for i, href in ids.items() if href in removed}
     out = []
     for m in members:
         if m.name in removed:
             continue
         if m.name.endswith(".hpf"):
-            m = _scrub_hpf(m, renamed)
-        elif m.name == "Preview/PrvText.txt":
+            m = _scrub_hpf(m, renamed, gone_ids)
+        elif m.name == PRVTEXT:
+            # plain text (never parsed): regenerated from the masked body text, not patched
             preview = masked_section_text(members)
             enc = "utf-16-le" if m.data[:2] == b"\xff\xfe" or (b"\x00" in m.data[:64]) else "utf-8"
             bom = b"\xff\xfe" if m.data[:2] == b"\xff\xfe" else b""
             m = Member(m.name, bom + preview.replace("\n", "\r\n").encode(enc, "replace"),
                        m.compress_type, m.date_time)
         elif m.name in renamed:
-            m = Member(renamed[m.name], strip_picture_metadata(m.data), m.compress_type, m.date_time)
+            m = Member(renamed[m.name], m.data, m.compress_type, m.date_time)  # rebuilt: pictures.py
         else:
-            m = _rename_refs(m, renamed, {x.name for x in members})
+            m = _rename_refs(_without_id_refs(m, gone_ids), renamed, {x.name for x in members})
         out.append(m)
     return [without_refs(m, dropped) for m in out]
 
@@ -408,8 +562,8 @@ def notes(members: list[Member]) -> list[str]:
         out.append("Removed from the export because their content cannot be reviewed: "
                    + ", ".join(f"{c} ({n})" for c, n in sorted(cats.items())) + ".")
     if any(m.name.startswith("BinData/") and m.name not in removed for m in members):
-        out.append("Pictures (BinData) are copied unchanged under neutral names; text inside images is "
-                   "not detected.")
+        out.append("Pictures (BinData) are rebuilt from their pixels under neutral names; text inside them "
+                   "is checked by OCR.")
     return out
 
 

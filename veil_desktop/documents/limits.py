@@ -35,6 +35,14 @@ MAX_DOCUMENT_CHARS = 5_000_000               # reviewable text of one document (
 MAX_SLOTS = 500_000                          # text slots (runs, paragraphs, cells): ~1.1 KB each to open
 MAX_PDF_PAGES = 2000
 CHUNK = 1024 * 1024                          # streaming inflation step
+# pictures (documents/pictures.py inside DOCX/HWPX/HWP, documents/image.py for standalone images)
+MAX_PICTURE_PIXELS = 40_000_000              # one frame of a picture inside a document (Pillow bomb guard)
+MAX_PICTURE_FRAMES = 64                      # frames/pages of one picture inside a document
+MAX_PICTURE_TOTAL_PIXELS = 80_000_000        # all frames of one picture together (~320 MB as RGBA)
+MAX_PICTURES_CHECKED = 64                    # distinct pictures OCR'd per document; the rest: needs review
+MAX_PICTURE_FRAMES_CHECKED = 256             # frames OCR'd per document; the rest: needs review
+MAX_IMAGE_PIXELS = 80_000_000                # one page of a standalone image file (A3 at 600 dpi ~70 M)
+MAX_IMAGE_FRAMES = 200                       # pages of a standalone image file (multi-page TIFF)
 
 
 class ResourceLimit(DocumentError):

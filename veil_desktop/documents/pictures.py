@@ -1,113 +1,528 @@
-"""Pictures inside DOCX/HWPX packages: does one hold text?
+"""Pictures inside DOCX/HWPX/HWP packages: default deny.
 
-A picture copied into the output is published as it is; if it shows a name or a number (a scanned ID card
-pasted into a letter), that value leaves unseen. The masked text cannot reach into its pixels, so a picture
-that OCR reads as text makes the document **needs review** (``Document.unreadable``, reason ``"image"``):
-the batch CLI holds it back unless ``--allow-unreadable``; the window shows the banner. Pictures too
-small to hold a line of text are skipped; a picture that cannot be decoded or checked (no OCR available,
-too large, more pictures than :data:`MAX_PICTURES`) counts as holding text — fail closed.
+A picture is published only as bytes this module rebuilt from its pixels, and only after every frame was
+read by OCR:
+
+- **Sniffed by content** (:func:`sniff`: PNG, JPEG, GIF, BMP, TIFF, WebP; EMF/WMF and their gzip forms),
+  never by the member's extension (``.jfif``, no extension, a ``.bin``). A member that claims to be a
+  picture (picture extension) or sniffs as one but does not decode is never copied: it *needs review*
+  and the writer puts a 1×1 white placeholder in its place (or drops it, by the picture policy).
+- **Rebuilt from pixels only** (:func:`rebuild_picture`): every frame/page is decoded
+  (``PIL.ImageSequence``) and re-encoded into a fresh file of the same container type from a fresh image
+  that holds nothing but pixels — no PNG ancillary chunks (``tEXt``/``iCCP``/private chunks), no JPEG
+  APP/COM segments beyond the JFIF header the encoder writes, nothing after the JPEG end-of-image marker
+  (an appended ZIP), no GIF comment/application extensions beyond the loop count, no TIFF tags beyond those
+  that describe the pixels. No input byte outside the pixels survives.
+- **Every frame of every picture of any size is OCR'd** (:func:`review_pictures`): a frame where OCR reads
+  text, or ink it cannot read with confidence, makes the document *needs review* (``Unreadable`` with
+  reason ``"image"``) — unless the user's :class:`PicturePolicy` says ``blank`` (the picture is replaced
+  by a same-size white picture of the same kind) or ``remove`` (the picture is dropped from the output with
+  the elements that reference it); both are listed in the document's notes and the export report.
+- Metafiles (EMF/WMF) hold text as text records: those are read (:func:`metafile_text`) instead of OCR and
+  the file is copied as today (a weakness: its non-text records are not rebuilt).
+
+Caps (``documents/limits.py``): pixels per frame, frames per picture, pixels per picture, pictures and
+frames OCR'd per document. A picture over a cap is not decoded (fail closed: needs review / removed).
 
 Where: ``picture N`` (the N-th picture in package order) — never the member name, which can carry a name.
+
+The policy reaches the readers through :func:`picture_policy` (a per-thread context that
+``open_document(..., pictures=...)`` opens); the verdicts travel to the writer in
+``Document.extra["picture_actions"]`` (member name -> ``"blank"``/``"remove"``).
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import io
 import posixpath
 import re
-from typing import Iterable
+import struct
+import threading
+import zlib
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Iterable
 
+from . import limits
+from .errors import DocumentError
 from .model import Unreadable
 
-PICTURE_EXTS = {".png", ".jpg", ".jpeg", ".jpe", ".gif", ".bmp", ".tif", ".tiff", ".webp"}
+PICTURE_EXTS = {".png", ".jpg", ".jpeg", ".jpe", ".jfif", ".gif", ".bmp", ".dib", ".tif", ".tiff", ".webp",
+                ".wdp", ".jxr", ".hdp"}
 #: vector pictures (Windows metafiles) hold text as text records: read their records instead of OCR
 METAFILE_EXTS = {".emf", ".wmf", ".emz", ".wmz"}
 _EMF_TEXT = {83, 84, 96, 97, 108}          # EMR_EXTTEXTOUTA/W, EMR_POLYTEXTOUTA/W, EMR_SMALLTEXTOUT
 _EMF_COMMENT = 70
 _WMF_TEXT = {0x0521, 0x0A32}               # META_TEXTOUT, META_EXTTEXTOUT
 MAX_METAFILE = 32 * 1024 * 1024
-#: pictures smaller than this (either side, pixels) cannot hold a readable line: not checked
-MIN_SIDE = 24
-MIN_AREA = 6_000
-#: at most this many distinct pictures are OCR'd per document (a picture repeated, e.g. a logo on every
-#: page, is read once); the rest count as unchecked (needs review)
-MAX_PICTURES = 64
-MAX_PIXELS = 40_000_000
+#: kept for callers that import them (hwp.py): the caps live in limits.py
+MAX_PICTURES = limits.MAX_PICTURES_CHECKED
+MAX_PIXELS = limits.MAX_PICTURE_PIXELS
 _TEXTY = re.compile(r"[가-힣0-9A-Za-z@]")
+#: OCR reads a frame as text at this mean confidence or more (with 3+ letters/digits) ...
+TEXT_CONFIDENCE = 30.0
+#: ... and below it, this many letters/digits count as ink it cannot read with confidence
+UNSURE_TEXTY = 6
+#: small pictures are enlarged for OCR until their short side has this many pixels (Tesseract needs
+#: ~20 px letters; a 22 px strip or a 76 px seal holds smaller ones)
+OCR_MIN_SIDE = 96
+OCR_MAX_SCALE = 6
+JPEG_QUALITY = 92
+
+#: kind -> Pillow format
+PIL_FORMATS = {"png": "PNG", "jpeg": "JPEG", "gif": "GIF", "bmp": "BMP", "tiff": "TIFF", "webp": "WEBP"}
+METAFILE_KINDS = {"emf", "wmf", "emz", "wmz"}
+#: kinds a picture can sniff as that Pillow cannot decode (JPEG XR / HD Photo): fail closed
+UNDECODABLE_KINDS = {"jxr"}
 
 
+class PictureError(DocumentError):
+    """A picture that cannot be decoded (damaged, not what it claims, over a cap)."""
+
+
+class PicturePolicy(str, Enum):
+    """What happens to a picture that holds text (or cannot be checked): ``review`` (the document needs
+    review, as before), ``blank`` (a same-size white picture is written instead), ``remove`` (dropped)."""
+
+    REVIEW = "review"
+    BLANK = "blank"
+    REMOVE = "remove"
+
+    @classmethod
+    def parse(cls, value: "PicturePolicy | str | None") -> "PicturePolicy":
+        if value is None:
+            return cls.REVIEW
+        if isinstance(value, cls):
+            return value
+        try:
+            return cls(str(value).strip().lower())
+        except ValueError:
+            raise DocumentError(f"Unknown picture policy {value!r}: use review, blank or remove.") from None
+
+
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def picture_policy(policy: "PicturePolicy | str | None"):
+    """``with picture_policy("blank"):`` — readers on this thread apply ``policy`` to pictures with text."""
+    old = getattr(_local, "policy", None)
+    _local.policy = PicturePolicy.parse(policy)
+    try:
+        yield _local.policy
+    finally:
+        _local.policy = old
+
+
+def current_policy() -> PicturePolicy:
+    return getattr(_local, "policy", None) or PicturePolicy.REVIEW
+
+
+# -- sniffing ---------------------------------------------------------------------------------------------
+def sniff(data: bytes) -> str | None:
+    """The picture kind of ``data`` by its magic bytes (``png``, ``jpeg``, ``gif``, ``bmp``, ``tiff``,
+    ``webp``, ``emf``, ``wmf``, ``emz``, ``wmz``, ``jxr``), or None."""
+    head = bytes(data[:64])
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if head.startswith((b"GIF87a", b"GIF89a")):
+        return "gif"
+    if head.startswith(b"BM") and len(head) >= 18:
+        return "bmp"
+    if head.startswith((b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+")):
+        return "tiff"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "webp"
+    if head.startswith(b"II\xbc"):
+        return "jxr"
+    meta = _metafile_kind(head)
+    if meta:
+        return meta
+    if head.startswith(b"\x1f\x8b"):
+        try:
+            inner = zlib.decompressobj(31).decompress(bytes(data[:4096]), 64)
+        except zlib.error:
+            return None
+        meta = _metafile_kind(inner)
+        return {"emf": "emz", "wmf": "wmz"}.get(meta or "")
+    return None
+
+
+def _metafile_kind(head: bytes) -> str | None:
+    if len(head) >= 44 and head[:4] == b"\x01\x00\x00\x00" and head[40:44] == b" EMF":
+        return "emf"
+    if head.startswith(b"\xd7\xcd\xc6\x9a") or head[:6] in (b"\x01\x00\x09\x00\x00\x03",
+                                                            b"\x02\x00\x09\x00\x00\x03"):
+        return "wmf"
+    return None
+
+
+def _looks_xml(data: bytes) -> bool:
+    head = bytes(data[:64]).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head[:1] == b"<" or head[:2] in (b"\xff\xfe", b"\xfe\xff")
+
+
+def claims_picture(name: str, data: bytes) -> bool:
+    """Whether a member is a picture by content, or claims to be one by its extension (and is not XML)."""
+    if sniff(data) is not None:
+        return True
+    ext = posixpath.splitext(name)[1].lower()
+    return ext in PICTURE_EXTS | METAFILE_EXTS and not _looks_xml(data)
+
+
+# -- rebuilding -------------------------------------------------------------------------------------------
+@dataclass
+class RebuiltPicture:
+    """A picture rebuilt from its pixels: ``data`` (fresh file of ``kind``), the decoded ``frames``
+    (fresh PIL images holding only pixels, the ones written and the ones to OCR)."""
+
+    data: bytes
+    frames: list = field(repr=False)
+    kind: str
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.frames[0].size
+
+
+def _decode(data: bytes, kind: str) -> tuple[list, dict]:
+    """Every frame of ``data`` as a fresh pixel-only image, plus timing info (GIF/WebP durations)."""
+    from PIL import Image, ImageSequence
+
+    fmt = PIL_FORMATS.get(kind)
+    if fmt is None:
+        raise PictureError(f"a {kind} picture cannot be decoded")
+    try:
+        img = Image.open(io.BytesIO(data), formats=[fmt])
+        n = int(getattr(img, "n_frames", 1) or 1)
+        if n > limits.MAX_PICTURE_FRAMES:
+            raise PictureError(f"more than {limits.MAX_PICTURE_FRAMES} frames")
+        frames, durations = [], []
+        total = 0
+        for i, frame in enumerate(ImageSequence.Iterator(img)):
+            if i >= limits.MAX_PICTURE_FRAMES:
+                raise PictureError(f"more than {limits.MAX_PICTURE_FRAMES} frames")
+            w, h = frame.size
+            if w < 1 or h < 1 or w * h > limits.MAX_PICTURE_PIXELS:
+                raise PictureError(f"frame {i + 1} is {w}×{h} pixels")
+            total += w * h
+            if total > limits.MAX_PICTURE_TOTAL_PIXELS:
+                raise PictureError(f"more than {limits.MAX_PICTURE_TOTAL_PIXELS:,} pixels in all frames")
+            frame.load()
+            durations.append(int(frame.info.get("duration", 0) or 0))
+            frames.append(_fresh(frame, kind))
+        if not frames:
+            raise PictureError("no frames")
+        return frames, {"durations": durations, "loop": "loop" in img.info}
+    except PictureError:
+        raise
+    except (Image.DecompressionBombError, MemoryError):
+        raise PictureError("too large to decode") from None
+    except Exception as e:  # noqa: BLE001 - damaged / hostile picture: fail closed
+        raise PictureError(f"cannot be decoded ({type(e).__name__})") from None
+
+
+_KEEP_MODES = {
+    "png": {"1", "L", "LA", "RGB", "RGBA", "I;16"},
+    "jpeg": {"L", "RGB"},
+    "gif": {"L", "RGB", "RGBA"},
+    "bmp": {"1", "L", "RGB", "RGBA"},
+    "tiff": {"1", "L", "LA", "RGB", "RGBA", "I;16"},
+    "webp": {"RGB", "RGBA"},
+}
+
+
+def _fresh(frame, kind: str):
+    """A new image holding only ``frame``'s pixels (no ``info``: no ICC profile, comments, EXIF, text)."""
+    from PIL import Image
+
+    im = frame
+    has_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode in ("P", "L", "RGB") and "transparency" in im.info)
+    keep = _KEEP_MODES[kind]
+    if im.mode not in keep or "transparency" in im.info:
+        if im.mode == "I" and "I;16" in keep:
+            im = im.convert("I;16")
+        elif has_alpha and "RGBA" in keep:
+            im = im.convert("RGBA")
+        elif has_alpha:
+            rgba = im.convert("RGBA")
+            bg = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+            bg.alpha_composite(rgba)
+            im = bg.convert("RGB")
+        elif im.mode in ("1", "L", "I", "I;16", "F") and "L" in keep:
+            im = im.convert("L")
+        else:
+            im = im.convert("RGB")
+    return Image.frombytes(im.mode, im.size, im.tobytes())
+
+
+def _encode(frames: list, kind: str, timing: dict | None = None) -> bytes:
+    buf = io.BytesIO()
+    first, rest = frames[0], frames[1:]
+    kw: dict[str, Any] = {}
+    if kind == "jpeg":
+        kw = {"quality": JPEG_QUALITY}
+    elif kind == "tiff":
+        kw = {"compression": "tiff_deflate"}
+        if rest:
+            kw.update(save_all=True, append_images=rest)
+    elif kind in ("gif", "webp"):
+        if rest:
+            durations = (timing or {}).get("durations") or []
+            kw.update(save_all=True, append_images=rest)
+            if len(durations) == len(frames) and any(durations):
+                kw["duration"] = [max(d, 10) for d in durations]
+            if (timing or {}).get("loop"):
+                kw["loop"] = 0
+        if kind == "webp":
+            kw["lossless"] = True
+    elif kind == "png":
+        kw = {"optimize": False}
+    # JPEG/BMP/PNG hold one frame: a second frame (MPO, APNG) is read for review but cannot be written
+    # into the same container without its extension: only the first frame is published
+    first.save(buf, PIL_FORMATS[kind], **kw)
+    return buf.getvalue()
+
+
+def rebuild_picture(data: bytes) -> RebuiltPicture:
+    """``data`` sniffed by content, every frame decoded and re-encoded from pixels only into a fresh file of
+    the same kind. Raises :class:`PictureError` if it is not a decodable raster picture."""
+    kind = sniff(data)
+    if kind is None:
+        raise PictureError("not a picture")
+    if kind in METAFILE_KINDS or kind in UNDECODABLE_KINDS:
+        raise PictureError(f"a {kind} picture cannot be rebuilt from pixels")
+    frames, timing = _decode(data, kind)
+    published = frames if kind in ("gif", "tiff", "webp") else frames[:1]
+    try:
+        out = _encode(published, kind, timing)
+    except Exception as e:  # noqa: BLE001
+        raise PictureError(f"cannot be re-encoded ({type(e).__name__})") from None
+    return RebuiltPicture(out, frames, kind)
+
+
+def blank_picture(rebuilt: RebuiltPicture) -> bytes:
+    """A white picture of the same kind, size and frame count as ``rebuilt``."""
+    from PIL import Image
+
+    mode = "RGB"
+    frames = [Image.new(mode, f.size, "white") for f in rebuilt.frames]
+    if rebuilt.kind not in ("gif", "tiff", "webp"):
+        frames = frames[:1]
+    if rebuilt.kind == "gif" and len(frames) > 1:
+        # identical frames would be merged by the GIF encoder; one white frame shows the same
+        frames = frames[:1]
+    return _encode(frames, rebuilt.kind)
+
+
+def placeholder_png() -> bytes:
+    """A 1×1 white PNG: what is written in place of a picture that could not be decoded."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (1, 1), "white").save(buf, "PNG")
+    return buf.getvalue()
+
+
+def publish_picture(data: bytes, action: str | None = None) -> bytes:
+    """The bytes to publish for a picture: rebuilt (or blanked with ``action="blank"``); a metafile as it
+    is; anything undecodable becomes a 1×1 white PNG (never copied)."""
+    kind = sniff(data)
+    if kind in METAFILE_KINDS:
+        return data
+    try:
+        rb = rebuild_picture(data)
+    except PictureError:
+        return placeholder_png()
+    return blank_picture(rb) if action == "blank" else rb.data
+
+
+def publish_member(m, doc=None):
+    """Writer hook for a ZIP member (``name``/``data``/``compress_type``/``date_time``): a picture is
+    returned rebuilt (or blanked, by the reader's verdict in ``doc.extra["picture_actions"]``); any other
+    member unchanged. Members the profile removes anyway are not decoded."""
+    extra = getattr(doc, "extra", None) or {}
+    if m.name in set(extra.get("removed_members") or ()) or not claims_picture(m.name, m.data):
+        return m
+    action = (extra.get("picture_actions") or {}).get(m.name)
+    data = publish_picture(m.data, action)
+    return type(m)(m.name, data, m.compress_type, m.date_time)
+
+
+def dropped_pictures(doc) -> set[str]:
+    """Members the picture policy ``remove`` drops (the profile removes them with their references)."""
+    extra = getattr(doc, "extra", None) or {}
+    return {n for n, a in (extra.get("picture_actions") or {}).items() if a == "remove"}
+
+
+# -- reviewing --------------------------------------------------------------------------------------------
 def _unreadable(k: int, why_ko: str, why_en: str) -> Unreadable:
     return Unreadable(where=f"picture {k}", reason="image",
                       caption=f"그림 {k}: {why_ko} — 직접 확인하세요",
                       caption_en=f"picture {k}: {why_en} — review it yourself")
 
 
-def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[Unreadable]:
-    """``Unreadable`` entries for the pictures among ``members`` (objects with ``name``/``data``) that hold
-    text or could not be checked; members in ``removed`` (dropped from the output) are ignored."""
+_WHY = {
+    "text": ("그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"),
+    "ink": ("그림 속 글씨를 확실히 읽지 못했습니다", "holds marks OCR cannot read with confidence"),
+    "undecodable": ("그림을 열 수 없어 글자를 확인하지 못했습니다", "could not be decoded to check for text"),
+    "unchecked": ("글자가 있는지 확인하지 못했습니다", "not checked for text"),
+}
+
+
+def ocr_frame(frame):
+    """OCR one frame for the verdict: transparency on white, small pictures enlarged."""
     from PIL import Image
 
     from . import ocr
 
+    im = frame
+    if im.mode in ("RGBA", "LA", "PA", "P"):
+        rgba = im.convert("RGBA")
+        bg = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        bg.alpha_composite(rgba)
+        im = bg
+    im = im.convert("RGB") if im.mode != "RGB" else im
+    w, h = im.size
+    short = min(w, h)
+    if short < OCR_MIN_SIDE:
+        scale = min(OCR_MAX_SCALE, OCR_MIN_SIDE / max(1, short))
+        nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+        if nw * nh <= limits.MAX_PICTURE_PIXELS:
+            im = im.resize((nw, nh), Image.LANCZOS)
+    return ocr.ocr_image(im)
+
+
+def frame_verdict(page) -> str:
+    """``"text"``, ``"ink"`` (marks OCR reads with low confidence) or ``"clean"`` for one frame's OCR."""
+    texty = len(_TEXTY.findall(page.text))
+    if page.words > 0 and texty >= 3 and page.confidence >= TEXT_CONFIDENCE:
+        return "text"
+    if page.words > 0 and texty >= UNSURE_TEXTY:
+        return "ink"
+    return "clean"
+
+
+@dataclass
+class PictureReview:
+    """What :func:`review_pictures` found: the needs-review entries (policy ``review``), the actions for
+    the writer (member -> ``blank``/``remove``), notes for the report, and per-picture verdicts."""
+
+    unreadable: list[Unreadable] = field(default_factory=list)
+    actions: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    verdicts: dict[str, str] = field(default_factory=dict)   # "picture N" -> text/ink/undecodable/...
+    frames_ocred: int = 0
+
+
+def review_pictures(members: Iterable, removed: Iterable[str] = (),
+                    policy: "PicturePolicy | str | None" = None) -> PictureReview:
+    """Check every picture among ``members`` (objects with ``name``/``data``; members in ``removed`` are
+    dropped from the output and ignored): sniffed by content, every frame decoded and OCR'd. ``policy``
+    (default: :func:`current_policy`) decides what a picture with text becomes."""
+    from . import ocr
+
+    pol = PicturePolicy.parse(policy) if policy is not None else current_policy()
     gone = set(removed)
-    out: list[Unreadable] = []
+    rv = PictureReview()
     k = 0
     checked = 0
-    have_ocr = None
-    seen: dict[bytes, bool] = {}      # digest -> holds text (identical pictures are read once)
+    have_ocr: bool | None = None
+    seen: dict[bytes, str] = {}
     for m in members:
-        ext = posixpath.splitext(m.name)[1].lower()
-        if m.name in gone or ext not in PICTURE_EXTS | METAFILE_EXTS:
+        if m.name in gone or not claims_picture(m.name, m.data):
             continue
         k += 1
-        if ext in METAFILE_EXTS:
-            verdict = metafile_text(m.data)
-            if verdict is None:
-                out.append(_unreadable(k, "그림을 열 수 없어 글자를 확인하지 못했습니다", "could not be decoded to check for text"))
-            elif verdict:
-                out.append(_unreadable(k, "그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"))
-            continue
-        try:
-            img = Image.open(io.BytesIO(m.data))
-            w, h = img.size
-        except Exception:  # noqa: BLE001 - not decodable: a recipient's viewer might still show it
-            out.append(_unreadable(k, "그림을 열 수 없어 글자를 확인하지 못했습니다", "could not be decoded to check for text"))
-            continue
-        if w < MIN_SIDE or h < MIN_SIDE or w * h < MIN_AREA:
-            continue
-        import hashlib
+        kind = sniff(m.data)
         digest = hashlib.sha256(m.data).digest()
-        if digest in seen:
-            if seen[digest]:
-                out.append(_unreadable(k, "그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"))
+        verdict = seen.get(digest)
+        if verdict is None:
+            if kind in METAFILE_KINDS:
+                has = metafile_text(m.data)
+                verdict = "undecodable" if has is None else ("text" if has else "clean")
+            else:
+                try:
+                    rb = rebuild_picture(m.data)
+                except PictureError:
+                    verdict = "undecodable"
+                else:
+                    if have_ocr is None:
+                        have_ocr = ocr.available()
+                    if (not have_ocr or checked >= limits.MAX_PICTURES_CHECKED
+                            or rv.frames_ocred + len(rb.frames) > limits.MAX_PICTURE_FRAMES_CHECKED):
+                        verdict = "unchecked"
+                    else:
+                        checked += 1
+                        verdict = "clean"
+                        for frame in rb.frames:
+                            rv.frames_ocred += 1
+                            try:
+                                v = frame_verdict(ocr_frame(frame))
+                            except ocr.OcrCancelled:
+                                raise
+                            except Exception:  # noqa: BLE001 - OCR could not process it: fail closed
+                                v = "unchecked"
+                            if v != "clean":
+                                verdict = v
+                                if v == "text":
+                                    break
+                    del rb
+            seen[digest] = verdict
+        where = f"picture {k}"
+        rv.verdicts[where] = verdict
+        if verdict == "clean":
             continue
-        if have_ocr is None:
-            have_ocr = ocr.available()
-        if not have_ocr or w * h > MAX_PIXELS or checked >= MAX_PICTURES:
-            out.append(_unreadable(k, "글자가 있는지 확인하지 못했습니다", "not checked for text"))
+        if pol is PicturePolicy.REVIEW:
+            rv.unreadable.append(_unreadable(k, *_WHY[verdict]))
+        elif pol is PicturePolicy.BLANK and verdict not in ("undecodable",) and kind not in METAFILE_KINDS:
+            rv.actions[m.name] = "blank"
+        else:
+            rv.actions[m.name] = "remove"
+    blanked = sorted((w for w, n in _where_of(rv, members, gone).items() if rv.actions.get(n) == "blank"),
+                     key=_num)
+    dropped = sorted((w for w, n in _where_of(rv, members, gone).items() if rv.actions.get(n) == "remove"),
+                     key=_num)
+    if k:
+        rv.notes.append(f"Pictures ({k}) are rebuilt from their pixels (metadata, comments and trailing data "
+                        "removed) and every frame was checked for text by OCR.")
+    if blanked:
+        rv.notes.append("Pictures holding text were replaced by blank pictures of the same size "
+                        f"(picture policy: blank): {', '.join(blanked)}.")
+    if dropped:
+        rv.notes.append("Pictures holding text or that could not be checked were removed "
+                        f"(picture policy: {pol.value}): {', '.join(dropped)}.")
+    return rv
+
+
+def _num(where: str) -> int:
+    return int(where.rsplit(" ", 1)[1])
+
+
+def _where_of(rv: PictureReview, members: Iterable, gone: set[str]) -> dict[str, str]:
+    """``picture N`` -> member name, for the members :func:`review_pictures` counted."""
+    out: dict[str, str] = {}
+    k = 0
+    for m in members:
+        if m.name in gone or not claims_picture(m.name, m.data):
             continue
-        checked += 1
-        try:
-            img.seek(0)
-            frame = img.convert("RGB")
-            page = ocr.ocr_image(frame)
-        except ocr.OcrCancelled:
-            raise
-        except Exception:  # noqa: BLE001 - a picture OCR cannot process: fail closed
-            out.append(_unreadable(k, "글자가 있는지 확인하지 못했습니다", "not checked for text"))
-            continue
-        seen[digest] = page.words > 0 and len(_TEXTY.findall(page.text)) >= 3 and page.confidence >= 30
-        if seen[digest]:
-            out.append(_unreadable(k, "그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"))
+        k += 1
+        out[f"picture {k}"] = m.name
     return out
+
+
+def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[Unreadable]:
+    """``Unreadable`` entries for the pictures among ``members`` that hold text or could not be checked
+    (policy ``review``; used by the HWP 5 reader)."""
+    return review_pictures(list(members), removed, PicturePolicy.REVIEW).unreadable
 
 
 def metafile_text(data: bytes) -> bool | None:
     """Whether an EMF/WMF (or gzip-compressed EMZ/WMZ) draws text: True/False, None if it does not parse
     (then it cannot be checked). EMF: text-out records, or an EMF+ comment (``EMF+`` records may draw
     strings); WMF: TEXTOUT/EXTTEXTOUT records."""
-    import struct
-    import zlib
-
     if data[:2] == b"\x1f\x8b":
         try:
             d = zlib.decompressobj(31)

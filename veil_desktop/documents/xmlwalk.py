@@ -157,82 +157,176 @@ def localname(el) -> str:
 Walker = Callable[[etree._Element, Emitter], None]
 
 
-# attributes that never hold document text (ids, revision ids, measurements, fonts, styling)
-_TECH_ATTRS = {"id", "paraId", "textId", "durableId", "anchorId", "editId", "author", "initials", "date",
-               "userId", "providerId", "style", "coordsize", "coordorigin", "path", "adj", "points",
-               "typeface", "panose", "pitchFamily", "charset", "spt", "Requires", "Ignorable", "uri",
-               "spid", "ProgID", "ShapeID", "ObjectID", "DrawAspect", "Type", "Target", "TargetMode",
-               "PartName", "ContentType", "Extension", "href", "full-path", "media-type", "idref",
-               "IDRef", "itemID", "fmtid", "pid", "version", "lang"}
-_FONT_ELEMENTS = {"rFonts", "font", "altName", "latin", "ea", "cs", "sym", "fontRef", "panose1",
-                  "fontface", "font-face"}
+# -- attribute values: default deny ------------------------------------------------------------------
+# An attribute value is *kept unseen* only when it matches a known harmless grammar: a short number or
+# measurement, a hex code (rsids, colours, paraIds), a GUID, a boolean, an enumeration/identifier token,
+# a list of those, a package-internal part path, a MIME type, a schema URI, a font name. Anything else is
+# shown for review as text in its part (``attribute_slots``) or neutralised by the writer (docx.py:
+# bookmark names renamed, local-file links dropped). The check is on the VALUE, never the name alone.
 _WIDE = re.compile("[\u1100-\u11ff\u3130-\u318f\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff]")
-_DIGITS6 = re.compile(r"\d{6}")
 _GUID = re.compile(r"^\{?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}?$")
-_HEX = re.compile(r"^[0-9A-Fa-f]{1,16}$")   # revision ids, list ids, font signatures
-_DIGIT_SEPS = re.compile(r"[\s.\-/()]")
+_HEX = re.compile(r"^[0-9A-Fa-f]{1,8}$")           # rsids, colours, paraIds, list ids, font signatures
+_HEX16 = re.compile(r"^[0-9A-Fa-f]{9,16}$")         # font signatures (csb/usb), 64-bit ids: need letters
+_NUM = re.compile(r"^[-+]?(?:\d{1,9}(?:\.\d{1,6})?|\.\d{1,6})(?:[eE][-+]?\d{1,3})?"
+                  r"(?:%|pt|px|cm|mm|in|em|emu|pc|pi|ex|fd|f|dxa|twip)?$")
+_BOOL = {"0", "1", "true", "false", "on", "off", "t", "f", "yes", "no", "y", "n", "none", "auto"}
+_IDENT = re.compile(r"^(?:[A-Za-z_][\w.\-]{0,31}:)?[A-Za-z_#][A-Za-z0-9_.\-#]{0,63}$", re.A)  # enums, QNames
+_VML_ID = re.compile(r"^_x0000_[a-z]\d{1,6}$")                  # VML shape ids/types (_x0000_s1026)
+_PART_PATH = re.compile(r"^/?(?:\.\./)?[A-Za-z0-9_\-]+(?:[./][A-Za-z0-9_\-\[\]]+)*$")
+_MIME = re.compile(r"^[a-z]+/[a-z0-9.+\-]+(?:;\s*[a-z\-]+=[\w.\-\"]+)*$")
+_SCHEMA_URI = re.compile(r"^(?:https?://(?:schemas\.openxmlformats\.org|schemas\.microsoft\.com|"
+                         r"purl\.org|www\.w3\.org|ns\.adobe\.com|www\.hancom\.co\.kr|www\.idpf\.org|"
+                         r"schemas\.xmlsoap\.org|www\.openxmlformats\.org|xml\.org)/[\w./\-#]*"
+                         r"|urn:[\w.:\-]+)$")
+_CSS = re.compile(r"^(?:\s*[A-Za-z\-]+\s*:\s*[#\w.%\-+ ]*;?)+\s*$")           # VML style="width:10pt;..."
+_PREFIX_MAP = re.compile(r"""^(?:\s*xmlns:\w+=['"][^'"\s]*['"])*\s*$""")   # w:dataBinding prefixMappings
+_XPATH = re.compile(r"^(?:/[\w:.\-]+(?:\[\d{1,4}\])?)+$")                   # w:xpath="/ns0:root[1]/ns0:x[1]"
+_LATIN_PHRASE = re.compile(r"^[A-Za-z][A-Za-z0-9 .&+()\-]{0,60}$")          # "heading 1", "Table Grid"
+_DIGIT_RUN = re.compile(r"\d{5,}")
+_DIGIT_SEPS = re.compile(r"[\s.\-/()_,:;]")
+_PHRASE_ELEMENTS = {"name", "lsdException", "basedOn", "next", "link", "style", "pStyle", "rStyle",
+                    "tblStyle", "numStyleLink", "styleLink", "aliases", "font", "charStyle", "paraStyle"}
+_PHRASE_ATTRS = {"engName", "styleName", "styleId", "name", "val", "uiName"}
+_PATH_ATTRS = {"Target", "PartName", "href", "full-path", "src", "Extension", "path"}
+_FONT_ELEMENTS = {"rFonts", "font", "altName", "latin", "ea", "cs", "sym", "fontRef", "panose1",
+                  "fontface", "font-face", "embedRegular", "embedBold", "embedItalic", "embedBoldItalic"}
+_FONT_ATTRS = {"typeface", "face", "ascii", "hAnsi", "eastAsia", "cs", "font", "fontName", "name"}
+#: attributes neutralised by the writers whatever they hold (never shown: see docx.clean/scrub)
+NEUTRALISED = {"gfxdata"}
 
-
-# words real font names carry (Korean, Chinese, Japanese families and vendors); a Hangul/CJK "font name"
-# with none of them is shown for review: a font table can hold any text (red-team: a name + phone there)
+# words real font names carry (Korean, Chinese, Japanese families and vendors); what is left of a
+# Hangul/CJK font name after removing them must be at most one syllable ("HY견고딕" -> "견"): a font
+# named after a person ("홍길동체") or holding any other text is shown for review
 _FONT_WORDS = re.compile(r"고딕|명조|바탕|굴림|돋움|돋음|궁서|맑은|나눔|함초롬|한컴|한양|휴먼|신명|양재|견출|헤드라인|"
-                         r"그래픽|엽서|필기|체|글꼴|펜|손글씨|산스|세리프|본문|제목|굵은|가는|중간|나무|옛|"
-                         r"明朝|明體|宋|黑|楷|仿|細|圓|正|ゴシック|ＭＳ|^HY|Noto|Source|Malgun|Gulim|Dotum|Batang|"
+                         r"그래픽|엽서|필기|글꼴|손글씨|산스|세리프|본문|제목|굵은|가는|중간|새|태|윤|"
+                         r"明朝|明體|宋|黑|楷|仿|細|圓|正|雅黑|等线|微软|體|体|ゴシック|ＭＳ|HY|Noto|Source|Malgun|Gulim|Dotum|Batang|"
                          r"Gungsuh|Nanum|Hancom", re.I)
+_LATIN_FONT = re.compile(r"^[A-Za-z][A-Za-z0-9 .&+\-]{0,60}$")
 
 
 def _font_name_personal(value: str) -> bool:
-    """A font-name attribute is technical unless it carries what font names never do: an ``@``, four
-    digits in a row, or Hangul/CJK without any font-family word."""
-    if "@" in value or re.search(r"\d{4}", _DIGIT_SEPS.sub("", value)):
+    """A font name is personal text unless it has a font name's grammar: Latin words ("Times New
+    Roman"), or Hangul/CJK that is a known family/vendor name with at most one syllable left over
+    (a trailing "체" aside); an ``@`` or five digits in a row never."""
+    v = value.strip()
+    if not v:
+        return False
+    if "@" in v or _DIGIT_RUN.search(_DIGIT_SEPS.sub("", v)):
         return True
-    return bool(_WIDE.search(value)) and not _FONT_WORDS.search(value)
+    if v.startswith("@"):   # vertical-text variant of a font
+        v = v[1:]
+    if _LATIN_FONT.match(v) and not _WIDE.search(v):
+        return False
+    if not _WIDE.search(v):
+        return not bool(re.fullmatch(r"[\w .&+\-,]{1,64}", v))
+    rest = _FONT_WORDS.sub("", v)
+    rest = re.sub(r"체$", "", re.sub(r"[\sA-Za-z0-9.\-]", "", rest))
+    return len(_WIDE.findall(rest)) > 1
 
 
-def textual_attribute(el, attr: str, value: str) -> bool:
-    """Whether an attribute value (outside the known text attributes) could be personal text a
-    recipient can read: Hangul/CJK, an e-mail ``@``, or 6+ digits in a row once separators are removed
-    (a phone, RRN, account number) — but not ids, measurements, GUIDs, fonts or styling."""
+def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
+    """Whether an attribute value has a known harmless grammar (the allow-list). ``strict`` (custom
+    XML, unknown parts: data that only looks like markup): only numbers of at most four digits, hex
+    ids, GUIDs, booleans and schema URIs."""
+    v = value.strip()
+    if not v:
+        return True
+    local = attr.rsplit("}", 1)[-1]
+    ename = localname(el)
+    if _GUID.match(v) or v.lower() in _BOOL or _SCHEMA_URI.match(v):
+        return True
+    if strict:
+        return bool(re.fullmatch(r"-?\d{1,4}(?:\.\d{1,4})?", v)) or bool(
+            _HEX.match(v) and re.search("[A-Fa-f]", v) and len(v) == 8) or local in ("lang", "space") \
+            and bool(_IDENT.match(v))
+    if _NUM.match(v) or _HEX.match(v) or _VML_ID.match(v):
+        return True
+    if _HEX16.match(v) and re.search("[A-Fa-f]", v) or (local == "panose" or ename == "panose1") \
+            and re.fullmatch(r"[0-9A-Fa-f]{20}", v):
+        return True
+    if ename in _FONT_ELEMENTS or local in ("typeface", "face"):
+        return not _font_name_personal(v)
+    digits_ok = not _DIGIT_RUN.search(_DIGIT_SEPS.sub("", v)) and len(re.findall(r"\d", v)) <= 8
+    if _WIDE.search(v) or "@" in v or not digits_ok:
+        return False
+    if _IDENT.match(v):
+        return True
+    if local in _PATH_ATTRS and _PART_PATH.match(v) and ":" not in v:
+        return True
+    if _MIME.match(v):
+        return True
+    if local == "style" and _CSS.match(v):
+        return True
+    if local == "prefixMappings" and _PREFIX_MAP.match(v):
+        return True
+    if local == "xpath" and _XPATH.match(v):
+        return True
+    if (ename in _PHRASE_ELEMENTS or local in _PHRASE_ATTRS) and _LATIN_PHRASE.match(v):
+        return True      # style names ("heading 1", "Light Shading Accent 1")
+    if ename in _FONT_ELEMENTS or local in _FONT_ATTRS:
+        return not _font_name_personal(v)
+    # lists of harmless tokens: mc:Ignorable "w14 w15", coordsize "21600,21600", VML path/adj/points
+    toks = [t for t in re.split(r"[\s,;]+", v) if t]
+    if toks and len(toks) <= 256 and all(_NUM.match(t) or _IDENT.match(t) or _HEX.match(t) for t in toks):
+        return True
+    if re.fullmatch(r"[a-z@#0-9,.\-\s]{1,4096}", v):          # VML path ("m@4@5l@4@11xe") / formulas
+        return True
+    if local == "lvlText" and not re.search(r"[A-Za-z]{2}", v):   # list numbering "%1." / bullets
+        return True
+    return False
+
+
+def textual_attribute(el, attr: str, value: str, strict: bool = False) -> bool:
+    """Whether an attribute value must be shown for review: every value without a known harmless
+    grammar (``harmless_value``) — default deny. A ``w:sym/@w:char`` is a slot of its own (docx.py);
+    neutralised attributes (``NEUTRALISED``) are removed by the writer and not shown."""
     if not value or not value.strip():
         return False
     local = attr.rsplit("}", 1)[-1]
     if local == "char" and localname(el) == "sym":
-        return False         # the character a symbol draws: a slot of its own (docx.py)
-    if localname(el) in _FONT_ELEMENTS or local in ("typeface", "face"):
-        return _font_name_personal(value)
-    if local in _TECH_ATTRS or local.startswith("rsid"):
         return False
-    if _WIDE.search(value) or "@" in value:
-        return True
-    if value.isdigit() or _GUID.match(value) or _HEX.match(value):
+    if local in NEUTRALISED:
         return False
-    return bool(_DIGITS6.search(_DIGIT_SEPS.sub("", value)))
+    return not harmless_value(el, attr, value, strict)
 
 
-def attribute_slots(el, em: "Emitter", curated: bool = False, key: str = "attribute") -> None:
-    """Every attribute of ``el`` that may hold text (``curated``: every non-technical one) as a slot on
-    its own line, labelled ``[key]``."""
+def attribute_slots(el, em: "Emitter", curated: bool = False, key: str = "attribute",
+                    strict: bool = False) -> None:
+    """Every attribute of ``el`` without a harmless value (``curated``: also enumeration-like ones) as
+    a slot on its own line, labelled ``[key]``."""
     for attr, value in el.attrib.items():
         if curated:
             local = attr.rsplit("}", 1)[-1]
-            ok = bool(value.strip()) and not (local in _TECH_ATTRS or local.startswith("rsid")) \
-                and not value.isdigit() and value not in ("0", "1", "true", "false", "on", "off")
+            ok = bool(value.strip()) and textual_attribute(el, attr, value, strict=True) \
+                and not (local in ("id", "paraId", "textId") or local.startswith("rsid"))
         else:
-            ok = textual_attribute(el, attr, value)
+            ok = textual_attribute(el, attr, value, strict)
         if ok:
-            em.slot(Slot(el, "attr", attr), prefix="\n", suffix="\n", caption=key)
+            em.slot(Slot(el, "attr", attr, url=_looks_url(value)), prefix="\n", suffix="\n",
+                    caption=key)
 
 
-def generic_walker(root: etree._Element, em: Emitter) -> None:
-    """Any XML (custom XML data, unknown parts): every non-blank text and tail (also after a comment or
-    processing instruction) and every attribute that may hold text, one per line."""
+def _looks_url(value: str) -> bool:
+    return bool(re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", value)) and "%" in value
+
+
+def generic_walker(root: etree._Element, em: Emitter, strict: bool = False) -> None:
+    """Any XML (unknown parts, themes, font tables): every non-blank text and tail (also after a comment
+    or processing instruction) and every attribute value without a harmless grammar, one per line."""
     for el in root.iter():
         if isinstance(el.tag, str):
             if el.text and el.text.strip():
                 em.slot(Slot(el, "text"), suffix="\n")
-            attribute_slots(el, em)
+            attribute_slots(el, em, strict=strict)
         if el is not root and el.tail and el.tail.strip():
             em.slot(Slot(el, "tail"), suffix="\n")
+
+
+def custom_xml_walker(root: etree._Element, em: Emitter) -> None:
+    """Custom XML data (what data-bound content controls show): like ``generic_walker``, but every
+    attribute value is shown unless it is a short number, a hex id, a GUID, a boolean or a schema URI
+    (an RRN or phone without separators is data here, not an id)."""
+    generic_walker(root, em, strict=True)
 
 
 def rels_walker(root: etree._Element, em: Emitter) -> None:
@@ -243,42 +337,11 @@ def rels_walker(root: etree._Element, em: Emitter) -> None:
 
 
 def strip_picture_metadata(data: bytes) -> bytes:
-    """A PNG/JPEG picture without its text metadata (PNG ``tEXt``/``zTXt``/``iTXt``/``eXIf``/``tIME``,
-    JPEG ``COM`` and ``APP1``/``APP13``/``APP3``-``APP13`` segments: EXIF author/comment, XMP, IPTC);
-    pixels, colour profile (``APP2``/``iCCP``) and JFIF/Adobe headers are kept. Anything else, or a
-    picture that does not parse cleanly, is returned unchanged (the leak check still reads it)."""
-    import struct
-
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        out, pos = [data[:8]], 8
-        while pos + 12 <= len(data):
-            n = struct.unpack(">I", data[pos:pos + 4])[0]
-            kind = data[pos + 4:pos + 8]
-            end = pos + 12 + n
-            if end > len(data):
-                return data
-            if kind not in (b"tEXt", b"zTXt", b"iTXt", b"eXIf", b"tIME"):
-                out.append(data[pos:end])
-            pos = end
-            if kind == b"IEND":
-                break
-        return b"".join(out)
-    if data[:2] == b"\xff\xd8":
-        out, pos = [data[:2]], 2
-        while pos + 4 <= len(data) and data[pos] == 0xFF:
-            marker = data[pos + 1]
-            if marker == 0xDA:  # start of scan: the rest is image data
-                out.append(data[pos:])
-                return b"".join(out)
-            n = struct.unpack(">H", data[pos + 2:pos + 4])[0]
-            end = pos + 2 + n
-            if end > len(data):
-                return data
-            if not (marker == 0xFE or marker == 0xE1 or 0xE3 <= marker <= 0xED):
-                out.append(data[pos:end])
-            pos = end
-        return data
-    return data
+    """A picture rebuilt from its pixels only (``pictures.publish_picture``: every frame re-encoded into a
+    fresh file of the same kind, no metadata, comments or trailing bytes; undecodable -> 1×1 white PNG;
+    EMF/WMF as they are). Kept under this name for the HWP writer."""
+    from .pictures import publish_picture
+    return publish_picture(data)
 
 
 def strip_comments_and_pis(root: etree._Element) -> bool:
@@ -373,13 +436,14 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
             tb.boilerplate(text.rstrip("\n") + "\n")
         tb.end_part()
     text = tb.text()
-    from .pictures import pictures_with_text   # pictures that show text: needs review (red-team fix)
+    from .pictures import review_pictures   # every picture rebuilt + OCR'd; text: needs review (issue 26)
     removed_members = profile.removed(members)
+    pics = review_pictures(members, removed_members)
     return Document(path=path, format=profile.fmt, text=text, parts=tuple(tb.parts),
                     segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
-                    size=len(data), notes=tuple(profile.notes(members)), captions=tuple(tb.captions),
-                    unreadable=tuple(pictures_with_text(members, removed_members)),
-                    extra={"removed_members": removed_members})
+                    size=len(data), notes=tuple(profile.notes(members)) + tuple(pics.notes),
+                    captions=tuple(tb.captions), unreadable=tuple(pics.unreadable),
+                    extra={"removed_members": removed_members, "picture_actions": pics.actions})
 
 
 def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
@@ -396,7 +460,7 @@ def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
     out: list[Member] = []
     for m in members:
         if not (m.name.endswith(".xml") or m.name.endswith(".rels") or m.name in text_parts):
-            out.append(m)
+            out.append(publish_member(m, doc))   # pictures: rebuilt from pixels (pictures.py)
             continue
         tp = text_parts.get(m.name)
         root = parse_xml(m.data, m.name)
@@ -420,6 +484,11 @@ def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
         out.append(m)
     out = profile.scrub(out, doc)
     return write_zip(out, first_stored=profile.first_stored)
+
+
+def publish_member(m: Member, doc: Document | None) -> Member:
+    from .pictures import publish_member as _publish
+    return _publish(m, doc)
 
 
 def without_refs(m: Member, dropped: list[str]) -> Member:
