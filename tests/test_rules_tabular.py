@@ -159,6 +159,7 @@ HANJA = [
     ("대표자 (한자) 南宮玟 / 법인", "南宮玟"),
     ("신청인: 朴敏\n", "朴敏"),
     ("\uf9e1瑞妍 씨", "\uf9e1瑞妍"),                      # compatibility ideograph 李 (U+F9E1)
+    ("성명: 김민준(金民俊)\n", "金民俊"),                   # the Hangul reading between field and Hanja
 ]
 
 
@@ -173,6 +174,7 @@ def test_hanja_name_found_and_masked(det, text, name):
 
 @pytest.mark.parametrize("text", [
     "大韓民國 憲法", "安全 第一", "高等學校 金額 明日", "韓國 님께", "성명: 大韓民國", "全國 經濟人 聯合會",
+    "高麗(고려) 時代", "成長(성장)과 安定(안정)",    # a Hanja word with its Hangul gloss
     "柳成龍은 조선의 재상이다",                 # a historical name in prose, no field or title: not ours to guess
 ])
 def test_hanja_words_are_not_names(text):

@@ -33,7 +33,8 @@ COMPOUND_SURNAMES = ("南宮", "諸葛", "皇甫", "鮮于", "獨孤", "司空",
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CAND = re.compile(f"(?<![{_HAN}])[{_HAN}]{{2,4}}(?![{_HAN}])")
 _FIELD_BEFORE = re.compile(r"(?:성명|이름|성함|한자\s*성명|한자명|한자|姓名|氏名|대표자|대표이사|신청인|작성자|담당자|보호자|"
-                           r"피보험자|예금주|수령인|Name|NAME|name)\s*(?:\(\s*(?:한자|漢字)\s*\))?\s*[:：=]?\s*[(\[]?\s*$")
+                           r"피보험자|예금주|수령인|Name|NAME|name)\s*(?:\(\s*(?:한자|漢字)\s*\))?\s*[:：=]?\s*"
+                           r"(?:[가-힣]{2,4}\s*)?[(\[]?\s*$")  # ``성명: 김민준(金民俊)``: the reading between
 _TITLE_AFTER = re.compile(r"\s*(?:님|씨|귀하|氏|先生|선생|여사|君|孃|女史|殿|군\b|양\b)")
 _NAME_HEADER = re.compile(r"성명|이름|성함|한자|姓名|氏名|name", re.I)
 #: Hanja words that a name field or a title could still precede/follow
