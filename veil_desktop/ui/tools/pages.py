@@ -1,0 +1,69 @@
+"""The PDF pages tool (``ui/pdf_view.py``): F6 switches a PDF between text and rendered pages with item
+boxes; boxes and pages are computed on the window's ``Jobs`` (channel ``"pages"``: a superseded load is
+dropped). A mixin of ``ReviewTools``; attributes declared below. Threading: GUI thread.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QStackedWidget
+
+from ..i18n import tr
+from ..pdf_view import PdfPageView, has_pages, load_boxes
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+
+class PagesTool:
+    """Mixin for ``ReviewTools``; see the module docstring."""
+
+    w: "MainWindow"
+    lang: str
+    stack: QStackedWidget
+    pages: PdfPageView
+    pagesReady: Signal
+
+    def _on_pdf_pages(self) -> None:
+        if self.stack.currentWidget() is self.pages:
+            self.show_text()
+        else:
+            self.show_pages()
+
+    def show_text(self) -> None:
+        self.stack.setCurrentWidget(self.w.view)
+
+    def show_pages(self) -> int | None:
+        w = self.w
+        if not has_pages(w.document):
+            w.statusBar().showMessage(tr("pdf.not_pdf", self.lang), 5000)
+            return None
+        doc, state = w.document, w.state
+        self.stack.setCurrentWidget(self.pages)
+
+        def done(result):
+            if w.state is not state:
+                return
+            data, boxes = result
+            self.pages.set_document(data, boxes, state)
+            self._sync_pages_current()
+            self.pagesReady.emit()
+
+        return w.jobs.start(lambda: load_boxes(doc), done, w.show_error, channel="pages").id
+
+    def _render_page(self, data: bytes, index: int, scale: float, done) -> None:
+        from ..pdf_view import render_page
+
+        self.w.jobs.start(lambda: render_page(data, index, scale), lambda img: done(index, scale, img, data),
+                          lambda _m: done(index, scale, None, data))
+
+    def _on_current_item(self, item_id) -> None:
+        if self.stack.currentWidget() is self.pages and self.w.state is not None:
+            item = self.w.state.item(item_id) if item_id is not None and item_id in self.w.state else None
+            self.pages.show_current(item)
+
+    def _sync_pages_current(self) -> None:
+        if self.stack.currentWidget() is self.pages:
+            item = self.w.current_item()
+            self._on_current_item(item.id if item is not None else None)

@@ -1,0 +1,256 @@
+"""The workspace tool: several files or a folder in a list docked beside the view, the background detection
+queue (``DetectionController.start_background``: one document at a time, only while the window is not
+detecting) and *Export all reviewed*. A mixin of ``ReviewTools`` (``ui/review_tools.py``); the attributes
+it uses are declared below. Threading: GUI thread; background work on the window's pools.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
+
+from ...review.terms import TermList
+from ...review.workspace import DetectOutcome, DocStatus, Workspace, export_reviewed, finish_document, prepare_document
+from ..find_bar import FindBar
+from ..i18n import tr
+from ..pdf_view import has_pages
+from ..workspace_panel import WorkspacePanel
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+
+class WorkspaceTool:
+    """Mixin for ``ReviewTools``; see the module docstring."""
+
+    w: "MainWindow"
+    lang: str
+    ws: Workspace
+    panel: WorkspacePanel
+    dock: QDockWidget
+    find_bar: FindBar
+    terms: TermList
+    last_export: object
+    backgroundStarted: Signal
+    backgroundFinished: Signal
+    exportAllFinished: Signal
+    _bg_job: int | None
+    _bg_index: int
+    _state: object
+    _changes: object
+    _status_timer: QTimer
+    _queue_timer: QTimer
+
+    def open_paths(self, paths) -> list[int]:
+        """Add files/folders to the workspace; shows the first new document if none is on screen."""
+        new, problems = self.ws.add(paths)
+        if len(self.ws) > 1 or any(Path(p).is_dir() for p in paths):
+            self.show_dock()
+        self.panel.refresh()
+        if problems:
+            self.w.show_error(tr("ws.problems", self.lang) + "\n" + "\n".join(problems[:20]))
+        if new and self.w.path is None and not self.w.opening:
+            self.goto(new[0])
+        else:
+            self._schedule_queue()
+        return new
+
+    def show_dock(self) -> None:
+        if not self.dock.isVisible():
+            self.dock.show()
+            self.w.resizeDocks([self.dock], [230], Qt.Orientation.Horizontal)
+
+    def goto(self, index: int) -> None:
+        if not 0 <= index < len(self.ws):
+            return
+        if self._bg_index == index:
+            self._cancel_background()
+        self.ws.set_current(index)
+        self.panel.set_current(index)
+        if self.w.path is None or _key(self.w.path) != _key(self.ws[index].path):
+            self.w.open_path(self.ws[index].path)
+
+    def _on_next_doc(self) -> None:
+        i = self.ws.step(+1)
+        if i is not None:
+            self.goto(i)
+
+    def _on_prev_doc(self) -> None:
+        i = self.ws.step(-1)
+        if i is not None:
+            self.goto(i)
+
+    def _on_open_files(self) -> None:
+        from ...documents.formats import supported_suffixes
+
+        pattern = " ".join("*" + s for s in supported_suffixes())
+        paths, _ = QFileDialog.getOpenFileNames(self.w, tr("action.open_files", self.lang), "",
+                                                f"{tr('dialog.documents', self.lang)} ({pattern})")
+        if paths:
+            self.open_paths(paths)
+
+    def _on_open_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self.w, tr("action.open_folder", self.lang))
+        if folder:
+            self.open_paths([folder])
+
+    def _on_document_loaded(self, path: str) -> None:
+        w = self.w
+        i = self.ws.index_of(path)
+        if i < 0:
+            self.ws.add([path])
+            i = self.ws.index_of(path)
+            if len(self.ws) > 1:
+                self.show_dock()
+        if self._bg_index == i or w.detection.running:
+            self._cancel_background()          # one document detected at a time: the one on screen
+        if i >= 0:
+            self.ws.set_current(i)
+            self.panel.set_current(i)
+        if self._state is not None:
+            self._state.remove_listener(self._changes)
+        self._state = w.state
+        if w.state is not None:
+            w.state.add_listener(self._changes)
+            self._apply_mask_terms()
+        self.find_bar.set_document(w.view, w.state)
+        self._update_current_status()
+        if self.stack.currentWidget() is self.pages:
+            if has_pages(w.document):
+                self.show_pages()
+            else:
+                self.show_text()
+        self._schedule_queue()
+
+    def _on_detection_finished(self, cancelled: bool) -> None:
+        self._update_current_status()
+        self._schedule_queue()
+
+    def _schedule_status(self) -> None:
+        if not self._status_timer.isActive():
+            self._status_timer.start()
+
+    def _update_current_status(self) -> None:
+        w = self.w
+        i = self.ws.current
+        if not 0 <= i < len(self.ws) or w.state is None or w.path is None or _key(w.path) != _key(self.ws[i].path):
+            return
+        if w.detection.running:
+            self.ws.update(i, DocStatus.DETECTING, pending=w.state.pending_count())
+        else:
+            complete = bool(w.session is not None and w.session.detection_complete)
+            self.ws.update_from_state(i, w.state, complete)
+
+    # -- background queue ---------------------------------------------------------------------------------
+    def _schedule_queue(self) -> None:
+        if not self._queue_timer.isActive():
+            self._queue_timer.start()
+
+    def _pump_queue(self) -> None:
+        w = self.w
+        if self._bg_job is not None or w.detection.running or w.opening:
+            return
+        index = next((i for i, e in enumerate(self.ws.entries)
+                      if e.status is DocStatus.QUEUED and i != self.ws.current), None)
+        if index is None:
+            return
+        entry = self.ws[index]
+        threshold, terms = w.settings.threshold, self.terms
+
+        def prepare():  # detection pool thread: read the file and its session
+            prep = prepare_document(entry.path, threshold=threshold)
+            if isinstance(prep, DetectOutcome):
+                return None, prep
+            return prep.text, lambda spans, did: finish_document(prep, spans, detector_id=did, terms=terms)
+
+        job = w.detection.start_background(prepare, w.settings)
+        if job is None:
+            return
+        self._bg_job, self._bg_index = job, index
+        self.ws.update(index, DocStatus.DETECTING)
+        self.backgroundStarted.emit(index)
+
+    def _cancel_background(self) -> None:
+        if self._bg_job is not None:
+            self.w.detection.cancel_background()
+            if 0 <= self._bg_index < len(self.ws):
+                self.ws.update(self._bg_index, DocStatus.QUEUED)
+        self._bg_job, self._bg_index = None, -1
+
+    def _on_bg_ended(self, job: int, outcome, error: str) -> None:
+        """The controller's background job ended: ``outcome`` (``DetectOutcome``), cancelled (None, ""),
+        or failed (None, message)."""
+        if job != self._bg_job:
+            return
+        index = self._bg_index
+        self._bg_job, self._bg_index = None, -1
+        if error:
+            self.ws.update(index, DocStatus.FAILED, message=error)
+        elif outcome is None:
+            self.ws.update(index, DocStatus.QUEUED)
+        else:
+            self.ws.update(index, outcome.status, pending=outcome.pending, message=outcome.message)
+        self.backgroundFinished.emit(index)
+        self._schedule_queue()
+
+    @property
+    def background_running(self) -> bool:
+        return self._bg_job is not None
+
+    # -- export all reviewed ----------------------------------------------------------------------------
+    def _on_export_all(self) -> None:
+        reviewed = self.ws.reviewed()
+        if not reviewed:
+            self.w.show_error(tr("ws.export_none", self.lang))
+            return
+        folder = QFileDialog.getExistingDirectory(self.w, tr("ws.export_folder", self.lang))
+        if not folder:
+            return
+        answer = QMessageBox.question(self.w, tr("ws.export_done_title", self.lang), tr("ws.export_confirm", self.lang)
+                                      .format(n=len(reviewed), folder=folder, pending=len(self.ws.not_reviewed())))
+        if answer == QMessageBox.StandardButton.Yes:
+            self.export_all_to(folder)
+
+    def export_all_to(self, folder: str | Path) -> int:
+        """Export every reviewed document into ``folder`` on the pool; ``exportAllFinished`` reports."""
+        w = self.w
+        w.flush_autosave(even_empty=True)      # the document on screen: its latest decisions (nothing found
+                                               # is a review too)
+        entries = [e for e in self.ws.entries]
+        settings = w.settings
+        styles = dict(settings.styles)
+
+        def run():
+            return export_reviewed(entries, Path(folder), styles=styles, default_style=settings.default_style,
+                                   allow_below_threshold=True)
+
+        return w.jobs.start(run, self._on_export_done, w.show_error, channel="export_all").id
+
+    def _on_export_done(self, summary) -> None:
+        for row in summary.exported:
+            i = self.ws.index_of(row.source)
+            if i >= 0:
+                self.ws.update(i, DocStatus.EXPORTED, output=row.output)
+        msg = tr("ws.export_done", self.lang).format(ok=len(summary.exported), failed=len(summary.failed),
+                                                     pending=len(summary.not_reviewed), path=summary.summary_path)
+        below = sum(r.below_threshold for r in summary.exported)
+        if below:
+            msg += "\n" + tr("ws.export_below", self.lang).format(n=below)
+        details = [f"{r.source.name}: {r.message}" for r in summary.rows if r.status != "exported"]
+        box = QMessageBox(QMessageBox.Icon.Information, tr("ws.export_done_title", self.lang),
+                          msg + ("\n\n" + "\n".join(details[:30]) if details else ""),
+                          QMessageBox.StandardButton.Ok, self.w)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        self.last_export = summary
+        self.exportAllFinished.emit(summary)
+
+
+def _key(p) -> str:
+    try:
+        return str(Path(p).resolve())
+    except OSError:
+        return str(p)
