@@ -144,7 +144,7 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
         self.menu = WindowActions(self, self.open_path)
         self.actions_by_id, self.menus, self.recent_menu = self.menu.actions_by_id, self.menu.menus, self.menu.recent_menu
         self.menu.scope_to(self.view, self.table)  # single-key shortcuts only where a reviewer reads
-        self.bulk = BulkActions(self)              # bulk actions show their hit list first
+        self.bulk = BulkActions(self, self.review)              # bulk actions show their hit list first
         self.setAcceptDrops(True)
         self.retranslate()
         self.update_actions()

@@ -71,7 +71,8 @@ class ReviewTools(WorkspaceTool, FindTool, TermsTool, PagesTool, QObject):
 
     def __init__(self, window) -> None:
         super().__init__(window)
-        self.w = window
+        self.w = window                        # the host: widgets, signals, jobs, detection
+        self.review = window.review            # the document on screen (review/review_session.py)
         self.ws = Workspace()
         self._bg_job: int | None = None
         self._bg_index = -1

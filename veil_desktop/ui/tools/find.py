@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QStackedWidget, QToolBar
 
 from ..find_bar import FindBar
 from ..i18n import tr
+from ...review.review_session import ReviewSession
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -18,13 +19,14 @@ class FindTool:
     """Mixin for ``ReviewTools``; see the module docstring."""
 
     w: "MainWindow"
+    review: ReviewSession
     lang: str
     stack: QStackedWidget
     find_bar: FindBar
     find_toolbar: QToolBar
 
     def _on_find(self) -> None:
-        if self.w.state is None:
+        if self.review.state is None:
             return
         if self.stack.currentWidget() is not self.w.view:
             self.show_text()

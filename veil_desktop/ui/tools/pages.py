@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QStackedWidget
 
 from ..i18n import tr
 from ..pdf_view import PdfPageView, has_pages, load_boxes
+from ...review.review_session import ReviewSession
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -20,6 +21,7 @@ class PagesTool:
     """Mixin for ``ReviewTools``; see the module docstring."""
 
     w: "MainWindow"
+    review: ReviewSession
     lang: str
     stack: QStackedWidget
     pages: PdfPageView
@@ -36,14 +38,14 @@ class PagesTool:
 
     def show_pages(self) -> int | None:
         w = self.w
-        if not has_pages(w.document):
+        if not has_pages(self.review.document):
             w.statusBar().showMessage(tr("pdf.not_pdf", self.lang), 5000)
             return None
-        doc, state = w.document, w.state
+        doc, state = self.review.document, self.review.state
         self.stack.setCurrentWidget(self.pages)
 
         def done(result):
-            if w.state is not state:
+            if self.review.state is not state:
                 return
             data, boxes = result
             self.pages.set_document(data, boxes, state)
@@ -59,8 +61,9 @@ class PagesTool:
                           lambda _m: done(index, scale, None, data))
 
     def _on_current_item(self, item_id) -> None:
-        if self.stack.currentWidget() is self.pages and self.w.state is not None:
-            item = self.w.state.item(item_id) if item_id is not None and item_id in self.w.state else None
+        if self.stack.currentWidget() is self.pages and self.review.state is not None:
+            st = self.review.state
+            item = st.item(item_id) if item_id is not None and item_id in st else None
             self.pages.show_current(item)
 
     def _sync_pages_current(self) -> None:

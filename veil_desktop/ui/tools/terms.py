@@ -12,6 +12,7 @@ from ...review.state import Status
 from ...review.terms import TermList, save_user_terms
 from ...review.workspace import accept_list_hits
 from ..i18n import tr
+from ...review.review_session import ReviewSession
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -21,12 +22,13 @@ class TermsTool:
     """Mixin for ``ReviewTools``; see the module docstring."""
 
     w: "MainWindow"
+    review: ReviewSession
     lang: str
     terms: TermList
     terms_error: str
 
     def _apply_mask_terms(self) -> int:
-        st = self.w.state
+        st = self.review.state
         if st is None or not self.terms.mask_terms:
             return 0
         return accept_list_hits(st, self.terms.mask_spans(st.text), undoable=True)
@@ -39,7 +41,7 @@ class TermsTool:
         self.terms = terms
         added = self._apply_mask_terms()
         rejected = 0
-        st = self.w.state
+        st = self.review.state
         if st is not None and terms.keep_terms:
             keep = terms.keep_ranges(st.text)
             ids = [it.id for it in st if it.status is Status.PENDING and it.source not in ("manual", "list")

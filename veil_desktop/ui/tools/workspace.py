@@ -13,11 +13,14 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
 
 from ...review.terms import TermList
-from ...review.workspace import DetectOutcome, DocStatus, Workspace, export_reviewed, finish_document, prepare_document
+from ...review.workspace import (
+    DetectOutcome, DocStatus, Workspace, export_reviewed, finish_document, prepare_document,
+)
 from ..find_bar import FindBar
 from ..i18n import tr
 from ..pdf_view import has_pages
 from ..workspace_panel import WorkspacePanel
+from ...review.review_session import ReviewSession
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -27,6 +30,7 @@ class WorkspaceTool:
     """Mixin for ``ReviewTools``; see the module docstring."""
 
     w: "MainWindow"
+    review: ReviewSession
     lang: str
     ws: Workspace
     panel: WorkspacePanel
@@ -52,7 +56,7 @@ class WorkspaceTool:
         self.panel.refresh()
         if problems:
             self.w.show_error(tr("ws.problems", self.lang) + "\n" + "\n".join(problems[:20]))
-        if new and self.w.path is None and not self.w.opening:
+        if new and self.review.path is None and not self.w.opening:
             self.goto(new[0])
         else:
             self._schedule_queue()
@@ -70,7 +74,7 @@ class WorkspaceTool:
             self._cancel_background()
         self.ws.set_current(index)
         self.panel.set_current(index)
-        if self.w.path is None or _key(self.w.path) != _key(self.ws[index].path):
+        if self.review.path is None or _key(self.review.path) != _key(self.ws[index].path):
             self.w.open_path(self.ws[index].path)
 
     def _on_next_doc(self) -> None:
@@ -112,14 +116,14 @@ class WorkspaceTool:
             self.panel.set_current(i)
         if self._state is not None:
             self._state.remove_listener(self._changes)
-        self._state = w.state
-        if w.state is not None:
-            w.state.add_listener(self._changes)
+        self._state = self.review.state
+        if self.review.state is not None:
+            self.review.state.add_listener(self._changes)
             self._apply_mask_terms()
-        self.find_bar.set_document(w.view, w.state)
+        self.find_bar.set_document(w.view, self.review.state)
         self._update_current_status()
         if self.stack.currentWidget() is self.pages:
-            if has_pages(w.document):
+            if has_pages(self.review.document):
                 self.show_pages()
             else:
                 self.show_text()
@@ -136,13 +140,14 @@ class WorkspaceTool:
     def _update_current_status(self) -> None:
         w = self.w
         i = self.ws.current
-        if not 0 <= i < len(self.ws) or w.state is None or w.path is None or _key(w.path) != _key(self.ws[i].path):
+        rv = self.review
+        if not 0 <= i < len(self.ws) or rv.state is None or rv.path is None or _key(rv.path) != _key(self.ws[i].path):
             return
         if w.detection.running:
-            self.ws.update(i, DocStatus.DETECTING, pending=w.state.pending_count())
+            self.ws.update(i, DocStatus.DETECTING, pending=self.review.state.pending_count())
         else:
-            complete = bool(w.session is not None and w.session.detection_complete)
-            self.ws.update_from_state(i, w.state, complete)
+            complete = bool(self.review.info is not None and self.review.info.detection_complete)
+            self.ws.update_from_state(i, self.review.state, complete)
 
     # -- background queue ---------------------------------------------------------------------------------
     def _schedule_queue(self) -> None:
