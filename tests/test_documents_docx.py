@@ -236,7 +236,7 @@ def test_export_masks_every_part_and_scrubs_metadata(sample, tmp_path):
     c = d.comments
     assert [x.text for x in c] == ["[PERSON] 님 주소 [ADDRESS] 확인"] and c.get(0).author == ""
     assert "mailto:[EMAIL]" in members["word/_rels/document.xml.rels"]
-    assert 'Target="Normal.dotm"' in members["word/_rels/settings.xml.rels"]
+    assert "Normal.dotm" not in members["word/_rels/settings.xml.rels"]   # attached template: removed
 
 
 def test_docx_document_variable_is_reviewed_and_masked(tmp_path):

@@ -39,8 +39,8 @@ from ..masking import Replacement
 from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
-from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, generic_walker, localname,
-                      read_zip_document, rels_walker, sym_text, textual_attribute,
+from .xmlwalk import (NEUTRALISED, Emitter, Slot, TextPart, ZipProfile, attribute_slots,
+                      custom_xml_walker, generic_walker, localname, read_zip_document, rels_walker, sym_text, textual_attribute,
                       write_zip_document)
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -75,7 +75,6 @@ _CURATED: dict[str, tuple[str, tuple[str, ...]]] = {
     "imagedata": ("shape_text", (_O + "title",)),
     "fldSimple": ("field", (_w + "instr",)),
     "hyperlink": ("link_tip", (_w + "tooltip", _w + "anchor", _w + "docLocation")),
-    "bookmarkStart": ("bookmark", (_w + "name",)),
     "smartTag": ("attribute", (_w + "element",)), "customXml": ("attribute", (_w + "element",)),
     "attr": ("attribute", (_w + "name", _w + "val")),
     "alias": ("control", (_w + "val",)), "tag": ("control", (_w + "val",)),
@@ -108,8 +107,6 @@ def _attrs(el, em: Emitter, context: str | None) -> None:
             em.slot(Slot(el, "attr", "name"), prefix="\n", suffix="\n", caption="object_name")
         if name in ("docPr", "cNvPr"):
             done.add("name")
-        if name == "bookmarkStart" and (el.get(_w + "name") or "").startswith("_"):
-            attrs = ()  # Word's own hidden bookmarks (_GoBack, _Toc...)
         if name in ("alias", "tag", "docPart", "date") and context != "control":
             attrs = ()
         if name in ("default", "helpText", "statusText", "listEntry") and context != "form":
@@ -129,6 +126,8 @@ def _attrs(el, em: Emitter, context: str | None) -> None:
         if v and v.strip():
             em.slot(Slot(el, "attr", _w + "val"), prefix="\n", suffix="\n", caption="form")
             done.add(_w + "val")
+    if name == "bookmarkStart" and el.tag == _w + "bookmarkStart":
+        done.add(_w + "name")   # renamed on export (``_rename_bookmarks``): never published as written
     for a, v in el.attrib.items():
         if a not in done and textual_attribute(el, a, v):
             em.slot(Slot(el, "attr", a), prefix="\n", suffix="\n", caption="attribute")
@@ -507,7 +506,9 @@ def classify(members: list[Member]) -> list[TextPart]:
         for i, n in enumerate(names):
             if k.startswith("meta_"):
                 out.append(TextPart(n, "metadata", _META_WALKERS[k], header=False))
-            elif k in ("customxml", "other"):
+            elif k == "customxml":
+                out.append(TextPart(n, k, custom_xml_walker, header=False))
+            elif k == "other":
                 out.append(TextPart(n, k, generic_walker, header=False))
             else:
                 detail = str(i + 1) if k in ("header", "footer") else ""
@@ -555,10 +556,44 @@ def clean(name: str, root: etree._Element) -> bool:
         if not isinstance(el.tag, str):
             continue
         for attr in list(el.attrib):
-            if attr.rsplit("}", 1)[-1] in _PERSON_ATTRS and el.get(attr):
+            local = attr.rsplit("}", 1)[-1]
+            if local in _PERSON_ATTRS and el.get(attr):
                 el.set(attr, "")
                 changed = True
+            elif local in NEUTRALISED:
+                del el.attrib[attr]      # o:gfxdata: a base64 copy of the shape nobody reviews
+                changed = True
+            elif local == "href":
+                new = neutral_link(el.get(attr) or "")
+                if new != el.get(attr):
+                    if new:
+                        el.set(attr, new)
+                    else:
+                        del el.attrib[attr]
+                    changed = True
     return changed
+
+
+_LOCAL_LINK = re.compile(r"^\s*(?:file:|[A-Za-z]:[\\/]|\\\\|//[^/]|tel:|callto:|sms:|fax:|smb:|nfs:)", re.I)
+
+
+def neutral_link(value: str) -> str:
+    """A link target without what names the author's machine or a private contact: local files
+    (``file:``, ``C:\\``, UNC ``\\\\server``), ``tel:``/``sms:`` links -> "" (dropped); the query of a
+    ``mailto:`` (``?subject=...&body=...``) is dropped, the address (reviewed) kept."""
+    v = value.strip()
+    if _LOCAL_LINK.match(v):
+        return ""
+    if v.lower().startswith("mailto:") and "?" in v:
+        return v.split("?", 1)[0]
+    return value
+
+
+#: relationship types whose (external) targets name files on the author's machine: removed with the
+#: elements that point at them (sub-documents, the attached template, frames, linked data sources)
+_REL_DROP_EXTERNAL = {"subDocument", "attachedTemplate", "frame", "externalLinkPath", "oleObject",
+                      "mailMergeSource", "mailMergeHeaderSource", "recipientData", "dataSource",
+                      "transform"}
 
 
 def _remove_keep_tail(el) -> None:
@@ -614,13 +649,20 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                 if not isinstance(el.tag, str):
                     continue
                 target = el.get("Target") or ""
-                if el.get("TargetMode") != "External" and _resolve(src, target) in dropped:
+                typ = (el.get("Type") or "").rstrip("/").rsplit("/", 1)[-1]
+                external = el.get("TargetMode") == "External"
+                if not external and _resolve(src, target) in dropped:
                     dead_ids.setdefault(src, set()).add(el.get("Id") or "")
                     root.remove(el)
                     changed = True
-                elif (el.get("Type") or "").endswith("/attachedTemplate") and target:
-                    # file:///C:/Users/<account>/.../Normal.dotm -> Normal.dotm (names the account)
-                    el.set("Target", re.split(r"[\\/]", target)[-1])
+                elif typ in _REL_DROP_EXTERNAL or (external and target.strip() and not neutral_link(target)):
+                    # file:///C:/Users/<account>/.../Normal.dotm, a sub-document, a tel: link: removed
+                    # (a hyperlink keeps its text, without the link)
+                    dead_ids.setdefault(src, set()).add(el.get("Id") or "")
+                    root.remove(el)
+                    changed = True
+                elif external and neutral_link(target) != target:
+                    el.set("Target", neutral_link(target))   # mailto: without ?subject=&body=
                     changed = True
             m = _rewrite(m, root) if changed else m
         out.append(m)
@@ -644,7 +686,10 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                     continue
                 if any(a.startswith("{%s}" % R_NS) and v in ids for a, v in el.attrib.items()):
                     parent = el.getparent()
-                    if parent is not None:
+                    if parent is not None and el.tag == _w + "hyperlink":
+                        for a in [a for a in el.attrib if a.startswith("{%s}" % R_NS)]:
+                            del el.attrib[a]      # the link goes, its text stays
+                    elif parent is not None:
                         _remove_keep_tail(el)
             m = _rewrite(m, root)
         k = kind.get(m.name)
@@ -663,7 +708,58 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                     el.text = None
             m = _rewrite(m, root)
         final.append(m)   # pictures were rebuilt from pixels by write_zip_document (pictures.py)
-    return _neutral_names(final)
+    return _neutral_names(_rename_bookmarks(final, kind))
+
+
+_FIELD_NAME = r"(?<![\w\\])%s(?![\w])"
+
+
+def _rename_bookmarks(members: list[Member], kind: dict[str, str]) -> list[Member]:
+    """Every bookmark name (``w:bookmarkStart/@w:name``: never shown, can hold anything, e.g. digits
+    joined by underscores) becomes ``_veil_bm1``, ``_veil_bm2``... in document order, and so does every
+    reference to it: hyperlink anchors and field codes (``REF``/``PAGEREF``/``HYPERLINK \\l``) in
+    ``w:instrText`` and ``w:fldSimple/@w:instr``. ``_GoBack`` (Word's own) is kept."""
+    wml = [m for m in members if kind.get(m.name) in ("body", "header", "footer", "footnotes", "endnotes",
+                                                      "comments", "glossary")]
+    wml.sort(key=lambda m: kind.get(m.name) != "body")
+    names: dict[str, str] = {}
+    roots = {}
+    for m in wml:
+        if b"bookmarkStart" not in m.data and b"anchor" not in m.data and b"instr" not in m.data:
+            continue
+        root = parse_xml(m.data, m.name)
+        roots[m.name] = root
+        for el in root.iter(_w + "bookmarkStart"):
+            n = el.get(_w + "name")
+            if n and n != "_GoBack" and n not in names:
+                names[n] = f"_veil_bm{len(names) + 1}"
+    if not names:
+        return members
+    pattern = re.compile("|".join(_FIELD_NAME % re.escape(n) for n in sorted(names, key=len,
+                                                                          reverse=True)))
+
+    def sub(text: str) -> str:
+        return pattern.sub(lambda mt: names[mt.group()], text)
+
+    out = []
+    for m in members:
+        root = roots.get(m.name)
+        if root is None:
+            out.append(m)
+            continue
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue
+            if el.tag == _w + "bookmarkStart" and el.get(_w + "name") in names:
+                el.set(_w + "name", names[el.get(_w + "name")])
+            elif el.tag == _w + "hyperlink" and el.get(_w + "anchor") in names:
+                el.set(_w + "anchor", names[el.get(_w + "anchor")])
+            elif el.tag == _w + "fldSimple" and el.get(_w + "instr"):
+                el.set(_w + "instr", sub(el.get(_w + "instr")))
+            elif el.tag == _w + "instrText" and el.text:
+                el.text = sub(el.text)
+        out.append(_rewrite(m, root))
+    return out
 
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_./\-\[\]]+$")

@@ -193,6 +193,9 @@ _FONT_ELEMENTS = {"rFonts", "font", "altName", "latin", "ea", "cs", "sym", "font
 _FONT_ATTRS = {"typeface", "face", "ascii", "hAnsi", "eastAsia", "cs", "font", "fontName", "name"}
 #: attributes neutralised by the writers whatever they hold (never shown: see docx.clean/scrub)
 NEUTRALISED = {"gfxdata"}
+#: person attributes the writers blank (authors are shown in captions / the removed part instead)
+_BLANKED = {"author", "initials", "userId", "providerId"}
+_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?(?:Z|[+-]\d{2}:?\d{2})?$")
 
 # words real font names carry (Korean, Chinese, Japanese families and vendors); what is left of a
 # Hangul/CJK font name after removing them must be at most one syllable ("HY견고딕" -> "견"): a font
@@ -233,7 +236,7 @@ def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
         return True
     local = attr.rsplit("}", 1)[-1]
     ename = localname(el)
-    if _GUID.match(v) or v.lower() in _BOOL or _SCHEMA_URI.match(v):
+    if _GUID.match(v) or v.lower() in _BOOL or _SCHEMA_URI.match(v) or _TIMESTAMP.match(v):
         return True
     if strict:
         return bool(re.fullmatch(r"-?\d{1,4}(?:\.\d{1,4})?", v)) or bool(
@@ -285,8 +288,8 @@ def textual_attribute(el, attr: str, value: str, strict: bool = False) -> bool:
     local = attr.rsplit("}", 1)[-1]
     if local == "char" and localname(el) == "sym":
         return False
-    if local in NEUTRALISED:
-        return False
+    if local in NEUTRALISED or local in _BLANKED or (local == "path" and localname(el) == "linkinfo"):
+        return False     # removed / blanked by the writers (hwpx.py blanks hh:linkinfo/@path)
     return not harmless_value(el, attr, value, strict)
 
 
