@@ -66,8 +66,10 @@ TEXT_CONFIDENCE = 30.0
 UNSURE_TEXTY = 6
 #: small pictures are enlarged for OCR until their short side has this many pixels (Tesseract needs
 #: ~20 px letters; a 22 px strip or a 76 px seal holds smaller ones)
-OCR_MIN_SIDE = 96
-OCR_MAX_SCALE = 6
+OCR_MIN_SIDE = 240
+OCR_MAX_SCALE = 4
+#: a frame whose most common colour covers this share is "plain background" (see ``frame_verdict``)
+PLAIN_BACKGROUND = 0.6
 JPEG_QUALITY = 92
 
 #: kind -> Pillow format
@@ -374,18 +376,14 @@ _WHY = {
 
 
 def ocr_frame(frame):
-    """OCR one frame for the verdict: transparency on white, small pictures enlarged."""
-    from PIL import Image
+    """OCR one frame for the verdict: transparency on white, small pictures enlarged (short side to
+    :data:`OCR_MIN_SIDE`, at most :data:`OCR_MAX_SCALE` times) inside a white margin (Tesseract misses
+    text that touches the edge)."""
+    from PIL import Image, ImageOps
 
     from . import ocr
 
-    im = frame
-    if im.mode in ("RGBA", "LA", "PA", "P"):
-        rgba = im.convert("RGBA")
-        bg = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        bg.alpha_composite(rgba)
-        im = bg
-    im = im.convert("RGB") if im.mode != "RGB" else im
+    im = _on_white(frame)
     w, h = im.size
     short = min(w, h)
     if short < OCR_MIN_SIDE:
@@ -393,17 +391,48 @@ def ocr_frame(frame):
         nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
         if nw * nh <= limits.MAX_PICTURE_PIXELS:
             im = im.resize((nw, nh), Image.LANCZOS)
+        im = ImageOps.expand(im, max(4, min(im.size) // 8), fill="white")
     return ocr.ocr_image(im)
 
 
-def frame_verdict(page) -> str:
-    """``"text"``, ``"ink"`` (marks OCR reads with low confidence) or ``"clean"`` for one frame's OCR."""
+def _on_white(frame):
+    from PIL import Image
+
+    im = frame
+    if im.mode in ("RGBA", "LA", "PA", "P"):
+        rgba = im.convert("RGBA")
+        bg = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        bg.alpha_composite(rgba)
+        im = bg
+    return im.convert("RGB") if im.mode != "RGB" else im
+
+
+def background_share(frame) -> float:
+    """Share (0..1) of the frame's most common colour (coarse bins, on a reduced copy): near 1 for a seal,
+    a strip of text, a logo or a scan on plain paper; low for a photo."""
+    im = _on_white(frame).copy()
+    im.thumbnail((128, 128))
+    q = im.point(lambda v: v // 32)
+    counts = q.getcolors(maxcolors=512) or []
+    total = im.width * im.height
+    return max((c for c, _ in counts), default=0) / total if total else 1.0
+
+
+def frame_verdict(page, plain_background: bool = False) -> str:
+    """``"text"``, ``"ink"`` (marks OCR reads with low confidence) or ``"clean"`` for one frame's OCR.
+    On a plain background (a seal, a stamp, a strip: ``background_share`` >= :data:`PLAIN_BACKGROUND`)
+    any letter or digit OCR makes out counts as ink it cannot read with confidence."""
     texty = len(_TEXTY.findall(page.text))
     if page.words > 0 and texty >= 3 and page.confidence >= TEXT_CONFIDENCE:
         return "text"
-    if page.words > 0 and texty >= UNSURE_TEXTY:
+    if page.words > 0 and (texty >= UNSURE_TEXTY or (plain_background and texty >= 1)):
         return "ink"
     return "clean"
+
+
+def check_frame(frame) -> str:
+    """The verdict for one decoded frame (OCR'd as :func:`ocr_frame` does)."""
+    return frame_verdict(ocr_frame(frame), background_share(frame) >= PLAIN_BACKGROUND)
 
 
 @dataclass
@@ -460,7 +489,7 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
                         for frame in rb.frames:
                             rv.frames_ocred += 1
                             try:
-                                v = frame_verdict(ocr_frame(frame))
+                                v = check_frame(frame)
                             except ocr.OcrCancelled:
                                 raise
                             except Exception:  # noqa: BLE001 - OCR could not process it: fail closed
