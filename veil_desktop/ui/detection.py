@@ -104,23 +104,35 @@ class DetectionController(QObject):
         stopped = self.cancel_background()
         if stopped is not None:
             self.backgroundEnded.emit(stopped, None, "")
-        self._seq += 1
-        job = self._seq
-        self.job, self._state = job, state
+        self._state = state
         self._done_pending, self._error, self._first_sent = False, None, False
         self._incoming.clear()
-        signals = DetectSignals()  # created here, on the GUI thread
-        signals.started.connect(self._on_started)
-        signals.progress.connect(self._on_progress)
-        signals.spans.connect(self._on_spans)
-        signals.finished.connect(self._on_finished)
-        signals.failed.connect(self._on_failed)
+        provider = self._provider(settings)
+        self.job, self.worker = self._launch(
+            lambda job, sig: DetectWorker(job, provider, state.text, first, sig),
+            started=self._on_started, progress=self._on_progress, spans=self._on_spans,
+            finished=self._on_finished, failed=self._on_failed)
+        return self.job
+
+    def _provider(self, settings: AppSettings):
         cache = self.detectors
-        self.worker = DetectWorker(job, lambda: cache.get(settings), state.text, first, signals)
-        self.worker.pool = self.pool
+        return lambda: cache.get(settings)   # called on the pool thread (building a session takes a while)
+
+    def _launch(self, make_worker, **slots):
+        """The one set-up of a detection job (on screen or background): a new job id, its signals (created
+        here, on the GUI thread, so the worker's emissions are queued to it) connected to ``slots`` (signal
+        name -> slot), the worker ``make_worker(job, signals)`` started on this pool; the signals are kept
+        alive until the job ends (``_live``). Returns ``(job, worker)``."""
+        self._seq += 1
+        job = self._seq
+        signals = DetectSignals()
+        for name, slot in slots.items():
+            getattr(signals, name).connect(slot)
+        worker = make_worker(job, signals)
+        worker.pool = self.pool
         self._live[job] = signals
-        self.pool.start(self.worker)
-        return job
+        self.pool.start(worker)
+        return job, worker
 
     def shutdown(self, msecs: int = 3000) -> None:
         """Cancel and wait (at most ``msecs``) for the detection pool to be idle (closing the window)."""
@@ -140,19 +152,11 @@ class DetectionController(QObject):
         if self.running:
             return None
         self.cancel_background()
-        self._seq += 1
-        job = self._seq
-        signals = DetectSignals()  # created here, on the GUI thread
-        signals.result.connect(self._on_bg_result)
-        signals.finished.connect(self._on_bg_finished)
-        signals.failed.connect(self._on_bg_failed)
-        cache = self.detectors
-        worker = DocumentDetectWorker(job, lambda: cache.get(settings), prepare, signals)
-        worker.pool = self.pool
-        self.background_job, self.background_worker = job, worker
-        self._live[job] = signals
-        self.pool.start(worker)
-        return job
+        provider = self._provider(settings)
+        self.background_job, self.background_worker = self._launch(
+            lambda job, sig: DocumentDetectWorker(job, provider, prepare, sig),
+            result=self._on_bg_result, finished=self._on_bg_finished, failed=self._on_bg_failed)
+        return self.background_job
 
     def cancel_background(self) -> int | None:
         """Stop the background job (it stops at its next cancel check and saves nothing); its late result
