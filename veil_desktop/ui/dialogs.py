@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThreadPool, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
                                QFileDialog, QFormLayout,
                                QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
@@ -24,7 +24,7 @@ from ..review.state import ReviewState
 from .actions import ACTIONS
 from ..detect.detector_cache import validate_model_folder
 from .i18n import LANGUAGES, tr
-from .worker import TaskSignals, TaskWorker
+from .jobs import Jobs
 
 PREVIEW_CHARS = 20_000
 
@@ -296,8 +296,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.lang = lang
         self._settings = settings
-        self._job = 0
-        self._signals: TaskSignals | None = None
+        self._jobs = Jobs(self)   # the model check (channel "model": a superseded check is dropped)
         self.setWindowTitle(tr("settings.title", lang))
         self.model_dir = QLineEdit(settings.model_dir)
         self.model_dir.setPlaceholderText(tr("settings.model_default", lang))
@@ -358,29 +357,23 @@ class SettingsDialog(QDialog):
     def validate_model(self) -> int:
         """Check the chosen folder with the real loader on the pool; the loader's message is shown."""
         folder = self.model_dir.text().strip()
-        self._job += 1
         if not folder:
+            self._jobs.discard("model")            # a check still running no longer matters
             self.model_status.setText(tr("settings.model_default", self.lang))
             self.ok_button.setEnabled(True)
-            return self._job
+            return 0
         self.model_status.setText(tr("settings.model_checking", self.lang))
         self.ok_button.setEnabled(False)
-        signals = TaskSignals()
-        signals.done.connect(self._on_valid)
-        signals.failed.connect(self._on_invalid)
-        self._signals = signals
-        QThreadPool.globalInstance().start(TaskWorker(self._job, lambda: validate_model_folder(Path(folder)), signals))
-        return self._job
+        return self._jobs.start(lambda: validate_model_folder(Path(folder)), self._on_valid, self._on_invalid,
+                                channel="model").id
 
-    def _on_valid(self, job: int, desc: str) -> None:
-        if job == self._job:
-            self.model_status.setText(tr("settings.model_ok", self.lang).format(desc=desc))
-            self.ok_button.setEnabled(True)
+    def _on_valid(self, desc: str) -> None:
+        self.model_status.setText(tr("settings.model_ok", self.lang).format(desc=desc))
+        self.ok_button.setEnabled(True)
 
-    def _on_invalid(self, job: int, message: str) -> None:
-        if job == self._job:
-            self.model_status.setText(message)
-            self.ok_button.setEnabled(False)
+    def _on_invalid(self, message: str) -> None:
+        self.model_status.setText(message)
+        self.ok_button.setEnabled(False)
 
     def result_settings(self) -> AppSettings:
         return replace(self._settings, model_dir=self.model_dir.text().strip(), threads=self.threads.value(),

@@ -3,7 +3,8 @@ a progress bar and Cancel (permanent widgets, so transient messages show on the 
 
 ``StatusLine`` is a mixin of ``MainWindow`` (``ui/main_window.py``): ``_build_status_bar`` creates the
 widgets as window attributes (``model_label``, ``counts_label``, ``reviewed_label``, ``progress``,
-``cancel_button``), ``refresh_status`` / ``_update_title`` fill them from the window's state.
+``cancel_button``), ``refresh_status`` / ``_update_title`` fill them from the ``ReviewSession`` (state,
+path, detector id) and the detection controller; the attributes it uses are declared below.
 Threading: GUI thread only.
 """
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton
 
 from ..labels import display_name
+from ..review.review_session import ReviewSession
 from ..review.state import Status
+from .detection import DetectionController
 from .i18n import tr
 from .span_panel import LABEL_CHOICES
 
@@ -21,6 +24,15 @@ STATUS_LABELS = 4
 
 class StatusLine:
     """Status bar and window title of ``MainWindow`` (see the module docstring)."""
+
+    review: ReviewSession
+    detection: DetectionController
+    lang: str
+    model_label: QLabel
+    counts_label: QLabel
+    reviewed_label: QLabel
+    progress: QProgressBar
+    cancel_button: QPushButton
 
     def _build_status_bar(self) -> None:
         sb = self.statusBar()
@@ -40,11 +52,12 @@ class StatusLine:
     def refresh_status(self) -> None:
         lang = self.lang
         running = self.detection.running
-        if running and not self.detector_id:
+        detector_id = self.review.detector_id
+        if running and not detector_id:
             self.model_label.setText(tr("status.model_loading", lang))
         else:
-            self.model_label.setText(tr("status.model", lang).format(model=self.detector_id or "—"))
-        st = self.state
+            self.model_label.setText(tr("status.model", lang).format(model=detector_id or "—"))
+        st = self.review.state
         if st is None:
             self.counts_label.setText(tr("status.no_document", lang))
             self.reviewed_label.setText("")
@@ -66,5 +79,6 @@ class StatusLine:
                 pct=round(100 * st.reviewed_fraction(counts)), pending=st.pending_count(counts)))
 
     def _update_title(self) -> None:
-        name = self.path.name if self.path else tr("title.no_document", self.lang)
+        path = self.review.path
+        name = path.name if path else tr("title.no_document", self.lang)
         self.setWindowTitle(f"{name} — veil-desktop")
