@@ -22,6 +22,8 @@ def _report(path):
     data = json.loads(path.with_name(path.name + ".report.json").read_text("utf-8"))
     data.pop("created_utc")
     data["review"].pop("export_all", None)       # export all says that it wrote the file, nothing else
+    for d in data["decisions"]:                  # the audit trail: when a person decided (timestamps)
+        d.pop("at", None)
     return data
 
 

@@ -112,3 +112,33 @@ def test_cli_refuses_a_bad_reason(tmp_path, capsys):
     (tmp_path / "a.txt").write_text("x\n", encoding="utf-8")
     assert main(["redact", str(tmp_path / "a.txt"), "--out", str(tmp_path / "o"), "--reason", "PERSON=12"]) == 2
     assert "unknown reason" in capsys.readouterr().err
+
+
+def test_audit_trail_who_decided_what_and_when(tmp_path):
+    import time
+
+    src = tmp_path / "a.txt"
+    src.write_text(TEXT, encoding="utf-8")
+    doc = open_document(src)
+    st = ReviewState(doc.text, threshold=0.5, reviewer="검토자 A")
+    a = doc.text.index("김민준")
+    st.add_detected([Span(a, a + 3, "PERSON", 0.9)])
+    assert next(iter(st)).by == "" and next(iter(st)).at == 0.0       # a suggestion: nobody decided yet
+    t0 = time.time()
+    st.set_status([next(iter(st)).id], Status.ACCEPTED)
+    it = next(iter(st))
+    assert it.by == "검토자 A" and t0 <= it.at <= time.time()
+    st.undo()
+    assert next(iter(st)).at == 0.0                                   # undo restores the earlier stamp
+    st.redo()
+    snap = take_snapshot(st, SessionInfo(document_hash(doc.text), "", "m", 0.5, True))
+    write_atomic(snap.path, snap.to_bytes())
+    again = ReviewState(doc.text)
+    load_session(again)
+    assert next(iter(again)).by == "검토자 A"
+    export_review(doc, again, ExportRequest(tmp_path / "o.txt", {}, "tag", PendingPolicy.BLOCK,
+                                            reviewer="검토자 A", review_file_sha256="ab" * 32))
+    report = json.loads((tmp_path / "o.txt.report.json").read_text("utf-8"))
+    d = report["decisions"][0]
+    assert d["by"] == "검토자 A" and d["at"].startswith(time.strftime("%Y-", time.gmtime()))
+    assert report["review"]["reviewer"] == "검토자 A" and report["review"]["review_file_sha256"] == "ab" * 32

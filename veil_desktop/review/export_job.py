@@ -69,6 +69,9 @@ class ExportRequest:
     reason_in_output: str = ""
     #: write the redaction log (``<output>.redaction-log.csv``: where, label, reason, masked form)
     redaction_log: bool = False
+    #: the reviewer (settings) and the SHA-256 of the review file the decisions came from, if any
+    reviewer: str = ""
+    review_file_sha256: str = ""
 
 
 #: how many copies the question shows in context (the message stays at most ~5 lines)
@@ -110,11 +113,18 @@ def decision_records(state: ReviewState, kept_by_list: tuple[Span, ...] = (),
         out.append({"start": it.start, "end": it.end, "label": it.label, "score": round(float(it.score), 4),
                     "source": it.source, "decision": decision,
                     "reason": effective_reason(it.reason, it.label, defaults)
-                    if it.status is Status.ACCEPTED else None})
+                    if it.status is Status.ACCEPTED else None,
+                    "by": it.by or None, "at": _iso(it.at) if it.at else None})
     out += [{"start": s.start, "end": s.end, "label": s.label, "score": round(float(s.score), 4),
              "source": s.source, "decision": "kept_by_list"} for s in kept_by_list]
     out.sort(key=lambda d: (d["start"], d["end"], d["label"]))
     return out
+
+
+def _iso(t: float) -> str:
+    import datetime as _dt
+
+    return _dt.datetime.fromtimestamp(t, _dt.timezone.utc).isoformat(timespec="seconds")
 
 
 def _left_unmasked(state: ReviewState, plan: list) -> list:
@@ -168,6 +178,8 @@ def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
     review["pending_below_threshold_per_label"] = dict(sorted(Counter(it.label for it in left).items()))
     review["reasons"] = dict(sorted(Counter(c or "none" for c in part_reasons).items()))
     review["reason_in_output"] = req.reason_in_output or None
+    review["reviewer"] = req.reviewer or state.reviewer or None
+    review["review_file_sha256"] = req.review_file_sha256 or None
     result = export_document(document, plan, req.out_path, detector_id=req.detector_id,
                              threshold=state.threshold, styles=masker,
                              decisions=decision_records(state, req.kept_by_list, reasons),

@@ -87,7 +87,8 @@ class Snapshot:
             "saved_at": time.time(),
             "items": [
                 {"id": it.id, "status": it.status.value, **it.span.to_json(), "score": float(it.score),
-                 **({"reason": it.reason} if it.reason else {})}
+                 **({"reason": it.reason} if it.reason else {}),
+                 **({"by": it.by, "at": it.at} if it.at else {})}
                 for it in self.items
             ],
         }
@@ -149,7 +150,12 @@ def parse_session(data: object, text: str) -> tuple[list[ReviewItem], float, Ses
                 reason = normalize_reason(reason)
             except ReasonError:
                 raise ValueError(f"item {n} has an invalid reason") from None
-        items.append(ReviewItem(_int(d.get("id"), "id"), span, Status(d.get("status")), reason))
+        by, at = d.get("by", ""), d.get("at", 0.0)
+        if not isinstance(by, str) or isinstance(at, bool) or not isinstance(at, (int, float)) \
+                or not math.isfinite(at):
+            raise ValueError(f"item {n} has an invalid audit stamp")
+        items.append(ReviewItem(_int(d.get("id"), "id"), span, Status(d.get("status")), reason, by[:200],
+                                float(at)))
     threshold = min(1.0, max(0.0, _number(data.get("threshold", 0.0), "threshold")))
     doc_path, model_id = data.get("doc_path", ""), data.get("model_id", "")
     saved_at = data.get("saved_at", 0.0)

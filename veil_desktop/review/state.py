@@ -28,6 +28,7 @@ Threading: not thread-safe; owned and mutated by one thread (the GUI thread in t
 from __future__ import annotations
 
 import bisect
+import time as _time
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Iterable, Iterator, Sequence
@@ -62,6 +63,10 @@ class ReviewItem:
     status: Status = Status.PENDING
     #: the disclosure reason (``review.reasons``: "1".."8" or "other:…"); None = the label's default
     reason: str | None = None
+    #: audit trail: who made the last decision on this item and when (epoch seconds); "" / 0 = nobody yet
+    #: (a detector suggestion) or a reviewer without a name
+    by: str = ""
+    at: float = 0.0
 
     @property
     def start(self) -> int:
@@ -157,8 +162,10 @@ class _PositionIndex:
 class ReviewState:
     """Spans + decisions for one document. See the module docstring for the invariants."""
 
-    def __init__(self, text: str, *, threshold: float = 0.0) -> None:
+    def __init__(self, text: str, *, threshold: float = 0.0, reviewer: str = "") -> None:
         self.text = text
+        #: the reviewer's name (settings): every decision is stamped with it and the time (audit trail)
+        self.reviewer = reviewer
         self._threshold = float(threshold)
         self._items: dict[int, ReviewItem] = {}
         self._rows: list[int] = []
@@ -466,6 +473,9 @@ class ReviewState:
     def _do(self, cmd: Command) -> Command | None:
         if not cmd.changes:
             return None
+        now = _time.time()       # the audit trail: who decided, when (undo restores the earlier stamp)
+        cmd = Command(cmd.description, tuple((b, replace(a, by=self.reviewer, at=now) if a is not None else None)
+                                             for b, a in cmd.changes))
         self._apply(list(cmd.changes))
         self._undo.append(cmd)
         self._redo.clear()
