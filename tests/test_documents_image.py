@@ -222,3 +222,48 @@ def test_progress_reports_pages_and_cancels_between_them(tmp_path):
         read_image(tmp_path / "three.tif", data)
     # the hook is per thread and ends with the block
     assert read_image(tmp_path / "three.tif", as_bytes(p2, "PNG")).text.count("둘째") == 1
+
+
+# -- issue 26: the written image holds its pixels only -------------------------------------------------------
+def test_written_image_holds_no_source_byte_outside_the_pixels(tmp_path):
+    """A scan with an iCCP profile naming a person, a private chunk and a tEXt chunk (PNG), or a COM segment
+    after the scan data and a ZIP appended after EOI (JPEG): none of it is in the written file."""
+    import struct
+    import zipfile
+    import zlib
+
+    from PIL.PngImagePlugin import PngInfo
+
+    from tests.test_pictures_rebuild import assert_absent, chunk, insert_before_iend, jpeg_markers, png_chunks
+
+    secret = "작성자 김민수 META-77".encode("utf-8")
+    page = draw_page(lines=["보고서 첫 줄"], size=(700, 200))
+    info = PngInfo()
+    info.add_text("Author", secret.decode())
+    png = as_bytes(page, "PNG", pnginfo=info)
+    png = png[:33] + chunk(b"iCCP", b"p\x00\x00" + zlib.compress(b"desc" + secret)) + png[33:]
+    png = insert_before_iend(png, chunk(b"prVt", secret))
+    doc = read_image(tmp_path / "scan.png", png)
+    out = write_image(doc, [], png)
+    assert_absent(out, secret)
+    assert {k for k, _ in png_chunks(out)} <= {b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND"}
+    assert Image.open(io.BytesIO(out)).size == (700, 200)
+
+    jpg = as_bytes(page, "JPEG")
+    jpg = jpg[:-2] + b"\xff\xfe" + struct.pack(">H", len(secret) + 2) + secret + b"\xff\xd9"
+    zbuf = io.BytesIO()
+    with zipfile.ZipFile(zbuf, "w") as z:
+        z.writestr("secret.txt", secret)
+    jpg += zbuf.getvalue()
+    doc = read_image(tmp_path / "scan.jpg", jpg)
+    out = write_image(doc, [], jpg)
+    assert_absent(out, secret, b"secret.txt", b"PK\x03\x04")
+    assert out.endswith(b"\xff\xd9") and 0xFE not in jpeg_markers(out)
+    assert Image.open(io.BytesIO(out)).size == (700, 200)
+
+
+def test_image_content_decides_not_the_name(tmp_path):
+    """A `.png` that is really a GIF (or anything but PNG/JPEG/TIFF) is refused with a message."""
+    gif = as_bytes(draw_page(lines=["x"], size=(50, 50)), "GIF")
+    with pytest.raises(DocumentError, match="not a readable image"):
+        read_image(tmp_path / "scan.png", gif)

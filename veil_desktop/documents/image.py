@@ -20,24 +20,31 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..masking import Replacement
-from . import ocr
+from . import limits, ocr
 from .errors import DocumentError
 from .model import Document, TextBuilder, Unreadable, split_plan
 
 IMAGE_FORMATS = {"png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "tif": "TIFF", "tiff": "TIFF"}
-MAX_FRAMES = 200
-MAX_PIXELS = 80_000_000     # per frame (A3 at 600 dpi is ~70 M)
+MAX_FRAMES = limits.MAX_IMAGE_FRAMES
+MAX_PIXELS = limits.MAX_IMAGE_PIXELS     # per frame (A3 at 600 dpi is ~70 M)
 JPEG_QUALITY = 92
+#: the content kinds (``pictures.sniff``) a standalone image may be, whatever its name says
+_KINDS = {"png": "PNG", "jpeg": "JPEG", "tiff": "TIFF"}
 
 
 def _open_frames(data: bytes, name: str) -> list:
     from PIL import Image, UnidentifiedImageError
 
+    from .pictures import sniff
+
+    kind = sniff(data)
+    if kind not in _KINDS:     # by content: never hand Pillow a format it was not asked for (EPS, PSD ...)
+        raise DocumentError(f"{name} is not a readable image (damaged or not PNG/JPEG/TIFF).")
     old = Image.MAX_IMAGE_PIXELS
     try:
         Image.MAX_IMAGE_PIXELS = MAX_PIXELS
         try:
-            img = Image.open(io.BytesIO(data))
+            img = Image.open(io.BytesIO(data), formats=[_KINDS[kind]])
         except UnidentifiedImageError:
             raise DocumentError(f"{name} is not a readable image (damaged or not PNG/JPEG/TIFF).") from None
         except Image.DecompressionBombError:
@@ -127,15 +134,13 @@ def write_image(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
 
 
 def encode(frames: list, pil_format: str) -> bytes:
-    """Frames → bytes in ``pil_format`` with no metadata carried over."""
+    """Frames → bytes in ``pil_format`` from their pixels only (fresh images: no EXIF/XMP/ICC, text
+    chunks, comments or trailing bytes of the source; ``pictures._fresh``)."""
+    from .pictures import _fresh
+
     buf = io.BytesIO()
-    clean = []
-    for f in frames:
-        if pil_format == "JPEG" and f.mode not in ("RGB", "L", "CMYK"):
-            f = f.convert("RGB")
-        g = f.copy()
-        g.info = {}  # drop EXIF/XMP/text chunks/comments
-        clean.append(g)
+    kind = {"PNG": "png", "JPEG": "jpeg", "TIFF": "tiff"}[pil_format]
+    clean = [_fresh(f, kind) for f in frames]
     kwargs: dict = {}
     if pil_format == "JPEG":
         kwargs = {"quality": JPEG_QUALITY}
