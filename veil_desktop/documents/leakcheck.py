@@ -24,6 +24,14 @@ model: it looks at the output's *bytes*, the way a recipient's tools could.
 - PDF outputs: the object structure, every inflatable stream (bounded), the text pypdfium2 extracts from
   each page, and the document metadata.
 
+A file's own format bytes are never a found value (issue 26, class 6: a masked ``PDF`` or ``HWP`` must not
+be "found" in ``%PDF-1.7`` or ``application/hwp+zip``): the PDF header, keywords, operators, numbers and
+plain dictionary keys/names (``pdf_syntax_view`` keeps strings, comments, escaped names and anything
+unknown), XML element/attribute names and namespace URIs, MIME types and schema URIs as attribute
+values or element text, the ``mimetype`` member, ZIP member names made of standard part names
+(``standard_part_name``), enumeration values of known enumerated attributes (``w:type="even"``) and the
+tool's own part headers and captions in text outputs (``strip_captions``).
+
 Bounded: text is searched in windows (``WINDOW_CHARS``), inflation is bounded by the budget and by
 ``MAX_STREAM``; anything that cannot be re-read or exceeds a bound is a *hit* (fail closed), never a pass.
 Any hit is a leak; the caller deletes the output.
@@ -207,12 +215,203 @@ def _unescaped(text: str) -> list[tuple[str, str]]:
     return out
 
 
+# -- a file's own format bytes --------------------------------------------------------------------
+_MIME_VALUE = re.compile(r"^\s*(?:application|image|text|audio|video|font|model|multipart|message)/"
+                         r"[A-Za-z0-9.+\-]+(?:\s*;\s*[a-z\-]+=[\w.\-\"]+)*\s*$")
+_SCHEMA_VALUE = re.compile(r"^\s*(?:https?://(?:schemas\.openxmlformats\.org|schemas\.microsoft\.com|"
+                           r"purl\.org|www\.w3\.org|ns\.adobe\.com|www\.hancom\.co\.kr|www\.idpf\.org|"
+                           r"schemas\.xmlsoap\.org)/[\w./\-#]*|urn:[\w.:\-]+)\s*$")
+#: attributes whose values are enumerations of the format (never document text): a single ASCII word
+#: there is a format token (``w:type="even"``, ``w:fldCharType="begin"``, HWPX ``type="DIGIT"``)
+_ENUM_ATTRS = {"type", "fldCharType", "hint", "lineRule", "vAlign", "textAlignment", "textDirection",
+               "hAnchor", "vAnchor", "wrap", "relativeFrom", "algn", "anchor", "prst", "cap", "cmpd",
+               "numberType", "numFormat", "textWrap", "textFlow", "horzRelTo", "vertRelTo", "horzAlign",
+               "vertAlign", "lineWrap", "breakSetting", "align", "vertical", "horizontal", "shape",
+               "stroke", "fillType", "connecttype", "extrusionOk", "insetmode", "joinstyle", "headerType",
+               "pageStartsOn", "gutterType", "kind", "mode", "script", "lang", "styleType", "dirty",
+               "underline", "strikeout", "outline", "shadow", "emboss", "engrave", "symMark",
+               "compatibleFont", "fontFamily", "cs", "eastAsiaTheme", "asciiTheme", "hAnsiTheme",
+               "cstheme", "themeColor", "themeFill", "themeShade", "themeTint", "vertAnchor", "horzAnchor",
+               "tblpXSpec", "tblpYSpec", "xAlign", "yAlign", "dropCap", "hRule", "tabs", "leader", "pos",
+               "Extension", "TargetMode", "space", "Ignorable", "Requires", "ProcessContent"}
+_ENUM_TOKEN = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]{0,40}$")
+
+
+def _format_value(name: str, value: str) -> bool:
+    """An attribute value that is the format's own syntax: a MIME type, a schema URI, or a single word
+    of an enumerated attribute."""
+    local = name.rsplit(":", 1)[-1]
+    if _MIME_VALUE.match(value) or _SCHEMA_VALUE.match(value):
+        return True
+    return local in _ENUM_ATTRS and bool(_ENUM_TOKEN.match(value.strip()))
+
+
+_ATTR_NV = re.compile(r"""\s(?!xmlns[:=])([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_ELEMENT_FORMAT_TEXT = re.compile(r">(\s*(?:application|image|text)/[A-Za-z0-9.+\-]+\s*)<")
+
+#: path components of ZIP members that every DOCX/HWPX/ODF package has (trailing digits, extension off)
+_STANDARD_PARTS = {p.lower() for p in (
+    "[Content_Types]", "_rels", "", "word", "docProps", "customXml", "media", "theme", "document",
+    "styles", "stylesWithEffects", "settings", "webSettings", "fontTable", "numbering", "header",
+    "footer", "footnotes", "endnotes", "comments", "commentsExtended", "commentsIds", "commentsExtensible",
+    "people", "core", "app", "custom", "item", "itemProps", "image", "glossary", "charts", "chart",
+    "colors", "style", "embeddings", "diagrams", "data", "layout", "quickStyle", "drawing",
+    "thumbnail", "fonts", "font", "part", "Contents", "content", "section", "BinData", "bin",
+    "Preview", "PrvText", "PrvImage", "META-INF", "container", "manifest", "mimetype", "version",
+    "Scripts", "DefaultJScript", "JScriptVersion", "head", "masterpage", "history", "settings",
+    "Pictures", "meta", "Thumbnails", "Configurations2", "rels", "vbaData", "vbaProject",
+    "customizations", "printerSettings", "activeX", "ink", "links", "userShapes", "Chart",
+    "Data", "Object", "Ole10Native", "CompObj")}
+
+
+def standard_part_name(path: str) -> bool:
+    """A ZIP member name made only of standard part names (``word/_rels/document.xml.rels``,
+    ``Contents/section0.xml``, ``BinData/image1.png``): the format's own name, never a found value."""
+    for comp in path.replace("!/", "/").split("/"):
+        base = comp
+        while "." in base:
+            head, ext = base.rsplit(".", 1)
+            if not re.fullmatch(r"[A-Za-z0-9]{1,5}", ext):
+                break
+            base = head
+        if base.startswith(".") or base == "":
+            base = base.lstrip(".")
+        if re.sub(r"\d+$", "", base).lower() not in _STANDARD_PARTS:
+            return False
+    return True
+
+
+# the tool's own part headers (``── Header 1 ──``, ``── 3쪽 ──``) and inline captions (``[Alt text] ``):
+# their fixed words are format text; a caption's detail (a comment's author) is still searched
+def _caption_patterns() -> re.Pattern:
+    from .model import CAPTIONS_EN   # the caption words (data), not a reader
+
+    def words(prefix: str) -> str:
+        alts = []
+        for t in sorted(set(CAPTIONS_EN.values()), key=len, reverse=True):
+            alts.append(re.escape(t).replace(re.escape("{detail}"),
+                                             r"(?P<%s%d>[^\n\]]*?)" % (prefix, len(alts))))
+        return "|".join(alts)
+
+    return re.compile(r"(?m)^── (?:\d+쪽|(?:%s))(?: \([^\n]*\))? ──$|\[(?:%s)\] ?"
+                      % (words("h"), words("c")))
+
+
+_CAPTIONS: re.Pattern | None = None
+_PAGE_CAPTION = re.compile(r"(?m)^\d+쪽: 글자를 읽지 못했습니다\(OCR 신뢰도 낮음\) — 직접 확인하세요")
+
+
+def strip_captions(text: str) -> str:
+    """``text`` with the tool's own part headers and caption words replaced by line breaks (a caption's
+    detail, such as a comment author, is kept)."""
+    global _CAPTIONS
+    if _CAPTIONS is None:
+        _CAPTIONS = _caption_patterns()
+    if "──" not in text and "[" not in text and "쪽" not in text:
+        return text
+
+    def keep(m: re.Match) -> str:
+        d = [v for k, v in m.groupdict().items() if v]
+        return "\n" + " ".join(d) + "\n"
+
+    return _PAGE_CAPTION.sub("\n", _CAPTIONS.sub(keep, text))
+
+
+# PDF syntax: what a PDF file is made of besides its content
+_PDF_KEYWORDS = {
+    "obj", "endobj", "stream", "endstream", "xref", "trailer", "startxref", "true", "false", "null",
+    "R", "n", "f", "BT", "ET", "Tf", "Tj", "TJ", "Td", "TD", "Tm", "T*", "'", '"', "Tc", "Tw", "Tz",
+    "TL", "Tr", "Ts", "cm", "q", "Q", "re", "S", "s", "B", "B*", "b", "b*", "W", "W*", "m", "l", "c",
+    "v", "y", "h", "gs", "Do", "BI", "ID", "EI", "BDC", "BMC", "EMC", "MP", "DP", "sc", "scn", "SC",
+    "SCN", "g", "G", "rg", "RG", "k", "K", "cs", "CS", "d", "w", "J", "j", "M", "i", "ri", "sh",
+    "d0", "d1", "BX", "EX", "f*", "F", "begin", "end", "def", "dict", "findresource", "defineresource",
+    "pop", "currentdict", "begincmap", "endcmap", "begincodespacerange", "endcodespacerange",
+    "beginbfchar", "endbfchar", "beginbfrange", "endbfrange", "begincidrange", "endcidrange",
+    "usecmap", "CMapName", "exch", "known", "not", "ifelse", "if"}
+_PDF_TOKEN = re.compile(rb"""
+    (?P<comment>%[^\r\n]*)
+  | (?P<str>\((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\))
+  | (?P<hex><[0-9A-Fa-f\s]*>)
+  | (?P<dict><<|>>)
+  | (?P<name>/[^\s/\[\]()<>{}%]*)
+  | (?P<num>[-+]?(?:\d+\.?\d*|\.\d+))(?![\w.])
+  | (?P<word>[^\s/\[\]()<>{}%]+)
+  | (?P<other>[\[\]{}\s]+|[()<>])
+""", re.X | re.S)
+_PDF_ESC = re.compile(rb"\\(?:([0-7]{1,3})|(.))", re.S)
+_PDF_ESC_MAP = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f", b"\n": b"", b"\r": b""}
+
+
+def _pdf_string(raw: bytes) -> list[str]:
+    """Readings of a PDF string's bytes: UTF-16BE (with its BOM), else Latin-1 / PDFDoc, UTF-8, CP949."""
+    if raw[:2] == b"\xfe\xff":
+        return [raw[2:].decode("utf-16-be", "replace")]
+    if raw[:3] == b"\xef\xbb\xbf":
+        return [raw[3:].decode("utf-8", "replace")]
+    out = [raw.decode("latin-1")]
+    if not raw.isascii():
+        for enc in ("utf-8", "cp949"):
+            try:
+                out.append(raw.decode(enc))
+            except UnicodeDecodeError:
+                pass
+    return out
+
+
+def pdf_syntax_view(data: bytes) -> str:
+    """What a PDF body holds besides its syntax: every string (unescaped, decoded), comments other than
+    the header/EOF markers, names holding ``#xx`` escapes or a 5-digit run, numbers of 7+ digits, and
+    any word that is not a PDF keyword or operator. Each on its own line; tokens of syntax between
+    them break a match (``\x00``), so coordinates or offsets next to each other never join into a
+    found value."""
+    out: list[str] = []
+    for m in _PDF_TOKEN.finditer(data):
+        kind = m.lastgroup
+        tok = m.group()
+        if kind == "str":
+            body = _PDF_ESC.sub(lambda e: bytes([int(e.group(1), 8) & 0xFF]) if e.group(1)
+                                else _PDF_ESC_MAP.get(e.group(2), e.group(2)), tok[1:-1])
+            out.extend(_pdf_string(body))
+        elif kind == "hex":
+            h = re.sub(rb"\s", b"", tok[1:-1])
+            try:
+                out.extend(_pdf_string(bytes.fromhex((h + b"0" * (len(h) % 2)).decode())))
+            except ValueError:
+                out.append(tok.decode("latin-1"))
+        elif kind == "comment":
+            t = tok.decode("latin-1")
+            if not re.match(r"^%(?:PDF-\d\.\d|%EOF|FDF-\d\.\d)?\s*$", t) and not (len(t) <= 8 and not t[1:].isascii()):
+                out.append(t[1:])
+        elif kind == "name":
+            if b"#" in tok:
+                name = re.sub(rb"#([0-9A-Fa-f]{2})", lambda e: bytes([int(e.group(1), 16)]), tok[1:])
+                out.extend(_pdf_string(name))
+            elif re.search(rb"\d{5,}", tok) or not tok.isascii():
+                out.append(tok[1:].decode("latin-1"))
+            else:
+                out.append("\x00")
+        elif kind == "num":
+            if len(re.sub(rb"\D", b"", tok)) >= 7:
+                out.append(tok.decode("latin-1"))
+            out.append("\x00")
+        elif kind == "word":
+            t = tok.decode("latin-1")
+            if t not in _PDF_KEYWORDS:
+                out.append(t)
+            out.append("\x00")
+        else:
+            out.append("\x00")
+    return "\n".join(x for x in out if x)
+
+
 def _xml_views(text: str) -> list[tuple[str, str]]:
+    text = _ELEMENT_FORMAT_TEXT.sub("><", text) if "/" in text else text
     t = _BETWEEN_TAGS_WS.sub("><", text)
     t = _SPECIAL.sub(lambda m: "\n" + (m.group(1) or m.group(2) or m.group(3) or "") + "\n", t)
     t = _PARA_END.sub("\n", t)
     views = [("text", _TAG.sub("", t)),
-             ("attributes", "\n".join(a or b for a, b in _ATTR.findall(text)))]
+             ("attributes", "\n".join(a or b for n, a, b in _ATTR_NV.findall(text)
+                                       if not _format_value(n, a or b)))]
     specials = [m.group(1) or m.group(2) or m.group(3) or "" for m in _SPECIAL.finditer(text)]
     if any(s.strip() for s in specials):
         views.append(("comments/PI/CDATA", "\n".join(specials)))
@@ -266,7 +465,7 @@ _UTF8_RUN = re.compile(rb"(?:[\t\n\r\x20-\x7e]|[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef
 
 
 def scan_bytes(name: str, data: bytes, matcher: ValueMatcher, rep: LeakReport,
-               xml: bool = False) -> None:
+               xml: bool = False, captions: bool = False) -> None:
     """Search ``data`` in every plausible decoding; binary data (not text in any decoding) is searched
     through the text runs inside it (UTF-8, UTF-16, CP949) — or, for a picture, its metadata — so that
     megabytes of compressed pixels are not normalised and searched as if they were text."""
@@ -275,6 +474,8 @@ def scan_bytes(name: str, data: bytes, matcher: ValueMatcher, rep: LeakReport,
     binary = len(views) == 1 and not plausible_text(views[0][1][:200_000])
     if not binary:
         for enc, text in views:
+            if captions:   # the tool's own part headers and caption words (text outputs)
+                text = strip_captions(text)
             _scan_text(f"{name} [{enc}]", text, matcher, rep, xml)
             if len(rep.hits) > before:
                 return
@@ -299,7 +500,7 @@ def check_text_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     if len(data) > MAX_SCAN_BYTES:
         rep.hits.append("output: too large to verify")
         return rep
-    scan_bytes("text", data, matcher, rep)
+    scan_bytes("text", data, matcher, rep, captions=True)
     if rep.clean and b"<" in data:  # markup in a text file: also read as HTML/XML (tags split values)
         scan_bytes("text as markup", data, matcher, rep, xml=True)
     return rep
@@ -339,6 +540,9 @@ def check_zip_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
             continue
         n, e = struct.unpack("<HH", data[h + 26:h + 30])
         local = data[h + 30:h + 30 + n + e]
+        if local and local[:n] == info.filename.encode("utf-8", "replace") and standard_part_name(
+                info.filename):
+            local = local[n:]   # the standard name as in the directory: the format's own
         if local:
             scan_bytes(info.filename + " (local header)", local, matcher, rep)
         covered.append((h, h + 30 + n + e + info.compress_size))
@@ -351,11 +555,19 @@ def check_zip_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     if pos < len(data):
         gaps.append(data[pos:])   # data descriptors, the central directory, anything appended
     gap = b"\n".join(gaps)
+    for info in infos:   # the central directory's copies of standard part names: the format's own
+        if gap and standard_part_name(info.filename):
+            gap = gap.replace(info.filename.encode("utf-8", "replace"), b"\n")
     if gap:
         scan_bytes("(between members / directory)", gap, matcher, rep)
     try:
         for path, member in _members(data, safezip):
-            scan_bytes(path + " (name)", path.encode("utf-8"), matcher, rep)
+            if not standard_part_name(path):
+                scan_bytes(path + " (name)", path.encode("utf-8"), matcher, rep)
+            if path.rsplit("!/", 1)[-1] == "mimetype" and _MIME_VALUE.match(
+                    member[:200].decode("latin-1")) and len(member) < 200:
+                rep.scanned.append(f"{path} (a MIME type: the format's own)")
+                continue
             scan_bytes(path, member, matcher, rep, xml=True)
     except DocumentError as e:  # over a limit, damaged, encrypted: not verified = not clean
         rep.hits.append(f"output: cannot be verified ({e})")
@@ -404,6 +616,23 @@ def _pdf_streams(data: bytes) -> list[bytes]:
             raise DocumentError("the PDF streams inflate to more than the verification limit")
         out.append(s)
     return out
+
+
+def _scan_pdf_stream(name: str, s: bytes, matcher: ValueMatcher, rep: LeakReport) -> None:
+    """An inflated PDF stream: XML (XMP metadata) as XML; PDF syntax (page content, CMaps, object
+    streams) without its operators/keywords/names/numbers; anything else as binary."""
+    head = s[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:1] == b"<" and head[:2] != b"<<" and (head[:5] == b"<?xpa" or head[:5] == b"<?xml"
+                                                  or re.match(rb"<[A-Za-z_]", head)):
+        scan_bytes(name, s, matcher, rep, xml=True)
+        return
+    sample = s[:200_000].decode("latin-1")
+    if _UNEXPECTED.subn("", sample)[1] <= 0.05 * max(1, len(sample)):   # PDF syntax is ASCII
+        _scan_text(name, pdf_syntax_view(s), matcher, rep, xml=False)
+        for enc, text in binary_text_runs(s):
+            _scan_text(f"{name} [{enc}]", text, matcher, rep, xml=False)
+        return
+    scan_bytes(name, s, matcher, rep)
 
 
 def check_image_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
@@ -470,14 +699,15 @@ def check_pdf_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
     if len(data) > MAX_SCAN_BYTES:
         rep.hits.append("output: too large to verify")
         return rep
-    # the PDF structure (objects, strings, metadata) without stream payloads (image data is binary)
+    # the PDF structure (objects, strings, metadata) without stream payloads (image data is binary),
+    # read without its syntax (header, keywords, plain names, numbers: ``pdf_syntax_view``)
     structure = _STREAM_BODY.sub(b"stream endstream", data)
-    for enc in ("latin-1", "utf-8"):
-        _scan_text(f"pdf objects [{enc}]", structure.decode(enc, "replace"), matcher, rep, xml=False)
-    scan_bytes("pdf objects", structure, matcher, rep)
+    _scan_text("pdf objects", pdf_syntax_view(structure), matcher, rep, xml=False)
+    for enc, text in binary_text_runs(structure):   # UTF-16/CP949 text outside strings
+        _scan_text(f"pdf objects [{enc}]", text, matcher, rep, xml=False)
     try:
         for i, s in enumerate(_pdf_streams(data)):
-            scan_bytes(f"pdf stream {i}", s, matcher, rep)
+            _scan_pdf_stream(f"pdf stream {i}", s, matcher, rep)
     except DocumentError as e:
         rep.hits.append(f"output: cannot be verified ({e})")
     from .pdf import PDFIUM_LOCK
@@ -504,7 +734,8 @@ def _check_pdf_text_layer(data: bytes, matcher: ValueMatcher, rep: LeakReport) -
             n = tp.count_chars()
             rep.scanned.append(f"page {i + 1} text layer ({n} chars)")
             if n:
-                _scan_text(f"page {i + 1} text layer", tp.get_text_range(0, n), matcher, rep, False)
+                _scan_text(f"page {i + 1} text layer", strip_captions(tp.get_text_range(0, n)), matcher,
+                           rep, False)
             tp.close()
             page.close()
     finally:

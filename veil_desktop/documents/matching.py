@@ -16,6 +16,11 @@ Short values (how false alarms are avoided without missing leaks):
   inside ``91234-56789``); Hangul values match anywhere, because Korean particles attach directly to a
   name (``홍길동은``).
 
+- a value that is only a short Latin word or acronym (at most four ASCII letters: ``PDF``, ``HWP``,
+  ``Even``) or a common English word (``COMMON_WORDS``: ``Ones``, ``Report``) matches as a *whole word*
+  only: the letters contiguous in the original text (no separator inside: ``P-D-F`` or ``e v e n`` is
+  not a copy) and no ASCII letter or digit on either side (issue 26, class 6: false alarms).
+
 Propagation (batch mode) uses the same matcher, so every copy the leak check would flag is masked first.
 The pattern is a trie of literal cores (compiles in milliseconds even for thousands of values).
 """
@@ -176,6 +181,30 @@ def _is_wide(ch: str) -> bool:
             or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF or 0x3130 <= o <= 0x318F)
 
 
+#: common English words: a value that is one of them is matched as a whole word only (see above)
+COMMON_WORDS = frozenset("""
+about above after again against all also and another any area back because been before being below
+between both business but call can case change child city come company could country day does down
+during each early end even every fact family few file files first for form from general give good
+government great group hand have head high home house how important information into issue its just
+keep kind know large last later left life like line little local long look made make many might money
+month more most much must name national never new next night none not now number off office often old
+once one ones only open order other others our out over own page part people place point power present
+problem program public question rather read really report right room same school see service should
+show side since small social some state still story student study such system take than that the their
+them then there these they thing think this those three through time today together too under until
+upon very want water way week well were what when where which while who whole why will with within
+without word work world would write year years your even odd default first last normal title subject
+text body header footer section table figure chart note notes summary contents index appendix draft
+final version copy sample test data document documents attached attachment print total
+""".split())
+
+
+def whole_word_only(core: str) -> bool:
+    """Whether a value (its lower-cased matching form) matches as a whole word only."""
+    return core.isascii() and core.isalpha() and (len(core) <= 4 or core in COMMON_WORDS)
+
+
 def min_core_length(core: str) -> int:
     if any(_is_wide(c) for c in core):
         return 2
@@ -202,6 +231,7 @@ class ValueMatcher:
             (cores if len(core) >= min_core_length(core) else skipped).add(core)
         self.cores = sorted(cores)
         self._core_set = cores
+        self._whole = {c for c in cores if whole_word_only(c)}
         self.unverifiable = len(skipped)
         # a lookahead finds the longest value at *every* position, so overlapping copies ("사무" and
         # "무관" in "사무관") are all reported
@@ -237,6 +267,8 @@ class ValueMatcher:
                     break  # the left boundary is the same for every prefix
                 if _ascii_alnum(c[-1]) and b < len(text) and _ascii_alnum(text[b]):
                     continue
+                if self._whole and c.lower() in self._whole and not (b - a == k and text[a:b].isalpha()):
+                    continue   # a short Latin word: whole word only, no separator inside
                 yield a, b
                 break
 

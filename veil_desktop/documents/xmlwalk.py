@@ -181,6 +181,7 @@ _SCHEMA_URI = re.compile(r"^(?:https?://(?:schemas\.openxmlformats\.org|schemas\
 _CSS = re.compile(r"^(?:\s*[A-Za-z\-]+\s*:\s*[#\w.%\-+ ]*;?)+\s*$")           # VML style="width:10pt;..."
 _PREFIX_MAP = re.compile(r"""^(?:\s*xmlns:\w+=['"][^'"\s]*['"])*\s*$""")   # w:dataBinding prefixMappings
 _XPATH = re.compile(r"^(?:/[\w:.\-]+(?:\[\d{1,4}\])?)+$")                   # w:xpath="/ns0:root[1]/ns0:x[1]"
+_BIBLIOGRAPHY = "{http://schemas.openxmlformats.org/officeDocument/2006/bibliography}"
 _LATIN_PHRASE = re.compile(r"^[A-Za-z][A-Za-z0-9 .&+()\-]{0,60}$")          # "heading 1", "Table Grid"
 _DIGIT_RUN = re.compile(r"\d{5,}")
 _DIGIT_SEPS = re.compile(r"[\s.\-/()_,:;]")
@@ -238,6 +239,11 @@ def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
     ename = localname(el)
     if _GUID.match(v) or v.lower() in _BOOL or _SCHEMA_URI.match(v) or _TIMESTAMP.match(v):
         return True
+    if ename == "lvlText" and len(v) <= 16 and not _WIDE.search(v) and not re.search(r"[A-Za-z]{2}", v):
+        return True      # list numbering ("%1.", "(%2)") and bullets ("\uf0b7", "o", "§")
+    if strict and el.tag.startswith(_BIBLIOGRAPHY) and local in ("SelectedStyle", "StyleName", "Version") \
+            and re.fullmatch(r"[\\/]?[A-Za-z0-9 _.\-]{1,40}", v):
+        return True      # Word's bibliography store: <b:Sources SelectedStyle="\APA.XSL" StyleName="APA">
     if strict:
         return bool(re.fullmatch(r"-?\d{1,4}(?:\.\d{1,4})?", v)) or bool(
             _HEX.match(v) and re.search("[A-Fa-f]", v) and len(v) == 8) or local in ("lang", "space") \
@@ -273,8 +279,6 @@ def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
     if toks and len(toks) <= 256 and all(_NUM.match(t) or _IDENT.match(t) or _HEX.match(t) for t in toks):
         return True
     if re.fullmatch(r"[a-z@#0-9,.\-\s]{1,4096}", v):          # VML path ("m@4@5l@4@11xe") / formulas
-        return True
-    if local == "lvlText" and not re.search(r"[A-Za-z]{2}", v):   # list numbering "%1." / bullets
         return True
     return False
 
