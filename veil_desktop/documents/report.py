@@ -16,7 +16,7 @@ from ..masking import MaskStyle, Replacement
 from .model import Document
 
 REPORT_VERSION = 1
-_DECISION_KEYS = ("start", "end", "label", "score", "source", "decision", "reason", "by", "at")
+_DECISION_KEYS = ("start", "end", "label", "score", "source", "decision", "reason", "by", "at", "via")
 
 
 def _decision(item: Any) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def _decision(item: Any) -> dict[str, Any]:
     reason = get("reason")
     if isinstance(reason, str) and reason:
         d["reason"] = reason       # the disclosure reason (review.reasons), never a value
-    for key in ("by", "at"):       # the audit trail: who decided, when (ISO time)
+    for key in ("by", "at", "via"):   # the audit trail: who decided, when (ISO time), how (duplicate)
         v = get(key)
         if isinstance(v, str) and v:
             d[key] = v

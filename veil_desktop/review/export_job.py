@@ -114,7 +114,7 @@ def decision_records(state: ReviewState, kept_by_list: tuple[Span, ...] = (),
                     "source": it.source, "decision": decision,
                     "reason": effective_reason(it.reason, it.label, defaults)
                     if it.status is Status.ACCEPTED else None,
-                    "by": it.by or None, "at": _iso(it.at) if it.at else None})
+                    "by": it.by or None, "at": _iso(it.at) if it.at else None, "via": it.via or None})
     out += [{"start": s.start, "end": s.end, "label": s.label, "score": round(float(s.score), 4),
              "source": s.source, "decision": "kept_by_list"} for s in kept_by_list]
     out.sort(key=lambda d: (d["start"], d["end"], d["label"]))
@@ -178,6 +178,7 @@ def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
     review["pending_below_threshold_per_label"] = dict(sorted(Counter(it.label for it in left).items()))
     review["reasons"] = dict(sorted(Counter(c or "none" for c in part_reasons).items()))
     review["reason_in_output"] = req.reason_in_output or None
+    review["applied_by_duplication"] = sum(1 for it in state if it.via == "duplicate")
     review["reviewer"] = req.reviewer or state.reviewer or None
     review["review_file_sha256"] = req.review_file_sha256 or None
     result = export_document(document, plan, req.out_path, detector_id=req.detector_id,

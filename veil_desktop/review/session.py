@@ -88,7 +88,8 @@ class Snapshot:
             "items": [
                 {"id": it.id, "status": it.status.value, **it.span.to_json(), "score": float(it.score),
                  **({"reason": it.reason} if it.reason else {}),
-                 **({"by": it.by, "at": it.at} if it.at else {})}
+                 **({"by": it.by, "at": it.at} if it.at else {}),
+                 **({"via": it.via} if it.via else {})}
                 for it in self.items
             ],
         }
@@ -154,8 +155,11 @@ def parse_session(data: object, text: str) -> tuple[list[ReviewItem], float, Ses
         if not isinstance(by, str) or isinstance(at, bool) or not isinstance(at, (int, float)) \
                 or not math.isfinite(at):
             raise ValueError(f"item {n} has an invalid audit stamp")
+        via = d.get("via", "")
+        if via not in ("", "duplicate"):
+            raise ValueError(f"item {n} has an invalid 'via'")
         items.append(ReviewItem(_int(d.get("id"), "id"), span, Status(d.get("status")), reason, by[:200],
-                                float(at)))
+                                float(at), via))
     threshold = min(1.0, max(0.0, _number(data.get("threshold", 0.0), "threshold")))
     doc_path, model_id = data.get("doc_path", ""), data.get("model_id", "")
     saved_at = data.get("saved_at", 0.0)

@@ -67,6 +67,9 @@ class ReviewItem:
     #: (a detector suggestion) or a reviewer without a name
     by: str = ""
     at: float = 0.0
+    #: how the last decision was made when not by hand on this item: "duplicate" (carried from an identical
+    #: page or paragraph, ``review.duplicates``); "" = directly
+    via: str = ""
 
     @property
     def start(self) -> int:
@@ -474,8 +477,9 @@ class ReviewState:
         if not cmd.changes:
             return None
         now = _time.time()       # the audit trail: who decided, when (undo restores the earlier stamp)
-        cmd = Command(cmd.description, tuple((b, replace(a, by=self.reviewer, at=now) if a is not None else None)
-                                             for b, a in cmd.changes))
+        cmd = Command(cmd.description, tuple(
+            (b, replace(a, by=self.reviewer, at=now, via=a.via if b is None or a.via != b.via else "")
+             if a is not None else None) for b, a in cmd.changes))
         self._apply(list(cmd.changes))
         self._undo.append(cmd)
         self._redo.clear()
