@@ -15,9 +15,10 @@ from PySide6.QtCore import QThreadPool
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from tests.fixtures.tiny_model import BIOES_LABELS, build_tiny_model
-from tests.ui_helpers import ENTITIES, open_and_detect, production_detector, sample_text, show_window
+from tests.ui_helpers import open_and_detect, production_detector, sample_text, show_window
 from veil_desktop.detect.default import CombinedDetector
 from veil_desktop.review.settings import AppSettings
+from veil_desktop.review.summary import DetectionStatus
 from veil_desktop.ui.main_window import MainWindow
 from veil_desktop.ui.settings_store import SettingsStore
 from veil_desktop.ui.worker import DETECT_NICE
@@ -25,18 +26,9 @@ from veil_desktop.ui.worker import DETECT_NICE
 SAMPLE = sample_text()
 
 
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", entities=ENTITIES)
-
-
 @pytest.fixture
-def window(qtbot, model_dir):
-    w = show_window(qtbot, model_dir)
-    yield w
-    w.stop_detection()
-    w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
-    QThreadPool.globalInstance().waitForDone(10000)
+def window(make_window):
+    return make_window()  # tests/ui_helpers.py: the tiny model folder (model_dir), drained at the end
 
 
 def write(tmp_path, name, text):
@@ -140,3 +132,20 @@ def test_engine_failure_inside_the_worker_is_a_message_and_the_window_recovers(q
     w.stop_detection()
     w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
     QThreadPool.globalInstance().waitForDone(10000)
+
+
+def test_the_window_shows_its_review_session(qtbot, window, tmp_path):
+    """The document, its review, the detection status and the detector id live on the ReviewSession
+    (review/review_session.py, no Qt); the window only shows them (read-only views, nothing of its own)."""
+    doc = write(tmp_path, "s.txt", SAMPLE)
+    assert open_and_detect(qtbot, window, doc) is False
+    rv = window.review
+    assert rv.path == doc and rv.state is window.state and rv.document is window.document and len(rv.state) > 0
+    assert rv.detection_status is DetectionStatus.COMPLETE and rv.info is window.session and rv.info.detection_complete
+    assert rv.detector_id == window.detector_id == window.detection.detectors.current().id != ""
+    assert not {"state", "document", "path", "session", "last_error", "detection_status", "detector_id"} & set(
+        vars(window))
+    with pytest.raises(AttributeError):
+        window.state = None
+    window.export_to(doc)                      # the original is never the output: refused by the session
+    assert window.last_error == rv.last_error != "" and doc.read_text(encoding="utf-8") == SAMPLE

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QThreadPool, Qt
-from PySide6.QtWidgets import QMessageBox, QPushButton
+from PySide6.QtWidgets import QPushButton
 
-from tests.fixtures.tiny_model import build_tiny_model
-from tests.ui_helpers import ENTITIES, open_and_detect, show_window, tiny_detector
+from tests.ui_helpers import open_and_detect, show_window, tiny_detector
 from veil_desktop.detect.events import SpansFound
 from veil_desktop.detect.span import Span
 from veil_desktop.documents import EXPORTS, open_document
@@ -27,11 +26,6 @@ from veil_desktop.ui.hit_list import HitListDialog
 TEXT = "수신: 김민준 귀하.\n담당자 김민준 주무관이 강남구청 민원실에서 처리합니다.\n"
 FIRST = TEXT.index("김민준")
 SECOND = TEXT.index("김민준", FIRST + 1)
-
-
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", entities=ENTITIES)
 
 
 @pytest.fixture

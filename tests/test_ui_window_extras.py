@@ -3,36 +3,19 @@ status bar counts, and the context menu on a highlight."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QThreadPool, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QTextCursor
 
-from tests.fixtures.tiny_model import build_tiny_model
-from tests.ui_helpers import ENTITIES, sample_text, show_window
+from tests.ui_helpers import sample_text
 from veil_desktop.review import Status
 from veil_desktop.ui.settings_store import SettingsStore
 
 SAMPLE = sample_text()
 
 
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", entities=ENTITIES)
-
-
 @pytest.fixture
-def window(qtbot, model_dir, tmp_path):
-    w = show_window(qtbot, model_dir)  # production detector over the tiny model folder
-    yield w
-    w.stop_detection()
-    w.detection.pool.waitForDone(10000)  # the detection pool (ui/detection.py)
-    QThreadPool.globalInstance().waitForDone(10000)
-
-
-@pytest.fixture
-def doc(tmp_path):
-    p = tmp_path / "문서.txt"
-    p.write_text(SAMPLE, encoding="utf-8")
-    return p
+def window(make_window):
+    return make_window()  # tests/ui_helpers.py: production detector over the tiny model folder (model_dir)
 
 
 def test_drop_opens_file_and_recent_menu_lists_it(qtbot, window, doc):

@@ -2,7 +2,7 @@
 
 ``WindowCommands`` is a mixin of ``MainWindow`` (``ui/main_window.py``): the handler of action ``x``
 (``ui/actions.py``) is ``_on_x``, defined here, with the current item (``current_item``, ``select_item``).
-The methods work on the ``ReviewSession``'s state (``self.state`` shows ``review.state``), the window's
+The methods work on the ``ReviewSession``'s state (``self.review.state`` shows ``review.state``), the window's
 ``view`` and ``panel`` (the window attributes used are declared below); every change goes through the
 state, whose listeners update the table, highlights, status bar and autosave.
 
@@ -45,9 +45,9 @@ class WindowCommands:
 
     # -- the current item ------------------------------------------------------------------------------
     def current_item(self) -> ReviewItem | None:
-        if self.state is None or self._current_id is None or self._current_id not in self.state:
+        if self.review.state is None or self._current_id is None or self._current_id not in self.review.state:
             return None
-        return self.state.item(self._current_id)
+        return self.review.state.item(self._current_id)
 
     def select_item(self, item_id: int | None, *, scroll_view: bool = True) -> None:
         """Make ``item_id`` current: select its table row and outline it in the document."""
@@ -73,13 +73,13 @@ class WindowCommands:
 
     # -- navigation ------------------------------------------------------------------------------------
     def _go_pending(self, forward: bool) -> None:
-        if self.state is None:
+        if self.review.state is None:
             return
         cur = self.current_item()
         pos = cur.start if cur else (self.view.cursor_offset() if forward else self.view.cursor_offset() + 1)
         if cur is None and forward:
             pos -= 1
-        nxt = self.state.next_pending(pos, forward=forward, exclude=cur.id if cur else None)
+        nxt = self.review.state.next_pending(pos, forward=forward, exclude=cur.id if cur else None)
         if nxt is not None:
             # next_pending wraps around: say so, or the reviewer thinks the list goes on
             if cur is not None and (nxt.start < cur.start if forward else nxt.start > cur.start):
@@ -91,31 +91,31 @@ class WindowCommands:
 
     # -- decisions -------------------------------------------------------------------------------------
     def decide(self, status: Status, *, propagate: bool = False, advance: bool = True) -> None:
-        if self.state is None:
+        if self.review.state is None:
             return
         ids = self.selected_ids()
         if not ids:
             return
         anchor = self.current_item()
-        self.state.set_status(ids, status, propagate=propagate)
+        self.review.state.set_status(ids, status, propagate=propagate)
         if advance and anchor is not None:
-            nxt = self.state.next_pending(anchor.start, exclude=anchor.id)
+            nxt = self.review.state.next_pending(anchor.start, exclude=anchor.id)
             self.select_item(nxt.id if nxt else anchor.id)
         else:
             self.select_item(self._current_id, scroll_view=False)
 
     def accept_above(self, score: float) -> int:
-        if self.state is None:
+        if self.review.state is None:
             return 0
-        cmd = self.state.accept_above(score)
+        cmd = self.review.state.accept_above(score)
         return len(cmd.changes) if cmd else 0
 
     def mark_selection(self, label: str) -> ReviewItem | None:
-        rng = self.view.selection_range() if self.state is not None else None
+        rng = self.view.selection_range() if self.review.state is not None else None
         if rng is None:
             return None
         try:
-            item = self.state.add_manual(rng[0], rng[1], label)
+            item = self.review.state.add_manual(rng[0], rng[1], label)
         except ValueError as exc:
             self.show_error(_message(exc, self.lang))
             return None
@@ -124,10 +124,10 @@ class WindowCommands:
 
     def adjust_current(self, start: int, end: int) -> None:
         item = self.current_item()
-        if item is None or self.state is None:
+        if item is None or self.review.state is None:
             return
         try:
-            self.state.adjust(item.id, start, end)
+            self.review.state.adjust(item.id, start, end)
         except ValueError as exc:
             self.statusBar().showMessage(_message(exc, self.lang), 5000)
             return
@@ -143,7 +143,8 @@ class WindowCommands:
         from ..documents.formats import supported_suffixes
 
         pattern = " ".join("*" + s for s in supported_suffixes())
-        path, _ = QFileDialog.getOpenFileName(self, tr("action.open", self.lang), str(self.path.parent if self.path else ""),
+        here = self.review.path
+        path, _ = QFileDialog.getOpenFileName(self, tr("action.open", self.lang), str(here.parent if here else ""),
                                               f"{tr('dialog.documents', self.lang)} ({pattern})")
         if path:
             self.open_path(path)
@@ -151,9 +152,9 @@ class WindowCommands:
     def _on_export(self) -> None:
         from .dialogs import ExportDialog
 
-        if self.state is None:
+        if self.review.state is None:
             return
-        dlg = ExportDialog(self, self.state, self.settings, self.path, self.document, self.lang)
+        dlg = ExportDialog(self, self.review.state, self.settings, self.review.path, self.review.document, self.lang)
         if dlg.exec():
             # masking styles are a preference that carries over; the pending policy never does (every
             # export dialog starts at BLOCK). Next: the summary, where the reviewer decides (export_flow.py)
@@ -201,13 +202,14 @@ class WindowCommands:
     def _on_cancel_detection(self) -> None: self.cancel_detection()
 
     def _history(self, *, undo: bool) -> None:
-        cmd = (self.state.undo() if undo else self.state.redo()) if self.state is not None else None
+        st = self.review.state
+        cmd = (st.undo() if undo else st.redo()) if st is not None else None
         if not cmd:
             return
         target = next((b if undo else a) for b, a in cmd.changes) if cmd.changes else None
         if target is None:
             target = next((a if undo else b) for b, a in cmd.changes)
-        self.select_item(target.id if target is not None and target.id in self.state else None)
+        self.select_item(target.id if target is not None and target.id in self.review.state else None)
 
     def _on_accept_above(self) -> None:
         self.bulk.accept_above()
@@ -234,13 +236,13 @@ class WindowCommands:
         item_id = item.id
 
         def done(result: int) -> None:
-            if not result or self.state is None or item_id not in self.state:
+            if not result or self.review.state is None or item_id not in self.review.state:
                 return
             label = LABEL_CHOICES[names.index(dlg.textValue())] if dlg.textValue() in names else None
             if label is None:
                 return
             try:
-                self.state.relabel(item_id, label)
+                self.review.state.relabel(item_id, label)
             except ValueError as exc:
                 self.statusBar().showMessage(_message(exc, self.lang), 5000)
                 return
@@ -267,8 +269,8 @@ class WindowCommands:
     def _on_threshold(self, value: float) -> None:
         # the state owns the threshold of this document (saved with its session); the settings keep only
         # the configured default a new document starts from, which the slider never changes
-        if self.state is not None:
-            self.state.set_threshold(value)
+        if self.review.state is not None:
+            self.review.state.set_threshold(value)
 
     def label_menu(self, _pos: QPoint):
         return self.menu.label_menu(self.lang, self.mark_selection)

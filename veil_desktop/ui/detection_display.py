@@ -121,5 +121,5 @@ class DetectionDisplay:
         if lang_changed:
             self.lang = new.language
             self.retranslate()
-        if model_changed and self.state is not None:
+        if model_changed and self.review.state is not None:
             self.run_detection()  # the detector cache rebuilds for the new settings on the pool

@@ -208,8 +208,8 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
         self.cancel_button.setText(tr("detect.cancel", lang))
         self.view.lang = lang
         self.banner.set_language(lang)
-        if self.document is not None:
-            self.banner.set_unreadable(unreadable_captions(self.document, lang))
+        if self.review.document is not None:
+            self.banner.set_unreadable(unreadable_captions(self.review.document, lang))
         if self.table_model is not None:
             self.table_model.set_language(lang)
         self._update_title()
@@ -218,7 +218,7 @@ class MainWindow(WindowCommands, DocumentOpening, DetectionDisplay, StatusLine, 
             self.tools.retranslate(lang)
 
     def update_actions(self) -> None:
-        st = self.state
+        st = self.review.state
         has_doc = st is not None
         conditions = {
             "": True,
