@@ -263,3 +263,39 @@ def test_policy_parsing():
     with pictures.picture_policy("remove"):
         assert pictures.current_policy() is pictures.PicturePolicy.REMOVE
     assert pictures.current_policy() is pictures.PicturePolicy.REVIEW
+
+
+# -- metafiles ---------------------------------------------------------------------------------------------
+def _emf(desc: str, comment: bytes, trailer: bytes = b"") -> bytes:
+    """A minimal EMF: header (with a description), one EMR_COMMENT, EMR_EOF; then ``trailer``."""
+    d = (desc + "\x00").encode("utf-16-le")
+    d += b"\x00" * (-len(d) % 4)
+    hsize = 108 + len(d)
+    hdr = struct.pack("<II", 1, hsize) + struct.pack("<4i", 0, 0, 10, 10) + struct.pack("<4i", 0, 0, 100, 100)
+    body_comment = struct.pack("<I", len(comment)) + comment + b"\x00" * (-len(comment) % 4)
+    rec_comment = struct.pack("<II", 70, 8 + len(body_comment)) + body_comment
+    rec_eof = struct.pack("<IIIII", 14, 20, 0, 16, 20)
+    total = hsize + len(rec_comment) + len(rec_eof)
+    hdr += b" EMF" + struct.pack("<IIIHH", 0x10000, total, 3, 1, 0)
+    hdr += struct.pack("<II", len(desc) + 1, 108)           # nDescription, offDescription
+    hdr += struct.pack("<I", 0) + struct.pack("<2i", 1920, 1080) + struct.pack("<2i", 320, 180)
+    hdr += struct.pack("<III", 0, 0, 0) + struct.pack("<2I", 320000, 180000)
+    assert len(hdr) == 108
+    return hdr + d + rec_comment + rec_eof + trailer
+
+
+def test_emf_description_comment_and_trailer_gone():
+    import gzip
+
+    src = _emf("Drawn by 김민수", b"GDIC" + A, trailer=S)
+    assert sniff(src) == "emf" and pictures.metafile_text(src) is False
+    assert "김민수".encode("utf-16-le") in src and A in src and S in src
+    out = pictures.publish_picture(src)
+    assert sniff(out) == "emf" and len(out) == len(src) - len(S)
+    assert "김민수".encode("utf-16-le") not in out and A not in out and S not in out
+    assert pictures.metafile_text(out) is False               # still parses to its EOF record
+    emz = gzip.compress(src)
+    assert sniff(emz) == "emz"
+    back = gzip.decompress(pictures.publish_picture(emz))
+    assert back == out
+    assert pictures.publish_picture(src[:60]).startswith(b"\x89PNG")   # damaged: never copied

@@ -18,8 +18,9 @@ read by OCR:
   reason ``"image"``) — unless the user's :class:`PicturePolicy` says ``blank`` (the picture is replaced
   by a same-size white picture of the same kind) or ``remove`` (the picture is dropped from the output with
   the elements that reference it); both are listed in the document's notes and the export report.
-- Metafiles (EMF/WMF) hold text as text records: those are read (:func:`metafile_text`) instead of OCR and
-  the file is copied as today (a weakness: its non-text records are not rebuilt).
+- Metafiles (EMF/WMF) hold text as text records: those are read (:func:`metafile_text`) instead of OCR;
+  the file is published with its description, comment payloads and trailing bytes zeroed or cut
+  (:func:`rebuild_metafile`; its drawing records are kept as they are, not re-drawn).
 
 Caps (``documents/limits.py``): pixels per frame, frames per picture, pixels per picture, pictures and
 frames OCR'd per document. A picture over a cap is not decoded (fail closed: needs review / removed).
@@ -334,7 +335,8 @@ def publish_picture(data: bytes, action: str | None = None) -> bytes:
     is; anything undecodable becomes a 1×1 white PNG (never copied)."""
     kind = sniff(data)
     if kind in METAFILE_KINDS:
-        return data
+        clean = rebuild_metafile(data)
+        return placeholder_png() if clean is None else clean
     try:
         rb = rebuild_picture(data)
     except PictureError:
@@ -546,6 +548,59 @@ def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[U
     """``Unreadable`` entries for the pictures among ``members`` that hold text or could not be checked
     (policy ``review``; used by the HWP 5 reader)."""
     return review_pictures(list(members), removed, PicturePolicy.REVIEW).unreadable
+
+
+def rebuild_metafile(data: bytes) -> bytes | None:
+    """An EMF/WMF (EMZ/WMZ) without the bytes no renderer draws: the EMF header's description (application
+    and picture name), the payload of every comment record (``EMR_COMMENT`` other than ``EMF+`` records,
+    which draw; WMF ``META_ESCAPE``) zeroed in place (sizes and offsets unchanged), everything after the
+    end-of-file record cut, a gzip wrapper rewritten without its file name or time. None if it does not
+    parse (then it is not published)."""
+    import gzip
+
+    if data[:2] == b"\x1f\x8b":
+        try:
+            d = zlib.decompressobj(31)
+            inner = d.decompress(data, MAX_METAFILE)
+            if d.unconsumed_tail:
+                return None
+        except zlib.error:
+            return None
+        clean = rebuild_metafile(inner) if _metafile_kind(inner[:64]) else None
+        return None if clean is None else gzip.compress(clean, mtime=0)
+    buf = bytearray(data)
+    n = len(buf)
+    if n >= 44 and struct.unpack_from("<I", buf, 0)[0] == 1 and buf[40:44] == b" EMF":
+        pos = 0
+        while pos + 8 <= n:
+            typ, size = struct.unpack_from("<II", buf, pos)
+            if size < 8 or size % 4 or pos + size > n:
+                return None
+            if typ == 1 and size >= 68:     # EMR_HEADER: nDescription, offDescription at 60
+                n_desc, off_desc = struct.unpack_from("<II", buf, pos + 60)
+                if n_desc and 0 < off_desc and off_desc + 2 * n_desc <= size:
+                    buf[pos + off_desc:pos + off_desc + 2 * n_desc] = bytes(2 * n_desc)
+            elif typ == _EMF_COMMENT and size >= 12 and bytes(buf[pos + 12:pos + 16]) != b"EMF+":
+                buf[pos + 12:pos + size] = bytes(size - 12)
+            elif typ == 14:      # EMR_EOF
+                return bytes(buf[:pos + size])
+            pos += size
+        return None
+    pos = 22 if buf[:4] == b"\xd7\xcd\xc6\x9a" else 0
+    if n < pos + 18 or struct.unpack_from("<H", buf, pos + 2)[0] != 9:
+        return None
+    pos += 18
+    while pos + 6 <= n:
+        size_words, func = struct.unpack_from("<IH", buf, pos)
+        size = 2 * size_words
+        if size_words < 3 or pos + size > n:
+            return None
+        if func == 0x0626 and size > 10:     # META_ESCAPE: keep the escape function and count
+            buf[pos + 10:pos + size] = bytes(size - 10)
+        if func == 0:            # META_EOF
+            return bytes(buf[:pos + size])
+        pos += size
+    return None
 
 
 def metafile_text(data: bytes) -> bool | None:
