@@ -183,6 +183,10 @@ _PREFIX_MAP = re.compile(r"""^(?:\s*xmlns:\w+=['"][^'"\s]*['"])*\s*$""")   # w:d
 _XPATH = re.compile(r"^(?:/[\w:.\-]+(?:\[\d{1,4}\])?)+$")                   # w:xpath="/ns0:root[1]/ns0:x[1]"
 _BIBLIOGRAPHY = "{http://schemas.openxmlformats.org/officeDocument/2006/bibliography}"
 _LATIN_PHRASE = re.compile(r"^[A-Za-z][A-Za-z0-9 .&+()\-]{0,60}$")          # "heading 1", "Table Grid"
+_COORD_ATTRS = {"coordsize", "coordorigin", "points", "adj", "path", "origin", "size", "position", "from",
+                "to", "control1", "control2", "wrapcoords", "offset", "offset2", "matrix", "focusposition",
+                "focussize", "limo", "textboxrect", "connectlocs", "connectangles", "eqn", "inset",
+                "xrange", "yrange"}
 _DIGIT_RUN = re.compile(r"\d{5,}")
 _DIGIT_SEPS = re.compile(r"[\s.\-/()_,:;]")
 _PHRASE_ELEMENTS = {"name", "lsdException", "basedOn", "next", "link", "style", "pStyle", "rStyle",
@@ -215,10 +219,10 @@ def _font_name_personal(value: str) -> bool:
     v = value.strip()
     if not v:
         return False
-    if "@" in v or _DIGIT_RUN.search(_DIGIT_SEPS.sub("", v)):
-        return True
     if v.startswith("@"):   # vertical-text variant of a font
         v = v[1:]
+    if "@" in v or _DIGIT_RUN.search(_DIGIT_SEPS.sub("", v)):
+        return True
     if _LATIN_FONT.match(v) and not _WIDE.search(v):
         return False
     if not _WIDE.search(v):
@@ -255,6 +259,9 @@ def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
         return True
     if ename in _FONT_ELEMENTS or local in ("typeface", "face"):
         return not _font_name_personal(v)
+    if local in _COORD_ATTRS and re.fullmatch(r"[-+\d.,\s@a-z#%]{1,4096}", v) and all(
+            len(t) <= 9 for t in re.findall(r"\d+", v)):
+        return True      # VML coordinates/paths: "21600,21600", "m@4@5l@4@11xe", "0,0 10,10"
     digits_ok = not _DIGIT_RUN.search(_DIGIT_SEPS.sub("", v)) and len(re.findall(r"\d", v)) <= 8
     if _WIDE.search(v) or "@" in v or not digits_ok:
         return False
