@@ -4,13 +4,16 @@ The keyword closest to the candidate wins, so in ``주민등록번호 880412-214
 gets its own keyword. ``NEG`` marks identifiers that look like PII but are not (order, case, document,
 prescription, insurance, version numbers …): it vetoes ambiguous shapes.
 
-Speed: the keyword regex is one flat alternation of literals (no groups, no flags), so ``re`` can skip
-non-candidate characters with its first-character set; the kind is looked up from the matched word.
+Speed: the keyword regex is a character trie of literals (``trie.literal_alternation``: no leading lookbehind,
+so ``re`` can skip non-candidate characters with its first-character set); the kind is looked up from the
+matched word.
 Latin keywords are listed in their usual casings and must not touch other Latin letters (``ip`` in ``zip``).
 """
 from __future__ import annotations
 
 import re
+
+from ..trie import literal_alternation
 
 _KINDS: dict[str, list[str]] = {
     "FOREIGNER_RN": ["외국인", "Alien Registration", "Alien Registration Card", "ALIEN REGISTRATION CARD", "alien registration", "ALIEN REGISTRATION", "Alien Reg",
@@ -43,7 +46,7 @@ _KINDS: dict[str, list[str]] = {
        "Item", "item", "Lot", "LOT", "Batch", "batch"],
 }
 _KIND_OF: dict[str, str] = {w: k for k, ws in _KINDS.items() for w in ws}
-_CTX = re.compile("|".join(re.escape(w) for w in sorted(_KIND_OF, key=len, reverse=True)))
+_CTX = re.compile(literal_alternation(_KIND_OF))  # a character trie, longest match first (detect/trie.py)
 _LATIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LONGEST = max(map(len, _KIND_OF))
 
@@ -73,7 +76,10 @@ def kind_before(text: str, start: int, width: int = BEFORE) -> str | None:
     lo = start - width
     # a long English label ("Resident Registration No.") counts when it ends inside the window; every other
     # keyword must start inside it (a Korean NEG word just before the window must not veto: measured)
-    for m in _CTX.finditer(text, max(0, lo - _LONGEST), start):
+    scan = lo
+    if lo > 0 and (text[lo - 1] in _LATIN or text[lo - 1] == " " and text[lo:lo + 1] in _LATIN):
+        scan = max(0, lo - _LONGEST)  # Latin letters across the window's edge: maybe a long label (rare)
+    for m in _CTX.finditer(text, max(0, scan), start):
         if m.start() < lo and (m.end() <= lo or m.group(0)[0] not in _LATIN):
             continue
         k = _kind(text, m)

@@ -291,6 +291,8 @@ def find_passport(text: str, cx: ContextIndex) -> Iterator[Span]:
             yield _span(a, b, "PASSPORT", 0.95)
         elif ctx != "NEG" and _PASSPORT_KR.fullmatch(m.group(0)):
             yield _span(a, b, "PASSPORT", 0.75)
+    if "여권" not in text and "assport" not in text and "ASSPORT" not in text:
+        return  # nine bare digits need a passport word: skip the digit scan without one (memchr-fast)
     for m in _PASSPORT_DIGITS.finditer(text):
         a, b = m.span()
         if cx.before(a) == "PASSPORT" and text[b:b + 1] not in ("원", "개", "명"):
