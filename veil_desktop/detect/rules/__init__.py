@@ -70,7 +70,8 @@ class RuleDetector:
     when one of its labels is enabled. ``spacing``: also find addresses whose syllables are split by
     spaces. ``min_score``: drop candidates scored below it (format-only matches score 0.75–0.85).
     ``entities``: also report PERSON / ORGANIZATION found from context (``refine.py``: surname + title,
-    a Latin name after a name field, gazetteers) — the default detector turns it on; alone it is off.
+    a Latin name after a name field, gazetteers; ``names.py``: a name beside a job title, in a table's name
+    column, after an account number, romanised Korean names) — the default detector turns it on; alone it is off.
     """
 
     id = "veil-rules-1"

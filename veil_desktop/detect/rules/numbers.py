@@ -1,6 +1,8 @@
-"""Structured PII: phone (also +82 and read out in Korean numerals), RRN / foreigner RN (also masked or
-cut to birth date + sex digit), e-mail, card (Luhn), account, business / corporate registration (check
-digits), passport, driver's licence, vehicle plate, IPv4 / IPv6 address.
+"""Structured PII: phone (also +82, foreign numbers in international form and numbers read out in Korean
+numerals), RRN / foreigner RN (also masked, cut to birth date + sex digit, or with a spaced hyphen; post-2020
+numbers without a check digit by format + birth date + sex digit + context), e-mail, card (Luhn), account,
+business / corporate registration (check digits), passport (Korean shapes; nine digits after a passport word),
+driver's licence, vehicle plate (also ``92차 4470``), IPv4 / IPv6 address.
 
 All finders take the *folded* text (``normalize.fold``: full-width digits are ASCII, same offsets) and
 yield ``Span(start, end, label, score, "rule")``. Finders may propose overlapping candidates; the
