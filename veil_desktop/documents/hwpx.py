@@ -225,10 +225,10 @@ def _parses_as_xml(m: Member) -> bool:
         return False
     try:
         parse_xml(m.data, m.name)
-    except DocumentError:
-        raise            # a size or DTD refusal stays a refusal (never downgraded to "not XML")
-    except Exception:  # noqa: BLE001 - not XML: removed as an unknown part
-        return False
+    except DocumentError as e:
+        if "not well-formed XML" in str(e):
+            return False     # not XML: removed as an unknown part
+        raise                # a size or DTD refusal stays a refusal (never downgraded to "not XML")
     return True
 
 
@@ -528,7 +528,8 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
             # plain text (never parsed): regenerated from the masked body text, not patched
             preview = masked_section_text(members)
             enc = "utf-16-le" if m.data[:2] == b"\xff\xfe" or (b"\x00" in m.data[:64]) else "utf-8"
-            bom = b"\xff\xfe" if m.data[:2] == b"\xff\xfe" else b""
+            bom = m.data[:2] if m.data[:2] == b"\xff\xfe" else m.data[:3] if m.data[:3] == b"\xef\xbb\xbf" \
+                else b""   # in the encoding it had, with the byte-order mark it had
             m = Member(m.name, bom + preview.replace("\n", "\r\n").encode(enc, "replace"),
                        m.compress_type, m.date_time)
         elif m.name in renamed:
