@@ -12,7 +12,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont, ImageSequence
 from PIL.PngImagePlugin import PngInfo
 
-from tests.fixtures.leak_builders import hp, make_docx, make_hwpx, para, redact
+from tests.fixtures.leak_builders import hp, make_docx, make_hwpx, para
 from tests.test_pictures_rebuild import assert_absent, views
 from veil_desktop.documents import ocr, open_document
 from veil_desktop.paths import resources_dir
