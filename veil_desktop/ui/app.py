@@ -135,7 +135,7 @@ def _screenshot(app, window, file: Path, out: Path, size: str, timeout: float) -
         return 1
     # show the current-item outline and its table row on the first pending suggestion of the design card's
     # labels (a name, an address, an organisation), else on the first pending one
-    pending = [it for it in (window.state.in_text_order() if window.state else []) if it.status.value == "pending"]
+    pending = [it for it in (window.review.state.in_text_order() if window.review.state else []) if it.status.value == "pending"]
     main = [it for it in pending if it.label in ("PERSON", "ADDRESS", "ORGANIZATION")]
     if main or pending:
         window.select_item((main or pending)[0].id)
@@ -148,7 +148,7 @@ def _screenshot(app, window, file: Path, out: Path, size: str, timeout: float) -
     if not ok:
         print(f"veil-desktop: could not write {out}", file=sys.stderr)
         return 1
-    print(f"{out}: {image.width()}x{image.height()}, {len(window.state or [])} items")
+    print(f"{out}: {image.width()}x{image.height()}, {len(window.review.state or [])} items")
     return 0
 
 

@@ -79,7 +79,7 @@ def check_main_window(document: Path, settings_path: Path, detector=None, *, tim
         run_until("document loaded + detection", lambda: "finished" in outcome)
         if not outcome["finished"]:
             raise WindowCheckFailed("detection was cancelled")
-        items = len(window.state or [])
+        items = len(window.review.state or [])
         if items == 0:
             raise WindowCheckFailed("detection finished but the review list is empty")
         worker = outcome.get("worker")
@@ -90,7 +90,7 @@ def check_main_window(document: Path, settings_path: Path, detector=None, *, tim
             raise WindowCheckFailed("a child process was started during detection")
         where = "pool thread" if detector is None else "pool thread, injected detector"
         return (f"window {window.width()}x{window.height()} on {app.platformName()}; {items} review items "
-                f"({where}: {window.detector_id or '?'}); font {family}")
+                f"({where}: {window.review.detector_id or '?'}); font {family}")
     finally:
         window.close()
         window.deleteLater()
