@@ -270,3 +270,32 @@ def test_real_hancom_sample(path, tmp_path):
 @pytest.mark.skipif(not _SAMPLES, reason="../shared/data/hwpx-samples is absent")
 def test_all_22_samples_are_there():
     assert len(_SAMPLES) == 22
+
+
+def test_linked_file_path_in_the_manifest_is_blanked(tmp_path):
+    """Hancom records a linked (not embedded) video by its local path in the content.hpf manifest
+    (a real sample: ``C:\\Users\\<name>\\Downloads\\….avi``): never shown for review, it named the author
+    in every export. Blanked; the video keeps its item and its poster picture."""
+    item = '<opf:item id="vid" href="C:\\Users\\박성균\\Downloads\\clip.avi" media-type="image/avi" isEmbeded="0"/>'
+    video = ('<hp:p id="9"><hp:run charPrIDRef="0"><hp:video id="3" videotype="Local" fileIDRef="vid" '
+             'imageIDRef="image1"/></hp:run></hp:p></hs:sec>')
+    src = build(tmp_path / "a.hwpx", extra_items=item)
+    data = src.read_bytes()
+    with zipfile.ZipFile(src) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    members["Contents/section0.xml"] = members["Contents/section0.xml"].replace(b"</hs:sec>", video.encode())
+    with zipfile.ZipFile(src, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, b in members.items():
+            z.writestr(zipfile.ZipInfo(n), b, compress_type=zipfile.ZIP_STORED if n == "mimetype"
+                       else zipfile.ZIP_DEFLATED)
+    assert "content.hpf item missing: C:\\Users\\박성균\\Downloads\\clip.avi" in chk.package_problems(src.read_bytes())
+    assert data != src.read_bytes()
+    out = tmp_path / "o.hwpx"
+    export_document(open_document(src), [], out)
+    with zipfile.ZipFile(out) as z:
+        assert not [n for n in z.namelist() if "박성균".encode() in z.read(n)
+                    or "박성균".encode("utf-16-le") in z.read(n)]
+        sec = z.read("Contents/section0.xml").decode()
+        hpf = z.read("Contents/content.hpf").decode()
+    assert 'fileIDRef="vid"' in sec and 'id="vid" href=""' in hpf
+    assert chk.package_problems(out.read_bytes()) == []

@@ -8,7 +8,7 @@ What it checks (OCF/OPF as Hancom writes HWPX):
 - every part declared as XML (a media type with ``xml``, or a name ending ``.xml``/``.hpf``) is
   well-formed XML;
 - ``content.hpf`` references resolve: every spine ``itemref/@idref`` names a manifest item, and every
-  ``binaryItemIDRef`` in the content XML names a manifest item.
+  ``binaryItemIDRef``/``fileIDRef``/``imageIDRef`` in the content XML names a manifest item.
 
 ``no_worse(src, out)`` is the list of problems the output has that its input did not have. The benchmark
 ``benchmarks/bench_hwpx_samples.py`` loads this module by path. Its own tests build broken packages.
@@ -115,9 +115,10 @@ def package_problems(data: bytes) -> list[str]:
             if r is None or not name.startswith("Contents/"):
                 continue
             for el in r.iter():
-                ref = el.get("binaryItemIDRef") if isinstance(el.tag, str) else None
-                if ref and ref not in items:
-                    out.append(f"binaryItemIDRef unresolved: {name}: {ref}")
+                for attr in ("binaryItemIDRef", "fileIDRef", "imageIDRef"):
+                    ref = el.get(attr) if isinstance(el.tag, str) else None
+                    if ref and ref not in items:
+                        out.append(f"{attr} unresolved: {name}: {ref}")
     return out
 
 

@@ -401,16 +401,20 @@ def _item_ids(members: list[Member]) -> dict[str, str]:
     return out
 
 
+#: attributes that name a ``content.hpf`` manifest item (a picture, an OLE object, a video and its poster)
+_ITEM_REFS = ("binaryItemIDRef", "fileIDRef", "imageIDRef")
+
+
 def _without_id_refs(m: Member, gone_ids: set[str]) -> Member:
-    """``m`` without the objects that show a removed binary item (``binaryItemIDRef``): an OLE object or
-    a picture is removed whole (the run-level shape that holds it), a picture fill only its image brush
+    """``m`` without the objects that show a removed binary item (``_ITEM_REFS``): an OLE object, a
+    picture or a video is removed whole (the run-level shape that holds it), a picture fill only its image brush
     — no reference is left dangling (Hancom shows a broken object, other readers refuse the file)."""
-    if not gone_ids or not (m.name.endswith(".xml")) or b"binaryItemIDRef" not in m.data:
+    if not gone_ids or not (m.name.endswith(".xml")) or b"IDRef" not in m.data:
         return m
     root = parse_xml(m.data, m.name)
     changed = False
     for el in list(root.iter()):
-        if not isinstance(el.tag, str) or el.get("binaryItemIDRef") not in gone_ids:
+        if not isinstance(el.tag, str) or not any(el.get(a) in gone_ids for a in _ITEM_REFS):
             continue
         if el.getroottree().getroot() is not root:
             continue                  # already removed with an enclosing object
@@ -437,7 +441,8 @@ def _without_id_refs(m: Member, gone_ids: set[str]) -> Member:
     return Member(m.name, serialize_xml(root), m.compress_type, m.date_time) if changed else m
 
 
-def _scrub_hpf(m: Member, renamed: dict[str, str], gone_ids: set[str] = frozenset()) -> Member:
+def _scrub_hpf(m: Member, renamed: dict[str, str], gone_ids: set[str] = frozenset(),
+               names: set[str] | None = None) -> Member:
     root = parse_xml(m.data, m.name)
     for el in list(root.iter()):
         # a spine entry for a removed part (Hancom lists its scripts there) would name a missing item
@@ -457,6 +462,10 @@ def _scrub_hpf(m: Member, renamed: dict[str, str], gone_ids: set[str] = frozense
             v = md.get(a)
             if v and v.lstrip("/") in renamed:
                 md.set(a, renamed[v.lstrip("/")])
+            elif v and names is not None and localname(md) == "item" and v.lstrip("/") not in names:
+                # a linked (not embedded) file: a local path such as C:\Users\<account>\Downloads\…,
+                # never shown for review and naming the author: blanked, as the linkinfo path
+                md.set(a, "")
     return Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
 
 
@@ -523,7 +532,7 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
         if m.name in removed:
             continue
         if m.name.endswith(".hpf"):
-            m = _scrub_hpf(m, renamed, gone_ids)
+            m = _scrub_hpf(m, renamed, gone_ids, {x.name for x in members})
         elif m.name == PRVTEXT:
             # plain text (never parsed): regenerated from the masked body text, not patched
             preview = masked_section_text(members)
