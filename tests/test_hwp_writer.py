@@ -299,3 +299,12 @@ def test_export_document_writes_hwp_through_the_registry(tmp_path):
         assert "표 안: [P] 대리" in again.text and "홍길동" not in again.text
     finally:
         formats.register(old, replace=True)
+
+
+def test_records_round_trip_byte_for_byte():
+    from veil_desktop.documents.hwp_records import serialize_records
+
+    stream = para("가" * 3000) + para("짧은 문단") + b"\x01\x02"     # long form, short form, a tail
+    assert serialize_records(parse_records(stream)) == stream
+    with pytest.raises(DocumentError, match="truncated"):
+        parse_records(para("문단")[:-3])

@@ -15,6 +15,7 @@ HWPTAG_BIN_DATA = 0x12
 HWPTAG_PARA_HEADER = 0x42
 HWPTAG_PARA_TEXT = 0x43
 HWPTAG_CTRL_HEADER = 0x47
+TAIL = -1   # pseudo tag: trailing bytes after the last record
 
 _SINGLE = {0: "", 10: "\n", 13: "", 24: "-", 25: " ", 26: " ", 27: " ", 28: " ", 29: " ",
            30: "\u00a0", 31: " "}
@@ -49,14 +50,17 @@ def parse_records(stream: bytes) -> list[Record]:
             raise DocumentError("The HWP record stream is truncated.")
         out.append(Record(tag, level, stream[pos:pos + size], long))
         pos += size
-    if pos != n:
-        raise DocumentError("The HWP record stream ends inside a record header.")
+    if pos != n:   # fewer than 4 bytes after the last record (the reader ignores them too): kept as they are
+        out.append(Record(TAIL, 0, stream[pos:]))
     return out
 
 
 def serialize_records(records: list[Record]) -> bytes:
     out = bytearray()
     for r in records:
+        if r.tag == TAIL:
+            out += r.payload
+            continue
         size = len(r.payload)
         if size >= 0xFFF or r.long:
             out += struct.pack("<II", r.tag | (r.level << 10) | (0xFFF << 20), size)
