@@ -182,7 +182,12 @@ _CSS = re.compile(r"^(?:\s*[A-Za-z\-]+\s*:\s*[#\w.%\-+ ]*;?)+\s*$")           # 
 _PREFIX_MAP = re.compile(r"""^(?:\s*xmlns:\w+=['"][^'"\s]*['"])*\s*$""")   # w:dataBinding prefixMappings
 _XPATH = re.compile(r"^(?:/[\w:.\-]+(?:\[\d{1,4}\])?)+$")                   # w:xpath="/ns0:root[1]/ns0:x[1]"
 _BIBLIOGRAPHY = "{http://schemas.openxmlformats.org/officeDocument/2006/bibliography}"
-_LATIN_PHRASE = re.compile(r"^[A-Za-z][A-Za-z0-9 .&+()\-]{0,60}$")          # "heading 1", "Table Grid"
+_LATIN_PHRASE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .,_&+()\-]{0,60}$")
+_COLOUR = re.compile(r"^#[0-9A-Fa-f]{3,8}$")
+_PUNCT = re.compile(r"^[^\w\s@]{1,3}$")      # ")", "-", "•": list/number suffixes, no letters or digits
+_KO_STYLE = re.compile(r"^(?:바탕글|본문|개요 ?\d{1,2}|쪽 ?번호|머리말|꼬리말|각주|미주|메모|차례 ?제목|차례 ?\d{1,2}|"
+                       r"캡션|표준|제목 ?\d{0,2}|부제|목록 ?단락|인용|강조|머리글|바닥글|표 ?구분선|기본 ?단락 ?글꼴|"
+                       r"각주 ?텍스트|미주 ?텍스트|각주 ?참조|미주 ?참조|목차 ?\d{0,2}|하이퍼링크|줄 ?번호)$")          # "heading 1", "Table Grid"
 _COORD_ATTRS = {"coordsize", "coordorigin", "points", "adj", "path", "origin", "size", "position", "from",
                 "to", "control1", "control2", "wrapcoords", "offset", "offset2", "matrix", "focusposition",
                 "focussize", "limo", "textboxrect", "connectlocs", "connectangles", "eqn", "inset",
@@ -191,8 +196,10 @@ _DIGIT_RUN = re.compile(r"\d{5,}")
 _DIGIT_SEPS = re.compile(r"[\s.\-/()_,:;]")
 _PHRASE_ELEMENTS = {"name", "lsdException", "basedOn", "next", "link", "style", "pStyle", "rStyle",
                     "tblStyle", "numStyleLink", "styleLink", "aliases", "font", "charStyle", "paraStyle"}
-_PHRASE_ATTRS = {"engName", "styleName", "styleId", "name", "val", "uiName"}
-_PATH_ATTRS = {"Target", "PartName", "href", "full-path", "src", "Extension", "path"}
+_PHRASE_ATTRS = {"engName", "styleName", "styleId", "name", "val", "uiName", "appVersion", "application",
+                 "os", "targetApplication"}
+_PART_EXT = re.compile(r"/[^/]+\.(?:xml|rels|hpf|png|jpe?g|gif|bmp|emf|wmf|tiff?|bin|txt|svg|ole|dat)$", re.I)
+_PATH_ATTRS = {"resource", "about", "Target", "PartName", "href", "full-path", "src", "Extension", "path"}
 _FONT_ELEMENTS = {"rFonts", "font", "altName", "latin", "ea", "cs", "sym", "fontRef", "panose1",
                   "fontface", "font-face", "embedRegular", "embedBold", "embedItalic", "embedBoldItalic"}
 _FONT_ATTRS = {"typeface", "face", "ascii", "hAnsi", "eastAsia", "cs", "font", "fontName", "name"}
@@ -206,7 +213,7 @@ _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)
 # Hangul/CJK font name after removing them must be at most one syllable ("HY견고딕" -> "견"): a font
 # named after a person ("홍길동체") or holding any other text is shown for review
 _FONT_WORDS = re.compile(r"고딕|명조|바탕|굴림|돋움|돋음|궁서|맑은|나눔|함초롬|한컴|한양|휴먼|신명|양재|견출|헤드라인|"
-                         r"그래픽|엽서|필기|글꼴|손글씨|산스|세리프|본문|제목|굵은|가는|중간|새|태|윤|"
+                         r"그래픽|엽서|필기|글꼴|손글씨|산스|세리프|본문|제목|굵은|가는|중간|새|태|윤|모음|"
                          r"明朝|明體|宋|黑|楷|仿|細|圓|正|雅黑|等线|微软|體|体|ゴシック|ＭＳ|HY|Noto|Source|Malgun|Gulim|Dotum|Batang|"
                          r"Gungsuh|Nanum|Hancom", re.I)
 _LATIN_FONT = re.compile(r"^[A-Za-z][A-Za-z0-9 .&+\-]{0,60}$")
@@ -252,8 +259,12 @@ def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
         return bool(re.fullmatch(r"-?\d{1,4}(?:\.\d{1,4})?", v)) or bool(
             _HEX.match(v) and re.search("[A-Fa-f]", v) and len(v) == 8) or local in ("lang", "space") \
             and bool(_IDENT.match(v))
-    if _NUM.match(v) or _HEX.match(v) or _VML_ID.match(v):
+    if _NUM.match(v) or _HEX.match(v) or _VML_ID.match(v) or _COLOUR.match(v) or _PUNCT.match(v):
         return True
+    if re.fullmatch(r"[1-9]\d{9}", v) and int(v) <= 0xFFFFFFFF:
+        return True      # 32-bit ids and masks (4294967295); a 10-digit value with a leading 0 is not
+    if local == "name" and ename == "style" and _KO_STYLE.match(v):
+        return True      # Hancom's/Word's own Korean style names
     if _HEX16.match(v) and re.search("[A-Fa-f]", v) or (local == "panose" or ename == "panose1") \
             and re.fullmatch(r"[0-9A-Fa-f]{20}", v):
         return True
@@ -262,13 +273,15 @@ def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
     if local in _COORD_ATTRS and re.fullmatch(r"[-+\d.,\s@a-z#%]{1,4096}", v) and all(
             len(t) <= 9 for t in re.findall(r"\d+", v)):
         return True      # VML coordinates/paths: "21600,21600", "m@4@5l@4@11xe", "0,0 10,10"
+    if local == "appVersion" and re.fullmatch(r"\d{1,3}(?:[,.] ?\d{1,5}){1,3} [A-Za-z0-9_.()\-]{1,60}", v):
+        return True      # HWPX version.xml: "9, 1, 1, 5656 WIN32LEWindows_Unknown_Version"
     digits_ok = not _DIGIT_RUN.search(_DIGIT_SEPS.sub("", v)) and len(re.findall(r"\d", v)) <= 8
     if _WIDE.search(v) or "@" in v or not digits_ok:
         return False
     if _IDENT.match(v):
         return True
-    if local in _PATH_ATTRS and _PART_PATH.match(v) and ":" not in v:
-        return True
+    if _PART_PATH.match(v) and ":" not in v and (local in _PATH_ATTRS or _PART_EXT.search(v)):
+        return True      # a package part (Contents/header.xml, Chart/chart1.xml, media/image1.png)
     if _MIME.match(v):
         return True
     if local == "style" and _CSS.match(v):
