@@ -135,7 +135,8 @@ def _screenshot(app, window, file: Path, out: Path, size: str, timeout: float) -
         return 1
     # show the current-item outline and its table row on the first pending suggestion of the design card's
     # labels (a name, an address, an organisation), else on the first pending one
-    pending = [it for it in (window.review.state.in_text_order() if window.review.state else []) if it.status.value == "pending"]
+    st = window.review.state
+    pending = [it for it in (st.in_text_order() if st else []) if it.status.value == "pending"]
     main = [it for it in pending if it.label in ("PERSON", "ADDRESS", "ORGANIZATION")]
     if main or pending:
         window.select_item((main or pending)[0].id)
