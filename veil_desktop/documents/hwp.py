@@ -1,4 +1,4 @@
-"""HWP 5 binary (read-only): paragraph text from the ``BodyText/Section*`` streams.
+"""HWP 5 binary: paragraph text from the ``BodyText/Section*`` streams, read and written back in place.
 
 An HWP 5 file is an OLE compound file (olefile). ``FileHeader`` says whether the body streams are
 compressed (raw deflate), password-protected or "distribution" documents (encrypted ``ViewText``; not
