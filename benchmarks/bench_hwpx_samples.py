@@ -7,12 +7,13 @@ Per file:
    as the input outside the "removed" part (which shows authors etc. that are always blanked); where
    the input had parts removed (OLE objects), whole lines missing (the object's own caption, which
    leaves with it) are reported per file, anything else is FAILED;
-3. export with one value masked: the first word of at least two Hangul letters (or, failing that, a
-   Latin word) in the body's own text (``pick_value``: slots of body/section parts, never captions) is
-   masked as a PERSON with all its copies (``propagate_spans``); the output re-opened must show it
-   that many times fewer (copies glued inside a longer word are no span and stay) and show
-   ``[PERSON]``; a blank document has nothing to mask;
-4. both outputs pass the package check of ``tests/test_hwpx_package.py`` (CRCs, mimetype first and
+3. export with planted values masked: ``PLANT`` (a name and a phone number) written into the first
+   ``hp:t`` of section 0 by zipfile+lxml (``plant``, not our writer), opened, both masked; neither value
+   may survive in any member of the output (UTF-8/UTF-16, tags stripped) and the re-opened output
+   shows ``[PERSON]`` and ``[PHONE]``;
+   (information only, column ``first_word``) the first Hangul word of the body masked in the original:
+   a common word can also sit in a style name, where the leak check refuses the export;
+4. all outputs pass the package check of ``tests/test_hwpx_package.py`` (CRCs, mimetype first and
    stored, manifest entries present, declared XML well-formed, content.hpf references resolved) no
    worse than the input.
 A document whose ``unreadable`` list is not empty (e.g. a picture that holds text) is counted as
@@ -64,6 +65,48 @@ def pick_value(doc, published: str) -> str | None:
     return None
 
 
+PLANT = {"한가람": "PERSON", "010-2468-1357": "PHONE"}
+
+
+def plant(src: bytes) -> bytes:
+    """``src`` with ``PLANT``'s values written into the first ``hp:t`` of ``Contents/section0.xml`` (a new
+    ``hp:t`` in the first run if there is none) — by zipfile and lxml, not by the product's writer."""
+    import io
+    import zipfile
+
+    from lxml import etree
+    hp = "{http://www.hancom.co.kr/hwpml/2011/paragraph}"
+    zin = zipfile.ZipFile(io.BytesIO(src))
+    root = etree.fromstring(zin.read("Contents/section0.xml"))
+    t = next(root.iter(hp + "t"), None)
+    if t is None:
+        t = etree.SubElement(next(root.iter(hp + "run")), hp + "t")
+    t.text = "담당 " + " ".join(PLANT) + " " + (t.text or "")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "Contents/section0.xml":
+                data = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+            zout.writestr(info, data, compress_type=info.compress_type)
+    return buf.getvalue()
+
+
+def surviving(out: bytes, values) -> list[str]:
+    """Members of ``out`` in which any of ``values`` is still found (UTF-8, UTF-16LE; tags stripped)."""
+    import io
+    import zipfile
+    found = []
+    with zipfile.ZipFile(io.BytesIO(out)) as z:
+        for n in z.namelist():
+            b = z.read(n)
+            views = [b.decode("utf-8", "replace"), b.decode("utf-16-le", "replace")]
+            views += [re.sub(r"<[^>]+>", "", v) for v in views]
+            if any(v in view for v in values for view in views):
+                found.append(n)
+    return found
+
+
 def _lost_lines(before: str, after: str) -> int | None:
     """How many lines of ``before`` are missing in ``after`` if ``after``'s lines are ``before``'s in
     order with some left out (None if anything else changed)."""
@@ -108,26 +151,41 @@ def run_one(path: Path, tmp: Path, chk) -> dict:
         if worse:
             r.update(status="FAILED", stage="package-unmasked", reason="; ".join(worse)[:300])
             return r
-        value = pick_value(doc, kept_text(again))
-        r["masked_value_len"] = len(value) if value else 0
+        # 3. planted values masked (what counts)
+        planted = tmp / ("planted_" + path.name)
+        planted.write_bytes(plant(src))
+        pdoc = open_document(planted)
+        spans = []
+        for v, label in PLANT.items():
+            i = pdoc.text.find(v)
+            if i < 0:
+                r.update(status="FAILED", stage="plant", reason=f"planted {label} not shown for review")
+                return r
+            spans.append(Span(i, i + len(v), label, 0.99, "rule"))
+        masker = Masker()
+        out1 = tmp / ("masked_" + path.name)
+        export_document(pdoc, masker.plan(pdoc.text, propagate_spans(pdoc.text, spans)), out1, styles=masker)
+        left = surviving(out1.read_bytes(), PLANT)
+        again = open_document(out1)
+        if left or "[PERSON]" not in kept_text(again) or "[PHONE]" not in kept_text(again):
+            r.update(status="FAILED", stage="export-masked",
+                     reason=f"planted value left in {left}" if left else "mask missing")
+            return r
+        worse = chk.no_worse(src, out1.read_bytes())
+        if worse:
+            r.update(status="FAILED", stage="package-masked", reason="; ".join(worse)[:300])
+            return r
+        # 4. (information only) the first body word masked: a common word also in style names etc.
+        value = pick_value(doc, kept_text(doc))
+        r["first_word"] = "none"
         if value:
             i = doc.text.find(value)
-            spans = propagate_spans(doc.text, [Span(i, i + len(value), "PERSON", 0.99, "rule")])
-            masker = Masker()
-            out1 = tmp / ("masked_" + path.name)
-            export_document(doc, masker.plan(doc.text, spans), out1, styles=masker)
-            again = open_document(out1)
-            kept = [(p.start, p.end) for p in doc.parts if not p.removed]
-            masked = sum(1 for sp in spans if any(a <= sp.start and sp.end <= b for a, b in kept))
-            left = kept_text(doc).count(value) - masked   # copies glued into a longer word are not spans
-            r["masked_copies"] = masked
-            if kept_text(again).count(value) != left or "[PERSON]" not in again.text:
-                r.update(status="FAILED", stage="export-masked", reason="value still shown or mask missing")
-                return r
-            worse = chk.no_worse(src, out1.read_bytes())
-            if worse:
-                r.update(status="FAILED", stage="package-masked", reason="; ".join(worse)[:300])
-                return r
+            sp = propagate_spans(doc.text, [Span(i, i + len(value), "PERSON", 0.99, "rule")])
+            try:
+                export_document(doc, masker.plan(doc.text, sp), tmp / ("word_" + path.name), styles=masker)
+                r["first_word"] = "exported"
+            except LeakDetected as e:
+                r["first_word"] = "refused by the leak check: " + ", ".join(list(e.locations)[:2])
     except (DocumentError, LeakDetected) as e:
         r.update(status="FAILED", stage="export", reason=f"{type(e).__name__}: {str(e)[:300]}")
         return r
@@ -155,6 +213,8 @@ def main(argv=None) -> int:
             r = run_one(f, Path(td), chk)
             rows.append(r)
             extra = r["reason"] or "; ".join(r["held"])
+            if r.get("first_word", "").startswith("refused"):
+                extra += f" [first word: {r['first_word']}]"
             if r.get("lines_gone_with_removed_objects"):
                 extra += f" ({r['lines_gone_with_removed_objects']} line(s) left with removed objects)"
             print(f"{r['status']:7} {f.name:48} in-problems={len(r['input_problems'])} {r.get('stage', '')} "

@@ -6,6 +6,12 @@ footnotes/endnotes and memos as nested ``hp:p``, ``Contents/header.xml`` (styles
 authors), ``Contents/content.hpf`` (OPF metadata and manifest), ``settings.xml``, ``Scripts/``,
 ``BinData/``, ``Preview/``.
 
+Every part is read by its declared type (``part_kinds``): the media type in ``META-INF/manifest.xml``,
+``META-INF/container.xml`` and the ``content.hpf`` manifest; for an undeclared part the type the package
+format gives its name; then its content (``pictures.sniff``; XML only if well-formed). Only XML parts are
+parsed and reviewed; ``Preview/PrvText.txt`` is plain text (Hancom fills it with ``<표>`` markers) and
+is never parsed.
+
 What the reviewer sees (``section_walker``): every ``hp:t`` text and tail (also after an XML comment);
 tables one row per line with cells separated by `` | ``; footnotes/endnotes/memos *after* the paragraph
 they are anchored in, each with its caption (so ``각주`` and a name are never glued together); field
@@ -17,13 +23,16 @@ parts are reviewed the same generic way; ``content.hpf`` metadata as document pr
 Output: masked in place; ``Preview/PrvText.txt`` regenerated from the masked *body text only* (no
 captions, no field parameters), in the encoding it had; ``Preview/PrvImage.*`` removed; ``Scripts/*`` and
 any non-picture binary (OLE objects in ``BinData``, unknown parts) removed with their manifest entries;
-``BinData`` pictures renamed to neutral names (a file name can carry a name); creator / last-saved-by /
+spine entries of removed parts and the objects that show a removed item (``hp:ole``/``hp:pic`` by
+``binaryItemIDRef``, ``fileIDRef``, ``imageIDRef``) removed with them; a linked file's local path in the
+manifest blanked; ``BinData`` pictures renamed to neutral names (a file name can carry a name); creator / last-saved-by /
 author attributes blanked (shown in the removed part); the ``hh:linkinfo`` path blanked (its file name can carry a name).
 Limitation: HWPX change tracking is not resolved (deleted text between ``hp:deleteBegin``/``End`` stays
 in the file) — it is shown and masked like all other text, so it cannot leak a masked value.
 """
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from pathlib import Path
@@ -301,7 +310,26 @@ def _media_kind(mt: str) -> str:
     return "binary"
 
 
+_KINDS_CACHE: dict = {}   # {digest of the members: kinds} of the last call (reader and writer ask often)
+
+
 def part_kinds(members: list[Member]) -> dict[str, str]:
+    """See ``_part_kinds``; the last answer is reused for the same members (same names, same bytes by
+    digest: an undeclared XML part is parsed once, not once per question, so its elements are charged to
+    the budget once). No member is kept alive by the cache."""
+    h = hashlib.blake2b(digest_size=32)
+    for m in members:
+        h.update(m.name.encode("utf-8", "surrogatepass") + b"\0" + hashlib.blake2b(m.data).digest())
+    key = h.digest()
+    kinds = _KINDS_CACHE.get(key)
+    if kinds is None:
+        kinds = _part_kinds(members)
+        _KINDS_CACHE.clear()
+        _KINDS_CACHE[key] = kinds
+    return dict(kinds)
+
+
+def _part_kinds(members: list[Member]) -> dict[str, str]:
     """Every member's kind, by its declared type, then (undeclared) the type the package format gives its
     name, then its content — never by its file extension alone:
 
