@@ -154,35 +154,33 @@ class TextView:
 def _rebuild(text: str, edits: list[tuple]) -> tuple[str, np.ndarray, np.ndarray]:
     """Apply non-overlapping ``(a, b, replacement[, positions])`` edits (sorted); every replacement
     character maps to the whole original range ``[a, b)`` (or to its own original character when
-    ``positions`` is given); untouched characters map to themselves."""
+    ``positions`` is given); untouched characters map to themselves.
+
+    Linear in the number of edits: the maps are built in Python lists (``range`` extends run in C) and
+    converted once, so a text with hundreds of thousands of edits costs no per-edit array."""
     parts: list[str] = []
-    s_parts: list[np.ndarray] = []
-    e_parts: list[np.ndarray] = []
+    starts: list[int] = []
+    ends: list[int] = []
     pos = 0
     for a, b, rep, *where in edits:
         if a > pos:
             parts.append(text[pos:a])
-            r = np.arange(pos, a, dtype=np.int64)
-            s_parts.append(r)
-            e_parts.append(r + 1)
+            starts.extend(range(pos, a))
+            ends.extend(range(pos + 1, a + 1))
         if rep and where:  # one original character per replacement character
             parts.append(rep)
-            r = np.asarray(where[0], dtype=np.int64)
-            s_parts.append(r)
-            e_parts.append(r + 1)
+            starts.extend(where[0])
+            ends.extend(x + 1 for x in where[0])
         elif rep:
             parts.append(rep)
-            s_parts.append(np.full(len(rep), a, dtype=np.int64))
-            e_parts.append(np.full(len(rep), b, dtype=np.int64))
+            starts.extend([a] * len(rep))
+            ends.extend([b] * len(rep))
         pos = b
     if pos < len(text):
         parts.append(text[pos:])
-        r = np.arange(pos, len(text), dtype=np.int64)
-        s_parts.append(r)
-        e_parts.append(r + 1)
-    empty = np.zeros(0, dtype=np.int64)
-    return ("".join(parts), np.concatenate(s_parts) if s_parts else empty,
-            np.concatenate(e_parts) if e_parts else empty)
+        starts.extend(range(pos, len(text)))
+        ends.extend(range(pos + 1, len(text) + 1))
+    return "".join(parts), np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
 
 
 def _compose_edits(text: str) -> list[tuple[int, int, str]]:
@@ -264,8 +262,9 @@ def _circled_edits(text: str) -> list[tuple[int, int, str]]:
         run = m.group()
         if sum(c in CIRCLED_DIGITS for c in run) < 2:
             continue
-        out.extend((m.start() + i, m.start() + i + 1, CIRCLED_DIGITS[c]) for i, c in enumerate(run)
-                   if c in CIRCLED_DIGITS)
+        rep = "".join(CIRCLED_DIGITS.get(c, c) for c in run)   # ⑩ -> "10": both map to the one original
+        where = [m.start() + i for i, c in enumerate(run) for _ in CIRCLED_DIGITS.get(c, c)]
+        out.append((m.start(), m.end(), rep, where))
     return out
 
 
@@ -331,11 +330,18 @@ def _line_at(text: str, i: int) -> tuple[int, int]:
     return a, (len(text) if b < 0 else b)
 
 
-def _in_tsv_row(text: str, i: int) -> bool:
+def _in_tsv_row(text: str, i: int, last: list) -> bool:
     """Whether the tab at ``i`` separates the cells of a TSV row: the line above or below has as many
     tabs (a header, another row). A tab between digit groups elsewhere (a DOCX ``w:tab``) reads as a space;
     in a TSV row the tabular finder (``rules/tabular.py``) joins the cells with their header."""
+    if last and last[0] <= i < last[1]:
+        return last[2]
     a, b = _line_at(text, i)
+    last[:] = [a, b, _tsv_line(text, a, b)]
+    return last[2]
+
+
+def _tsv_line(text: str, a: int, b: int) -> bool:
     n = text.count("\t", a, b)
     if a > 0:
         pa, pb = _line_at(text, a - 1)
@@ -359,17 +365,21 @@ def _apply(cur: TextView, edits: list[tuple]) -> TextView:
 
 
 def _first_free(edits: list[tuple], taken: list[tuple[int, int]] | None = None) -> list[tuple]:
-    """The edits that overlap no edit kept before them (in the order given) nor a ``taken`` range."""
-    taken = list(taken or [])
-    kept = []
+    """The edits (sorted by start) that overlap no edit kept before them nor a ``taken`` range (sorted,
+    non-overlapping). Linear: an edit can only meet the last one kept."""
+    taken = sorted(taken or [])
+    kept: list[tuple] = []
+    last_end = -1
+    ti = 0
     for e in edits:
-        if e[0] == e[1]:
-            if any(a < e[0] < b for a, b in taken):
-                continue
-        elif any(a < e[1] and e[0] < b for a, b in taken):
+        if e[0] < last_end:
+            continue
+        while ti < len(taken) and taken[ti][1] <= e[0]:
+            ti += 1
+        if ti < len(taken) and taken[ti][0] < e[1]:
             continue
         kept.append(e)
-        taken.append((e[0], e[1]))
+        last_end = e[1]
     return kept
 
 
@@ -394,8 +404,9 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
                [m.start() + i for i, c in enumerate(m.group()) if c not in " \t"])
               for m in _SPACED_DIGITS.finditer(base)]
         breaks = [(m.start(), m.end(), "") for m in _BROKEN_NUMBER.finditer(base)]
+        tsv_rows: list = []  # the last line looked at: [start, end, is a TSV row] (matches come in order)
         breaks += [(m.start(), m.end(), " ") for m in _TAB_IN_NUMBER.finditer(base)
-                   if not _in_tsv_row(base, m.start())]
+                   if not _in_tsv_row(base, m.start(), tsv_rows)]
         breaks += [(m.start(), m.end(), "-") for m in _ODD_SEPARATOR.finditer(base)]
         breaks += _email_edits(base)
         breaks += _broken_email_edits(base)
