@@ -40,6 +40,7 @@ def test_role_names(text, name):
     "통장 사본 1부", "법인 대표 계좌", "관련 문의는 담당 사무관", "시스템 관리자 계정의 IP",
     "IT 기업의 과장으로", "직위는 대리이며", "원장님 경력도 좋고", "수석 연구원이며",
     "신청인 성함: 김지안", "대한항공 계열사 대표이사", "담당 정민, 연락처",  # two syllables before a comma
+    "과장 승진", "교수 임용\n", "회장 선거", "위원장 선출", "변호사 선임", "실장 주재",  # two-syllable words
     "업무담당 정우성",                        # the role glued to a longer word
     "청구원인을 명시한 소장을 접수",            # a verb and the legal complaint (소장)
 ])

@@ -8,7 +8,7 @@ Pure ``re`` + hand-typed lists (no downloads, nothing learnt, nothing imported f
   before one (``김민수 원장``, ``박철수 관리소장님``). The name is a surname from ``SURNAMES`` and one or two more
   syllables, standing as a word of its own; vetoes: the common words of ``refine`` (roles, headings, words
   starting with a surname syllable) and ``_ROLE_STOP`` (``담당 공무원``, ``원장 선생님``, ``담당 부서``);
-  two-syllable names (``담당 정민``) only right before ``님`` / ``씨`` / a line end / punctuation;
+  two-syllable names (``담당 정민님``) only right before ``님`` / ``씨`` (``과장 승진``, ``회장 선거`` are words);
 * table rows laid out with spaces or tabs under a header with a name column (``번호  성명  생년월일`` /
   ``1  김민준  1990-01-01``): the cell of that column in each following row, when it has a name's shape;
 * a name in brackets right after an account number (``123-456-789012 (홍길동)``, ``(예금주: 홍길동)``);
@@ -197,8 +197,8 @@ def find_role_names(text: str, cx: ContextIndex) -> Iterator[Span]:
         name = m.group("name")
         if not _name_ok(name) or _FIELD_AFTER.match(text, m.end("name")):
             continue
-        if len(name) == 2 and not re.match(r"[ \t]*(?:님|씨|\n|[)/]|$)", text[m.end("name"):m.end("name") + 3]):
-            continue  # a two-syllable candidate ("담당 정민") only before an honorific or a line end
+        if len(name) == 2 and not re.match(r"[ \t]?(?:님|씨)", text[m.end("name"):m.end("name") + 3]):
+            continue  # a two-syllable candidate ("담당 정민님") only before an honorific: "과장 승진", "회장 선거"
         seen.add(m.start("name"))
         yield _span(m.start("name"), m.end("name"))
     for m in _NAME_THEN_ROLE.finditer(text):
