@@ -225,7 +225,8 @@ def test_build_default_detector_on_a_real_model_folder(tiny_folder):
     assert isinstance(det, CombinedDetector) and isinstance(det.model, ModelDetector)
     got = {TEXT[s.start:s.end]: (s.label, s.source) for s in det.detect(TEXT)}
     assert got == {
-        "김철수": ("PERSON", "rule"),  # the model found it too; the role rule (담당자 + name, rules/names.py) wins
+        # the role rule (담당자 + name, rules/names.py) found it too, with a lower score: the model's span stays
+        "김철수": ("PERSON", "model"),
         "010-1234-5678": ("PHONE", "rule"),
         # the model's "테헤란" and the grammar's full address: one union span
         "서울특별시 강남구 테헤란로 42길 15-3, 102동 405호": ("ADDRESS", "rule"),

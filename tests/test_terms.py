@@ -120,7 +120,7 @@ def model(tmp_path_factory):
     return build_tiny_model(tmp_path_factory.mktemp("model") / "tiny", entities=ENTITIES, score=0.9)
 
 
-DOC = ("담당자 홍길동 과장과 박서연 주무관이 프로젝트가람 회의에 참석.\n"
+DOC = ("담당자 홍길동 과장과 박서연이 프로젝트가람 회의에 참석.\n"
        "참석: 박 서 연, 이영희, 안중근. 문의 홍길동 (010-1234-5678)\n")
 
 
@@ -142,7 +142,7 @@ def test_cli_redact_with_terms(tmp_path, model, capsys):
                  "--quiet", "--terms", str(terms)])
     assert code == 0, capsys.readouterr()
     masked = (out / "memo.txt").read_text("utf-8")
-    assert masked == ("담당자 홍길동 과장과 [인명] 주무관이 [기타] 회의에 참석.\n"
+    assert masked == ("담당자 홍길동 과장과 [인명]이 [기타] 회의에 참석.\n"
                       "참석: [인명], [인명], [인명]. 문의 홍길동 ([전화번호])\n")
     # other detections unchanged: the same masks as without the list, except the list's own effect
     assert plain.replace("[인명] 과장", "홍길동 과장").replace("문의 [인명]", "문의 홍길동") \

@@ -133,7 +133,7 @@ def test_folder_of_mixed_documents_reviewed_from_the_keyboard_and_exported(qtbot
     assert not (out / "4_scan.pdf").exists()
     data = json.loads((out / SUMMARY_NAME).read_text("utf-8"))
     assert (data["exported"], data["failed"], data["not_exported"]) == (3, 0, 1)
-    assert data["documents"][3]["message"] == "2 suggestion(s) pending"
+    assert data["documents"][3]["message"] .startswith("2 suggestion(s) are still pending")
     assert [e.status for e in ws.entries] == [DocStatus.EXPORTED] * 3 + [DocStatus.PENDING]
     assert tools.panel.row_texts()[0] == "1_memo.txt  —  내보냄"
     close_boxes(qtbot, w)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from .span import Span, sort_spans
+from .span import MODEL_LABELS, Span, sort_spans
 
 #: a cut model piece must keep at least this many letters/digits to survive
 MIN_PIECE = 2
@@ -34,8 +34,10 @@ _EDGE = " \t\r\n,.;:()[]{}<>\"'“”‘’·-/"
 
 
 def is_structured(span: Span) -> bool:
-    """A rule span that always beats model spans (every rule label except ADDRESS)."""
-    return span.source == "rule" and span.label != "ADDRESS"
+    """A rule span that always beats model spans: a validated identifier. The rule stage's spans of the
+    model's own labels (its address grammar; context names and organisations, ``rules/names.py``) are not:
+    they compete with model spans like addresses do (score, then length; a full tie keeps the model's)."""
+    return span.source == "rule" and span.label not in MODEL_LABELS
 
 
 class StructuredIndex:
@@ -158,7 +160,10 @@ def _resolve_cluster(cluster: list[Span], text: str | None) -> list[Span]:
             for y in cands)
 
     kept: list[Span] = []
-    for s in sorted(cands, key=lambda s: (not contains_other(s), -s.score, -(s.end - s.start), s.start)):
+    # on a full tie (the same span, the same score) the model's span is kept: a rule-stage context span
+    # (a name after a title) that repeats a model span changes nothing, not even the span's source
+    for s in sorted(cands, key=lambda s: (not contains_other(s), -s.score, -(s.end - s.start), s.start,
+                                          s.source == "rule")):
         blockers = [k for k in kept if s.overlaps(k)]
         kept.extend(_cut(s, blockers, text) if blockers else [s])
     return kept

@@ -211,8 +211,10 @@ def _key(p: Path) -> str:
 
 
 def review_status(state: ReviewState, detection_complete: bool) -> tuple[DocStatus, int]:
-    """``(status, pending)`` of a review: visible pending suggestions are what the reviewer still decides."""
-    pending = state.pending_count()
+    """``(status, pending)`` of a review. "Reviewed" means every suggestion has a decision: pending
+    suggestions the threshold hides count as pending too (issue 22: a threshold of 1.00 hid every
+    suggestion and the document was listed as reviewed, then exported unmasked by *Export all*)."""
+    pending = state.pending_count() + state.hidden_pending_count()
     if pending:
         return DocStatus.PENDING, pending
     if not detection_complete:
@@ -413,9 +415,11 @@ def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, d
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     rows: list[ExportRow] = []
-    todo = [e for e in entries if e.status in (DocStatus.REVIEWED, DocStatus.EXPORTED)]
+    # pending documents are tried too: the saved review decides (visible pending -> not exported; only
+    # suggestions hidden below the threshold -> exported when the reviewer confirmed leaving them)
+    todo = [e for e in entries if e.status in (DocStatus.REVIEWED, DocStatus.EXPORTED, DocStatus.PENDING)]
     for e in entries:
-        if e.status not in (DocStatus.REVIEWED, DocStatus.EXPORTED):
+        if e.status not in (DocStatus.REVIEWED, DocStatus.EXPORTED, DocStatus.PENDING):
             why = {DocStatus.PENDING: f"{e.pending} suggestion(s) pending",
                    DocStatus.QUEUED: "not detected yet", DocStatus.DETECTING: "detection running",
                    DocStatus.FAILED: e.message or "could not be read"}[e.status]
