@@ -133,3 +133,22 @@ def test_circled_numbers_above_nine_map_to_one_character():
     view = detection_view(text, spaced_digits=True)
     assert view.text == "번호 1011-12"
     assert view.to_original(3, 5) == (3, 4) and view.to_original(3, 10) == (3, 7)
+
+
+def test_tabs_of_a_tsv_row_stay_tabs_but_a_lone_tabbed_number_is_joined():
+    tsv = "성명\t전화1\t전화2\t전화3\n고객B\t031\t778\t2914\n"
+    assert detection_view(tsv, spaced_digits=True).text == tsv
+    docx_line = "전화\t010\t7385\t2946 입니다"             # a DOCX w:tab: one line, no TSV neighbours
+    assert detection_view(docx_line, spaced_digits=True).text == "전화\t010 7385 2946 입니다"
+
+
+@pytest.mark.parametrize("unit", ["x at y.com ", "①②", "&amp;", '"a"&"b"', "a@b\nc", "1\t2\t", "1\t2\t3\n"])
+def test_hostile_repetition_stays_linear(unit):
+    import time
+
+    text = unit * (100_000 // len(unit))
+    t0 = time.perf_counter()
+    view = detection_view(text, spaced_digits=True)
+    elapsed = time.perf_counter() - t0
+    assert len(view.text) > 0 and (not view.changed or len(view.starts) == len(view.text))
+    assert elapsed < 8.0, elapsed        # quadratic edit handling took ~15 s here; linear well under 1 s
