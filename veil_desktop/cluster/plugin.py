@@ -50,16 +50,31 @@ class DetectorPlugin(WorkerPlugin):
         for k, v in THREAD_ENV.items():
             os.environ.setdefault(k, v)
         from ..detect.default import build_default_detector
-        from ..detect.driver import detect_spans
 
         self.detector = build_default_detector(model_dir=self.model, threads=self.threads)
-        detect_spans(self.detector, "담당자 홍길동 010-1234-5678 hong@example.com")     # warm-up
         if self.terms:
             from ..review.terms import TermList
 
             self.term_list = TermList.load(self.terms)
+        self._warm_up()
         self.worker = worker
         _Watchdog.get(worker)
+
+
+    def _warm_up(self) -> None:
+        """One real redaction of a short text file in a private temp folder: imports, JIT and the export
+        path are paid here, not by the first file's time limit."""
+        import shutil
+        import tempfile
+
+        d = Path(tempfile.mkdtemp(prefix="veil-warmup-"))
+        try:
+            src = d / "warm.txt"
+            src.write_text("담당자 홍길동 010-1234-5678 hong@example.com\n", encoding="utf-8")
+            _redact_file(self, src, d / "out" / "warm.txt", {"style": [], "min_score": 0.5, "overwrite": False,
+                                                            "allow_unreadable": False, "tag_lang": "auto"})
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 class _Watchdog:

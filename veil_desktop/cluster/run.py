@@ -30,6 +30,7 @@ MAX_ATTEMPTS = 3               # a file alone in its task, killed by something e
 GROUP_MAX_FILES = 32
 GROUP_MAX_BYTES = 1 << 20      # files at least this big go alone
 DEFAULT_FILE_TIMEOUT = 600.0
+WORKERLESS_S = 120.0          # no worker at all for this long: the files left become FAILED
 
 
 def wanted(args) -> bool:
@@ -89,7 +90,7 @@ def local_cluster(n_workers: int, threads: int):
                      "distributed.nanny.pre-spawn-environ": dict(
                          dask.config.get("distributed.nanny.pre-spawn-environ", {}) or {}, **_thread_env())})
     return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                        dashboard_address=None, memory_limit="auto", silence_logs=logging.ERROR,
+                        dashboard_address=None, memory_limit="auto", silence_logs=logging.CRITICAL,
                         env=_thread_env())
 
 
@@ -273,7 +274,7 @@ def _shutdown(client, cluster) -> None:
 
 
 def _run_tasks(client, todo, args, timeout, manifest, settings, results, progress, info) -> None:
-    from distributed import as_completed
+    from distributed import wait
     from distributed.scheduler import KilledWorker
 
     from .plugin import TIMEOUT_TOPIC, redact_group
@@ -308,33 +309,59 @@ def _run_tasks(client, todo, args, timeout, manifest, settings, results, progres
         return {"source": str(j.source), "job_output": str(j.output), "output": None, "status": "FAILED",
                 "message": msg, "counts": {}, "seconds": 0.0, "chars": 0}
 
-    futures = [submit([todo[i] for i in g], 1) for g in groups]
-    ac = as_completed(futures)
-    for fut in ac:
-        files, attempt = meta.pop(fut.key)
+    def timed_out() -> set[str]:
+        return {m["source"] for _, m in client.get_events(TIMEOUT_TOPIC) if isinstance(m, dict) and "source" in m}
+
+    def over_limit(j) -> dict:
+        return failed(j, f"took longer than the per-file time limit ({timeout:g} s, --file-timeout); its "
+                         "worker was restarted")
+
+    pending = {submit([todo[i] for i in g], 1) for g in groups}
+    workerless_since = None
+    while pending:
         try:
-            finish(fut.result())
-        except KilledWorker:
-            if len(files) > 1:
-                for j in files:
-                    ac.add(submit([j], 1))
-                continue
-            j = files[0]
-            timed_out = any(isinstance(m, dict) and m.get("source") == str(j.source)
-                            for _, m in client.get_events(TIMEOUT_TOPIC))
-            if timed_out:
-                finish([failed(j, f"took longer than the per-file time limit ({timeout:g} s, --file-timeout); "
-                                  "its worker was restarted")])
-            elif attempt < MAX_ATTEMPTS:
-                ac.add(submit([j], attempt + 1))
+            done, pending = wait(pending, timeout=2.0, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            done = set()
+        if not done:
+            # no worker at all for a while (every one died and none came back): fail what is left
+            if not client.scheduler_info().get("workers"):
+                workerless_since = workerless_since or time.monotonic()
+                if time.monotonic() - workerless_since > WORKERLESS_S:
+                    for fut in pending:
+                        finish([failed(j, "not processed: no worker left in the cluster") for j in meta.pop(fut.key)[0]])
+                        fut.release()
+                    return
             else:
-                finish([failed(j, "the worker processing this file died (crash or the worker memory limit, "
-                                  f"{attempt} attempts); the worker was restarted")])
-        except Exception as e:  # noqa: BLE001 - a task error (should not happen: redact_one catches)
-            msg = " ".join(f"worker error ({type(e).__name__}): {e}".split())[:300]
-            finish([failed(j, msg) for j in files])
-        finally:
-            fut.release()
+                workerless_since = None
+            continue
+        pending = set(pending)
+        for fut in done:
+            files, attempt = meta.pop(fut.key)
+            try:
+                finish(fut.result())
+            except KilledWorker:
+                late = timed_out()
+                if len(files) > 1:
+                    for j in files:
+                        if str(j.source) in late:
+                            finish([over_limit(j)])
+                        else:
+                            pending.add(submit([j], 1))
+                    continue
+                j = files[0]
+                if str(j.source) in late:
+                    finish([over_limit(j)])
+                elif attempt < MAX_ATTEMPTS:
+                    pending.add(submit([j], attempt + 1))
+                else:
+                    finish([failed(j, "the worker processing this file died (crash or the worker memory limit, "
+                                      f"{attempt} attempts); the worker was restarted")])
+            except Exception as e:  # noqa: BLE001 - a task error (should not happen: redact_one catches)
+                msg = " ".join(f"worker error ({type(e).__name__}): {e}".split())[:300]
+                finish([failed(j, msg) for j in files])
+            finally:
+                fut.release()
 
 
 def _write_summary(path: Path, rows, results, n_skipped: int, wall: float, info: dict, code: int) -> None:
