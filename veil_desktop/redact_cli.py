@@ -2,42 +2,38 @@
 
     veil-redact redact INPUT... --out DIR [--min-score S] [--style LABEL=STYLE|STYLE ...]
                                 [--tag-lang auto|ko|en] [--model DIR] [--threads N] [--txt] [--quiet]
-                                [--terms FILE]
+                                [--terms FILE] [--pictures review|blank|remove] [--reason LABEL=N ...]
+                                [--workers N | --scheduler ADDR]
 
-Every supported file given, or found (recursively) in a folder given, is opened, run through the default
-detector, and every span with score ≥ S (default 0.5) is accepted; each accepted value is then masked
-*everywhere* in that document (the export core's copies step), because the fail-closed export refuses a value that
-is masked once and left elsewhere. The output goes to ``DIR/<same name>`` (files found in a folder keep
-their path relative to it; ``.hwp`` becomes ``<name>.hwp.txt``; ``--txt`` writes masked text for every
-file) with ``<output>.report.json`` beside it. Originals are only read.
+Every document given, or found in a folder given (sub-folders too), is read, its personal information
+is detected, and every finding with a score of at least S (default 0.5, as in the window) is masked —
+wherever the same value occurs in that document, because a value masked once and left elsewhere would
+still be readable. Formats:
+{formats}
 
-Masking defaults are the window's (one source: ``masking.DEFAULT_MASK_STYLE`` and
-``masking.resolve_tag_language``): every label as a tag, in the document's language — ``[인명]``,
-``[주민등록번호]`` in a document with Hangul, ``[PERSON]``, ``[RRN]`` otherwise. ``--tag-lang en`` (or ``ko``)
-forces one language; ``--style`` picks another style (tag, stars, partial, pseudonym: see below), for
-all labels (``--style stars``) or one (``--style PHONE=partial``).
+Each output goes to DIR under the same name (files found in a folder keep their path inside it), in the
+same format; a format that cannot be written back gets masked text with ``.txt`` added (``a.hwp.txt``);
+``--txt`` writes masked text for every file. Beside each output: ``<output>.report.json`` (what was masked,
+where, why, and the result of the leak check — never the original values). The originals are only read,
+and an existing file in DIR that this tool did not write is never replaced (unless ``--overwrite``).
 
-``--terms FILE`` applies a term list (UTF-8 CSV ``term,action,label``, see ``review/terms.py``): every
-``mask`` term is masked with its label wherever it occurs (spacing and width variants too, whatever the
-score), detections lying inside a ``keep`` term are left unmasked; the report counts the list's hits
-under ``term_list`` without naming the terms.
+Masking is the window's: every value becomes its label as a tag in the document's language — ``[인명]``,
+``[주민등록번호]`` in a Korean document, ``[PERSON]``, ``[RRN]`` otherwise. ``--tag-lang`` forces one language;
+``--style`` picks another style for all labels (``--style stars``) or one (``--style PHONE=partial``).
 
-A summary table is printed at the end — always, also after a file crashed, ran out of memory, or the run
-was interrupted (Ctrl+C / SIGTERM: the files not reached are listed as not processed). Every per-file
-failure becomes that file's ``FAILED`` row with a one-line reason, and the batch goes on.
+``--terms FILE`` applies a term list (UTF-8 CSV ``term,action,label``): every ``mask`` term is masked
+wherever it occurs (spacing and width variants too), findings inside a ``keep`` term are left; the report
+counts the list's hits without naming the terms.
 
-A file with pages or parts that cannot be read as text (``Document.unreadable``: a scanned page, a
-picture that may hold text, a text layer that does not match its glyphs) **needs review**: it is not
-exported (row ``REVIEW``, naming the pages) unless ``--allow-unreadable`` is given — then it is exported
-and its report lists the pages under ``unreadable``.
+Every output is read back by an independent check before it is published; if a masked value is still
+found in it, nothing is published for that file. A file with parts that cannot be read as text (a scanned
+page, a picture that holds text, a text layer that does not match its glyphs) **needs review**: it is not
+exported (row ``REVIEW``, naming the pages) unless ``--allow-unreadable``; ``--pictures blank|remove``
+replaces or drops the pictures that hold text instead of holding the file back.
 
-An existing file in ``--out`` that this tool did not write (no report of ours beside it) is never
-replaced: that file's row fails, unless ``--overwrite``. Temp files live in a private folder per export
-(``.veil-tmp-<pid>-*``, mode 0700) that is removed on every exit path; ones left by a killed run are swept
-at the start of the next run.
-
-The exit status is 1 if any file could not be redacted safely or needs review (that file then has no
-output), 2 for usage or model problems, 130/143 when interrupted, else 0.
+A summary table is printed at the end, also after a failure or an interruption (Ctrl+C: the files not
+reached are listed). Exit status: 1 if any file could not be redacted safely or needs review (it then has
+no output), 2 for usage or model problems, 130/143 when interrupted, else 0.
 """
 from __future__ import annotations
 
@@ -75,8 +71,8 @@ class Row:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "redact", help="redact documents (txt, csv, docx, hwpx, pdf, hwp) into an output folder",
-        description=__doc__.split("\n\n", 2)[2] if __doc__ else None,
+        "redact", help="redact documents (" + ", ".join(SUPPORTED_FORMATS) + ") into an output folder",
+        description=_description(),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if missing)")
@@ -99,6 +95,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--allow-unreadable", action="store_true",
                    help="export files with unreadable pages/parts (scans, pictures, garbled text layer) "
                    "instead of holding them back for review; the report lists those pages")
+    p.add_argument("--pictures", choices=("review", "blank", "remove"), default="review",
+                   help="pictures inside documents (DOCX, HWPX) that OCR finds text in, or cannot read with "
+                   "confidence: review (default) = the file needs review and is not exported; blank = each such "
+                   "picture is replaced by a white one of the same size; remove = it is dropped. Every picture is "
+                   "rebuilt from its pixels (no metadata) in any case")
     p.add_argument("--terms", metavar="FILE", help="term list CSV (term,action,label): mask terms are always "
                    "masked, detections inside keep terms are left")
     d = p.add_argument_group("disclosure (공공기관의 정보공개에 관한 법률 제9조제1항)")
@@ -128,6 +129,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    "cluster (default 600): a file over it becomes FAILED and its worker is restarted")
     p.set_defaults(func=run)
     return p
+
+
+def _description() -> str:
+    """The module docstring for ``--help``, its format list from the format registry."""
+    from .documents.formats import formats
+
+    names = "\n".join(f"  {', '.join('.' + x for x in f.suffixes):<12} {f.description}" for f in formats())
+    return __doc__.split("\n\n", 2)[2].replace("{formats}", names)
 
 
 def _style_help(style: MaskStyle) -> str:
@@ -269,7 +278,7 @@ def build_review(text: str, spans, min_score: float, term_hits=None):
 def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_score: float,
                label: str, progress: bool, terms=None, *, overwrite: bool = False,
                allow_unreadable: bool = False, tag_lang: str = "auto", reasons: dict | None = None,
-               reason_in_output: str = "", redaction_log: bool = False) -> Row:
+               reason_in_output: str = "", redaction_log: bool = False, pictures: str = "review") -> Row:
     """Redact one file through the one export core (``review.export_job.export_review``, as the window
     and *Export all* do): detections ≥ ``min_score`` accepted, every copy of an accepted value masked
     too. Never raises for a per-file problem: any exception (``MemoryError`` and ``RecursionError``
@@ -281,7 +290,7 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
 
     t0 = time.perf_counter()
     try:
-        doc = open_document(job.source)
+        doc = open_document(job.source, pictures=pictures)
         unreadable = _unreadable_pages(doc)
         if unreadable and not allow_unreadable:
             return Row(job.source, None, "REVIEW",
@@ -419,7 +428,8 @@ def run(args: argparse.Namespace) -> int:
     except ReasonError as e:
         return _usage_error(str(e))
     disclosure = {"reasons": reasons, "reason_in_output": getattr(args, "reason_in_output", None) or "",
-                  "redaction_log": bool(reasons) or bool(getattr(args, "redaction_log", False))}
+                  "redaction_log": bool(reasons) or bool(getattr(args, "redaction_log", False)),
+                  "pictures": getattr(args, "pictures", "review") or "review"}
     terms = None
     if getattr(args, "terms", None):
         from .review.terms import TermList, TermsError
