@@ -118,7 +118,7 @@ def _lost_lines(before: str, after: str) -> int | None:
     return len(a) - len(b) if j == len(b) else None
 
 
-def run_one(path: Path, tmp: Path, chk) -> dict:
+def run_one(path: Path, tmp: Path, chk, first_word: bool = True) -> dict:
     from veil_desktop.detect.span import Span
     from veil_desktop.documents import DocumentError, LeakDetected, export_document, open_document, \
         propagate_spans
@@ -176,8 +176,8 @@ def run_one(path: Path, tmp: Path, chk) -> dict:
             r.update(status="FAILED", stage="package-masked", reason="; ".join(worse)[:300])
             return r
         # 4. (information only) the first body word masked: a common word also in style names etc.
-        value = pick_value(doc, kept_text(doc))
-        r["first_word"] = "none"
+        value = pick_value(doc, kept_text(doc)) if first_word else None
+        r["first_word"] = "none" if first_word else "not tried"
         if value:
             i = doc.text.find(value)
             sp = propagate_spans(doc.text, [Span(i, i + len(value), "PERSON", 0.99, "rule")])
