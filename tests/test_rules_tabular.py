@@ -201,3 +201,15 @@ def test_cli_redacts_split_cells_in_a_csv(tmp_path: Path, capsys):
         assert v not in result, result
     assert digit_leak(result, "8512031234567") is None and digit_leak(result, "01048217395") is None
     assert result.endswith(",35000\r\n")                                    # the price stays
+
+
+def test_partial_masking_of_pieces_reveals_no_digits(det):
+    """The partial style keeps an RRN's birth date and a phone's prefix for a whole value; a piece of a
+    value split over cells is masked whole (else the 뒷자리 piece would keep six of its digits)."""
+    text = "성명,주민번호 앞자리,주민번호 뒷자리,국번,앞,뒤\n고객A,851203,1234567,010,4821,7395\n"
+    spans = det.detect(text)
+    masked = apply_replacements(text, Masker({"RRN": "partial", "PHONE": "partial"}).plan(text, spans))
+    assert masked.splitlines()[1] == "고객A,******,*******,***,****,****"
+    m = Masker(default="partial")
+    assert m.mask_value("851203-1234567", "RRN") == "851203-*******"     # a whole value: as before
+    assert m.mask_value("010-4821-7395", "PHONE") == "010-****-****"

@@ -195,14 +195,15 @@ class Masker:
         if label in ("RRN", "FOREIGNER_RN"):
             # keep the birth date: 711231-*******
             digits = [i for i, ch in enumerate(value) if ch.isdigit()]
-            keep = set(digits[:6])
+            keep = set(digits[:6]) if len(digits) >= 13 else set()  # a piece (split CSV cells): mask it all
             return "".join(ch if (i in keep or not ch.isdigit()) else g for i, ch in enumerate(value))
         if label == "EMAIL" and "@" in value:
             local, _, domain = value.partition("@")
             return local[:2] + g * max(0, len(local) - 2) + "@" + domain
         if label == "PHONE":
-            # keep the first three digits (carrier/area prefix); 010-****-****
-            seen = 0
+            # keep the first three digits (carrier/area prefix); 010-****-****; a piece of a number split
+            # over cells (fewer than 9 digits: rules/tabular.py) is masked whole
+            seen = 0 if sum(ch.isdigit() for ch in value) >= 9 else 3
             out = []
             for ch in value:
                 if ch.isdigit():
