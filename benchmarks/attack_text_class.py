@@ -14,7 +14,8 @@ Run (about a minute on two cores; the embedded default model)::
     nice .venv/bin/python benchmarks/attack_text_class.py /tmp/attack5
 
 It writes ``DIR/in`` (the files), ``DIR/manifest.json``, runs ``veil-redact redact DIR/in --out DIR/out``
-(default masking: tags) and prints, per file, ``ok`` / ``LEAK`` / ``not published`` and the totals.
+(default masking: tags; further arguments go to the CLI, e.g. ``--style partial``) and prints, per file,
+``ok`` / ``LEAK`` / ``not published`` and the totals.
 """
 from __future__ import annotations
 
@@ -129,7 +130,7 @@ def main(argv: list[str]) -> int:
         manifest.append({"file": name, "keys": keys, "values": {**BASE, **vals}})
     (d / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")
     cli = ROOT / ".venv" / "bin" / "veil-redact"
-    r = subprocess.run([str(cli), "redact", str(d / "in"), "--out", str(d / "out"), "--quiet"],
+    r = subprocess.run([str(cli), "redact", str(d / "in"), "--out", str(d / "out"), "--quiet", *argv[1:]],
                        capture_output=True, text=True)
     (d / "summary.txt").write_text(r.stdout + r.stderr, encoding="utf-8")
     leaked = unpublished = 0
