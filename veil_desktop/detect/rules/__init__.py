@@ -6,7 +6,8 @@ model (``detect/default.py``). It is pure Python + ``re``; every pattern is comp
 Pipeline for one text:
 1. ``fold`` full-width digits/letters, odd spaces and dashes to ASCII (same length: offsets unchanged);
 2. structured finders (``numbers.py``) and other identifiers (``identifiers.py``: URL, health-insurance,
-   medical, employee / student, court-case, document numbers, dates of birth) on the folded text;
+   medical, employee / student, court-case, document numbers, dates of birth) on the folded text; values
+   split over adjacent CSV/TSV cells (``tabular.py``) and, with ``entities``, Hanja-only names (``hanja.py``);
 3. address grammar (``address.py``) on a copy whose split syllables are joined (``spacing.py``), spans
    mapped back to original offsets; postal codes next to addresses;
 4. overlaps among rule candidates resolved: higher score wins, then the longer span, then the earlier.
