@@ -224,3 +224,21 @@ def test_an_ordinary_python_docx_file_keeps_its_harmless_attributes(tmp_path):
     o = docx.Document(str(tmp_path / "out.docx"))
     assert o.tables[0].style.name == "Table Grid" and o.paragraphs[-1].style.name == "List Bullet"
     assert not any(NAME in v for v in member_views(tmp_path / "out.docx").values())
+
+
+def test_hwpx_bookmark_and_memo_attributes_are_reviewed(tmp_path):
+    from tests.fixtures.leak_builders import hp, make_hwpx
+    bm = "900101_1234567"
+    sec = (hp("본문") + f'<hp:p id="1"><hp:run charPrIDRef="0"><hp:ctrl><hp:bookmark name="{bm}"/></hp:ctrl>'
+           f'<hp:t>책갈피</hp:t></hp:run></hp:p>')
+    src = make_hwpx(tmp_path / "a.hwpx", sec, header=f'<hh:memoProperties><hh:memoPr id="1" width="15591" '
+                                                      f'lineColor="#000000" memoShapeName="{NAME} 메모"/>'
+                                                      '</hh:memoProperties>')
+    text = open_document(src).text
+    assert f"[Attribute] {bm}" in text and f"[Attribute] {NAME} 메모" in text
+    assert "[Attribute] #000000" not in text and "[Attribute] 15591" not in text
+    _doc, res = redact(src, tmp_path / "out.hwpx", {bm: "RRN", NAME: "PERSON"})
+    assert res.leak_check["result"] == "clean"
+    assert_gone(tmp_path / "out.hwpx", NAME, "900101", "1234567")
+    with zipfile.ZipFile(tmp_path / "out.hwpx") as z:
+        assert b'lineColor="#000000"' in z.read("Contents/header.xml")

@@ -243,6 +243,8 @@ def _format_value(name: str, value: str) -> bool:
     local = name.rsplit(":", 1)[-1]
     if _MIME_VALUE.match(value) or _SCHEMA_VALUE.match(value):
         return True
+    if "/" in value and re.fullmatch(r"[\w./\-\[\]]{1,200}", value, re.A) and standard_part_name(value.lstrip("/")):
+        return True    # a reference to a standard part (href="BinData/image1.png", Target="media/image1.png")
     return local in _ENUM_ATTRS and bool(_ENUM_TOKEN.match(value.strip()))
 
 
