@@ -66,7 +66,7 @@ def test_export_dialog_preview_follows_styles_and_policy(qtbot, tmp_path):
 def test_suggest_output_never_the_source(tmp_path):
     src = tmp_path / "보고서.docx"
     assert suggest_output(src, "docx") == tmp_path / "보고서.masked.docx"
-    assert suggest_output(tmp_path / "a.hwp", "hwp") == tmp_path / "a.masked.hwp.txt"  # HWP exports as TXT only (one naming rule)
+    assert suggest_output(tmp_path / "a.hwp", "hwp") == tmp_path / "a.masked.hwp"  # HWP is written back in place
 
 
 def test_settings_dialog_validates_model_folder(qtbot, tmp_path):

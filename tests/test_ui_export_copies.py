@@ -184,18 +184,18 @@ def test_export_review_reports_copies_on_the_pool_side_and_caps_examples(tmp_pat
     assert not out.exists()
 
 
-def test_suggest_output_for_hwp_is_txt_and_dialog_offers_documents_formats(qtbot, tmp_path):
-    assert suggest_output(tmp_path / "공문.hwp", "hwp") == tmp_path / "공문.masked.hwp.txt"
+def test_suggest_output_for_hwp_is_hwp_and_dialog_offers_documents_formats(qtbot, tmp_path):
+    assert suggest_output(tmp_path / "공문.hwp", "hwp") == tmp_path / "공문.masked.hwp"
     assert suggest_output(tmp_path / "공문.HWPX", "hwpx") == tmp_path / "공문.masked.HWPX"
     assert suggest_output(tmp_path / "a.pdf", "pdf") == tmp_path / "a.masked.pdf"
-    assert export_formats("hwp") == EXPORTS["hwp"] == ("txt",)
+    assert export_formats("hwp") == EXPORTS["hwp"] == ("hwp", "txt")
 
     st = ReviewState("김민준")
     st.add_detected([Span(0, 3, "PERSON", 0.9)], status=Status.ACCEPTED)
     src = tmp_path / "공문.hwp"
     dlg = ExportDialog(None, st, AppSettings(), src, None, "en")
     qtbot.addWidget(dlg)
-    assert dlg.out_path() == tmp_path / "공문.masked.hwp.txt"
+    assert dlg.out_path() == tmp_path / "공문.masked.hwp"
     assert dlg.ok_button.isEnabled() and dlg.message.text() == ""
     dlg.set_out_path(tmp_path / "공문.masked.hwpx")  # the writer would refuse it: so does the dialog
     assert not dlg.ok_button.isEnabled() and ".txt" in dlg.message.text()

@@ -1,5 +1,8 @@
-"""HWP 5 (Hangul binary, OLE compound file), read by ``documents.hwp``. Exported as masked text until the
-in-place writer (``documents.hwp.write_hwp``) is registered here as the ``hwp`` writer."""
+"""HWP 5 (Hangul binary, OLE compound file): read by ``documents.hwp`` and written back IN PLACE as HWP
+(``documents.hwp.write_hwp``: same-length masking inside the paragraph-text records, sections recompressed,
+the compound file rewritten by ``documents.cfb``; summary, preview text/image, scripts, history and OLE
+objects scrubbed or removed), checked by its own independent reader (``documents.leakcheck_hwp``: every
+OLE stream, decompressed records, UTF-16 text). A masked ``.txt`` remains available on request."""
 from __future__ import annotations
 
 from .base import Format
@@ -12,10 +15,22 @@ def _read(path, data, encoding):
     return read_hwp(path, data)
 
 
+def _write(doc, plan, source):
+    from ..hwp import write_hwp
+
+    return write_hwp(doc, plan, source)
+
+
+def _check(data, matcher):
+    from ..leakcheck_hwp import check_hwp_bytes
+
+    return check_hwp_bytes(data, matcher)
+
+
 def _sniff(head: bytes) -> bool:
     return head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")
 
 
-FORMATS = (Format("hwp", ("hwp",), "Hangul 5 binary (read-only; exported as TXT)",
-                  "한글 5 문서 (읽기 전용, TXT로 내보냄)", _read, {"txt": plain_text_export},
-                  leak_check="text", sniff=_sniff),)
+FORMATS = (Format("hwp", ("hwp",), "Hangul 5 document (HWP, written back as HWP)", "한글 5 문서 (HWP, HWP로 내보냄)",
+                  _read, {"hwp": _write, "txt": plain_text_export}, leak_check="hwp", check=_check,
+                  sniff=_sniff),)
