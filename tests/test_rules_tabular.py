@@ -213,3 +213,18 @@ def test_partial_masking_of_pieces_reveals_no_digits(det):
     m = Masker(default="partial")
     assert m.mask_value("851203-1234567", "RRN") == "851203-*******"     # a whole value: as before
     assert m.mask_value("010-4821-7395", "PHONE") == "010-****-****"
+
+
+def test_random_numeric_tables_with_a_header_are_not_tagged():
+    """2,000 rows each of five ordinary numeric tables (amounts, quarters, stock moves, coordinates,
+    prices) with random values of 1-7 digits: under headers that name no identifier, nothing joins."""
+    import random
+
+    rnd = random.Random(7)
+    for head in ["상품,수량,단가,금액,재고", "연도,1분기,2분기,3분기,4분기", "지점,코드,입고,출고,잔량",
+                 "id,x,y,z,w", "날짜,시가,고가,저가,종가"]:
+        rows = [head] + [",".join([f"r{i}"] + [str(rnd.choice([rnd.randint(0, 99), rnd.randint(100, 9999),
+                                                               rnd.randint(1000, 9999), rnd.randint(10000, 9999999)]))
+                                               for _ in range(4)]) for i in range(2000)]
+        text = "\n".join(rows) + "\n"
+        assert find_split_cells(text) == [], head

@@ -7,10 +7,10 @@ is a value, so the other finders see nothing. This finder reads each row (cells 
 a tab; quoted cells, ``""`` escapes) with the header above it and joins adjacent all-digit cells:
 
 - ``RRN`` / ``FOREIGNER_RN``: 6 + 7 digits, a valid birth date and sex digit, and either a header word
-  (주민, 등록번호, 앞자리, 뒷자리, 생년월일, RRN …) or a valid check digit;
+  (주민, 등록번호, 앞자리, 뒷자리, 생년월일, RRN …) or, in a table without a header line, a valid check digit;
 - ``PHONE``: a mobile prefix (010, 011, 016–019) + 3–4 + 4 digits, or with a phone header word (전화, 연락처,
   휴대폰, 국번, 앞/뒤, phone, tel …) any area code (also without its leading zero);
-- ``CARD``: 4 × 4 digits passing Luhn, or with a card header word;
+- ``CARD``: 4 × 4 digits under a card header word, or (no header line) a card prefix 3–6 passing Luhn;
 - ``ACCOUNT``: 2–4 cells, 10–14 digits in all, under an account header word (계좌, account);
 - ``EMAIL``: a local part and a domain in adjacent cells (``minjun.kim | example.com``, an ``@`` cell between
   or ``@example.com``), under an e-mail header word (메일, 아이디, 도메인, email) or with the ``@`` written.
@@ -98,19 +98,27 @@ def _line_bounds(text: str, pos: int) -> tuple[int, int]:
     return a, b
 
 
-def _header(text: str, a: int, delim: str, lines_back: int = 200) -> list[str] | None:
-    """The nearest line above ``a`` that splits into ≥ 2 cells with no all-digit cell and some letter."""
+def _header(text: str, a: int, delim: str, memo: dict[int, list[str] | None],
+            lines_back: int = 200) -> list[str] | None:
+    """The nearest line above ``a`` that splits into ≥ 2 cells with no all-digit cell and some letter.
+    ``memo`` (line start -> its header) makes a long table cost one step per row: the row above already
+    knows its header."""
     end = a - 1  # the line break before the line at ``a``
     for _ in range(lines_back):
         if end < 0:
-            return None
+            break
         la = text.rfind("\n", 0, end) + 1
+        if la in memo:
+            memo[a] = memo[la]
+            return memo[a]
         lb = end - 1 if end >= 1 and text[end - 1] == "\r" else end
         cells = [text[x:y] for x, y in split_row(text, la, lb, delim)]
         if len(cells) >= 2 and not any(_DIGIT_CELL.fullmatch(c) for c in cells) and any(
                 ch.isalpha() for c in cells for ch in c):
+            memo[a] = cells
             return cells
         end = la - 1
+    memo[a] = None
     return None
 
 
@@ -135,17 +143,22 @@ def _luhn(d: str) -> bool:
     return total % 10 == 0
 
 
-def _match(digits: list[str], hint: str) -> tuple[int, str, float] | None:
-    """(cells used, label, score) for the pieces starting at ``digits[0]``, or None."""
+def _match(digits: list[str], hint: str | None) -> tuple[int, str, float] | None:
+    """(cells used, label, score) for the pieces starting at ``digits[0]``, or None. ``hint``: the header
+    cells over those columns (``None``: no header line above)."""
     n = len(digits)
+    header_hint = hint
+    hint = hint or ""
     if n >= 2 and len(digits[0]) == 6 and len(digits[1]) == 7 and _valid_date(digits[0]) and digits[1][0] in "12345678":
         d = digits[0] + digits[1]
         hinted = bool(_RRN_HINT.search(hint))
-        if hinted or _rrn_checksum(d):
+        if hinted or (header_hint is None and _rrn_checksum(d)):  # other headers: other numbers
             return 2, ("FOREIGNER_RN" if d[6] in "5678" else "RRN"), 0.95 if hinted else 0.9
     if n >= 4 and all(len(x) == 4 for x in digits[:4]):
+        # a card: under a card header word, or (no header at all) a card prefix and a valid Luhn digit;
+        # four 4-digit numbers under other headers (years, amounts) are not a card (Luhn passes 1 in 10)
         hinted = bool(_CARD_HINT.search(hint))
-        if hinted or _luhn("".join(digits[:4])):
+        if hinted or (header_hint is None and digits[0][0] in "3456" and _luhn("".join(digits[:4]))):
             return 4, "CARD", 0.95 if hinted else 0.85
     if n >= 3 and 3 <= len(digits[1]) <= 4 and len(digits[2]) == 4:
         p = digits[0]
@@ -172,6 +185,7 @@ def find_split_cells(t: str, ctx=None) -> list[Span]:
         return []
     out: list[Span] = []
     done_lines: set[int] = set()
+    headers: dict[int, list[str] | None] = {}
     for m in _ADJACENT.finditer(t):
         a, b = _line_bounds(t, m.start() + 1 if t[m.start()] in ",;\t\n" else m.start())
         if a in done_lines:
@@ -183,7 +197,7 @@ def find_split_cells(t: str, ctx=None) -> list[Span]:
         cells = split_row(t, a, b, delim)
         if len(cells) < 2:
             continue
-        header = _header(t, a, delim)
+        header = _header(t, a, delim, headers)
         i = 0
         while i < len(cells):
             run = []
@@ -200,7 +214,7 @@ def find_split_cells(t: str, ctx=None) -> list[Span]:
             k = 0
             while k < len(run) - 1:
                 idx = [c for c, _ in run[k:]]
-                hint = " ".join(header[c] for c in idx[:4] if header is not None and c < len(header))
+                hint = None if header is None else " ".join(header[c] for c in idx[:4] if c < len(header))
                 got = _match([d for _, d in run[k:]], hint)
                 if got is None:
                     k += 1
