@@ -13,9 +13,10 @@ note (copied into the report's warnings) say what was removed. Pictures are kept
 What is reviewed in a part (``wml_walker``): text runs (``w:t``, ``a:t``, ``m:t``, field codes, deleted
 text) including text after an XML comment/PI inside a run; any other element text and stray tails; text
 attributes (alt text, object names, form-field defaults/help/status text and list entries, content-control
-alias/tag/list items/dates, bookmark names, smart-tag and custom-XML attributes, hyperlink tooltips and
-anchors, ``fldSimple`` codes, document variables, mail-merge data, VML text) and any other attribute
-value that may be personal text (``xmlwalk.textual_attribute``). Tables are shown one row per line with
+alias/tag/list items/dates, smart-tag and custom-XML attributes, hyperlink tooltips and anchors,
+``fldSimple`` codes, document variables, mail-merge data, VML text) and every other attribute value
+without a known harmless grammar (default deny: ``xmlwalk.harmless_value``); custom XML (what
+data-bound content controls show) strictly: an all-digit value there is data, not an id. Tables are shown one row per line with
 cells separated by `` | ``; text boxes follow the paragraph they are anchored in (captioned), so their
 words are not glued to the anchor's.
 
@@ -24,7 +25,11 @@ accepted, property-change records dropped; deleted text is shown in the removed 
 duplicates removed, XML comments and processing instructions removed, author/initials/user-id attributes
 blanked (comment authors are shown in the comment captions), ``docProps``: author and last-modified-by
 (shown in the removed part) and ``Manager`` blanked, other properties reviewed and written back masked,
-the thumbnail dropped, the attached template's path cut to its file name.
+the thumbnail dropped. Neutralised (issue 26): bookmark names renamed ``_veil_bm1``... with every
+reference (hyperlink anchors, ``REF``/``PAGEREF`` field codes); local-file, UNC and ``tel:`` links
+removed (a hyperlink keeps its text); a ``mailto:`` link loses its ``?subject=&body=`` query;
+relationships to sub-documents, the attached template, frames and mail-merge sources removed with the
+elements that point at them; VML ``o:gfxdata`` removed.
 """
 from __future__ import annotations
 
