@@ -8,11 +8,12 @@ import base64
 import binascii
 import re
 
+from . import limits as _limits
 from .model import Unreadable
 
 _B64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}")
 _PERSONAL = re.compile(r"[가-힣]{2}|@|\d{6}")
-MAX_RUNS = 2_000
+MAX_RUNS = _limits.MAX_ENCODED_RUNS
 
 
 def _plausible(t: str) -> bool:

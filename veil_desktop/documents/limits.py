@@ -43,6 +43,27 @@ MAX_PICTURES_CHECKED = 64                    # distinct pictures OCR'd per docum
 MAX_PICTURE_FRAMES_CHECKED = 256             # frames OCR'd per document; the rest: needs review
 MAX_IMAGE_PIXELS = 80_000_000                # one page of a standalone image file (A3 at 600 dpi ~70 M)
 MAX_IMAGE_FRAMES = 200                       # pages of a standalone image file (multi-page TIFF)
+# OCR and PDF pages (documents/ocr.py, documents/pdf.py)
+MAX_OCR_PIXELS = 60_000_000                  # one page image given to Tesseract (larger: scaled down)
+MAX_PAGE_PIXELS = 40_000_000                 # one rendered PDF page (about A0 at 150 dpi; larger: lower scale)
+PDF_OCR_MAX_PIXELS = 40_000_000              # one scanned PDF page rendered for OCR
+MAX_PDF_CONTENT_STREAM = 24 * 1024 * 1024    # one inflated PDF content stream
+MAX_PDF_CONTENT_TOTAL = 64 * 1024 * 1024     # all content streams of one PDF
+MAX_PDF_IMAGE_STREAM = 160 * 1024 * 1024     # one inflated PDF image stream
+# packages and embedded data
+MAX_ZIP_MEMBERS = 5000                       # members of one ZIP package
+MAX_METAFILE = 32 * 1024 * 1024              # one EMF/WMF picture read for its text records
+MAX_ENCODED_RUNS = 2_000                     # base64 runs looked at in one text (documents/encoded.py)
+# review files (review/): sessions, term lists, find, review files, duplicates
+MAX_SESSION_BYTES = 256 * 1024 * 1024        # one saved session
+MAX_TERMS = 20_000                           # terms of one term list
+MAX_TERM_CHARS = 200                         # characters of one term
+MAX_TERM_FILE_BYTES = 8 * 1024 * 1024        # one term-list CSV
+MAX_FIND_MATCH = 4_096                       # characters of one find match
+MAX_FIND_QUERY = 1_000                       # characters of one find query
+MAX_REVIEW_FILE_BYTES = 64 * 1024 * 1024     # one *.veil-review.json
+MAX_DUPLICATE_PAIRS = 2_000_000              # near-duplicate comparisons of one workspace
+# (the model-folder caps live in detect/model_folder.py: detect is a floor below documents)
 
 
 class ResourceLimit(DocumentError):

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from . import limits as _limits
 from .errors import DocumentError
 
 LANG = "kor+eng"
@@ -45,7 +46,7 @@ ORIENTATION_RETRY_CONF = 65.0
 #: below this mean confidence a page counts as unreadable (it keeps the *needs review* status)
 MIN_PAGE_CONFIDENCE = 45.0
 #: most pixels a page image may have for OCR (a larger page is scaled down first)
-MAX_OCR_PIXELS = 60_000_000
+MAX_OCR_PIXELS = _limits.MAX_OCR_PIXELS
 #: padding around burned boxes: a fraction of the line height plus a few pixels (blur, skew)
 PAD_FRACTION = 0.18
 PAD_MIN_PX = 3

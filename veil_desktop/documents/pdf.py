@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from array import array
 from pathlib import Path
 
+from . import limits as _limits
 from ..masking import Replacement
 from .errors import DocumentError
 from .limits import MAX_DOCUMENT_CHARS, MAX_PDF_PAGES, ResourceLimit
@@ -49,13 +50,13 @@ from .model import Document, TextBuilder, Unreadable, split_plan
 
 MAX_PAGES = MAX_PDF_PAGES
 DPI = 150
-MAX_PAGE_PIXELS = 40_000_000      # about A0 at 150 dpi; bigger pages are rendered at a lower scale
+MAX_PAGE_PIXELS = _limits.MAX_PAGE_PIXELS   # about A0 at 150 dpi; bigger pages: lower scale
 BOX_PAD_PT = 1.5                  # least padding of a burned box (points) on every side
 BOX_PAD_FRACTION = 0.2            # ... or this fraction of the line's height, whichever is larger
 JPEG_QUALITY = 85
 #: scanned pages are OCR'd and exported at this resolution (Tesseract reads 10 pt text well from 200 dpi up)
 OCR_DPI = 300
-OCR_MAX_PIXELS = 40_000_000
+OCR_MAX_PIXELS = _limits.PDF_OCR_MAX_PIXELS
 #: a picture covering at least this fraction of the page (and MIN_IMAGE_PT on both sides) may hold text
 MIN_IMAGE_FRACTION = 0.002
 MIN_IMAGE_PT = 6.0
@@ -272,9 +273,9 @@ def _page_objects(page, raw, segments: list | None = None) -> tuple[int, list[tu
 #: page's content into objects at ~15-18 bytes of memory per content byte (measured: a 51 KB PDF whose
 #: 20 MB content stream draws one glyph 650,000 times peaked at 371 MB), so content-like streams are
 #: capped; an image stream may be as large as its declared pixels allow (pdfium decodes it at that size).
-MAX_PDF_CONTENT_STREAM = 24 * 1024 * 1024
-MAX_PDF_CONTENT_TOTAL = 64 * 1024 * 1024
-MAX_PDF_IMAGE_STREAM = 160 * 1024 * 1024
+MAX_PDF_CONTENT_STREAM = _limits.MAX_PDF_CONTENT_STREAM
+MAX_PDF_CONTENT_TOTAL = _limits.MAX_PDF_CONTENT_TOTAL
+MAX_PDF_IMAGE_STREAM = _limits.MAX_PDF_IMAGE_STREAM
 _STREAM_KW = re.compile(rb"stream\r?\n")
 _NUM = rb"\s*(\d{1,9})(?!\s+\d+\s+R)"
 

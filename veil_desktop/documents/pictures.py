@@ -56,7 +56,7 @@ METAFILE_EXTS = {".emf", ".wmf", ".emz", ".wmz"}
 _EMF_TEXT = {83, 84, 96, 97, 108}          # EMR_EXTTEXTOUTA/W, EMR_POLYTEXTOUTA/W, EMR_SMALLTEXTOUT
 _EMF_COMMENT = 70
 _WMF_TEXT = {0x0521, 0x0A32}               # META_TEXTOUT, META_EXTTEXTOUT
-MAX_METAFILE = 32 * 1024 * 1024
+MAX_METAFILE = limits.MAX_METAFILE
 #: kept for callers that import them (hwp.py): the caps live in limits.py
 MAX_PICTURES = limits.MAX_PICTURES_CHECKED
 MAX_PIXELS = limits.MAX_PICTURE_PIXELS

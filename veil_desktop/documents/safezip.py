@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from . import limits as _limits
 from .errors import DocumentError
 from .limits import (CHUNK, MAX_INFLATED_TOTAL, MAX_MEMBER_BYTES, MAX_NESTING, MAX_XML_PART, Budget,
                      ResourceLimit, budget_or_new)
 
-MAX_MEMBERS = 5000
+MAX_MEMBERS = _limits.MAX_ZIP_MEMBERS
 MAX_TOTAL_UNCOMPRESSED = MAX_INFLATED_TOTAL    # declared sizes: a first, cheap check
 ZIP_MAGIC = b"PK\x03\x04"
 

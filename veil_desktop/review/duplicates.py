@@ -19,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Sequence
 
+from ..documents import limits as _limits
 from ..detect.span import Span
 from .state import Command, ReviewItem, ReviewState, Status
 
@@ -26,7 +27,7 @@ MIN_UNIT_CHARS = 40
 NEAR = 0.8
 SHINGLE = 4
 #: comparisons of near-duplicates are bounded (n units -> at most this many pairs looked at)
-MAX_PAIRS = 2_000_000
+MAX_PAIRS = _limits.MAX_DUPLICATE_PAIRS
 _WS = re.compile(r"\s+")
 _PARA = re.compile(r"\n[ \t]*\n|\n")
 

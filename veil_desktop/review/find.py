@@ -25,6 +25,7 @@ import re
 import time
 from dataclasses import dataclass
 
+from ..documents import limits as _limits
 from ..detect.normalize import FULLWIDTH_TABLE, normalize_text
 
 #: Characters ignored between the characters of a spacing-tolerant query.
@@ -34,8 +35,8 @@ _GAP = _GAP_CLASS + "*"
 _GAP_RE = re.compile(_GAP_CLASS + "+")
 
 CHUNK = 65_536
-MAX_MATCH = 4_096
-MAX_QUERY = 1_000
+MAX_MATCH = _limits.MAX_FIND_MATCH
+MAX_QUERY = _limits.MAX_FIND_QUERY
 
 
 class FindError(ValueError):

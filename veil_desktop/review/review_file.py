@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from ..documents import limits as _limits
 from ..detect.span import Span
 from .state import Command, ReviewItem, ReviewState, Status
 
 SCHEMA = "veil-review/1"
 SUFFIX = ".veil-review.json"
-MAX_REVIEW_BYTES = 64 * 1024 * 1024
+MAX_REVIEW_BYTES = _limits.MAX_REVIEW_FILE_BYTES
 
 
 class ReviewFileError(ValueError):

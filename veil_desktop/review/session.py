@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..documents import limits as _limits
 from ..detect.span import Span
 from ..paths import user_data_dir
 from .state import ReviewItem, ReviewState, Status
@@ -103,7 +104,7 @@ def take_snapshot(state: ReviewState, info: SessionInfo, seq: int = 0) -> Snapsh
                     replace(info))
 
 
-MAX_SESSION_BYTES = 256 * 1024 * 1024
+MAX_SESSION_BYTES = _limits.MAX_SESSION_BYTES
 
 
 def _int(v, what: str) -> int:

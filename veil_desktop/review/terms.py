@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from ..documents import limits as _limits
 from ..detect.span import Span
 from ..labels import LABELS
 from .find import fold_width, literal_pattern, strip_gaps
@@ -33,9 +34,9 @@ from .session import write_atomic
 
 HEADER = ("term", "action", "label")
 ACTIONS = ("mask", "keep")
-MAX_TERMS = 20_000
-MAX_TERM_CHARS = 200
-MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_TERMS = _limits.MAX_TERMS
+MAX_TERM_CHARS = _limits.MAX_TERM_CHARS
+MAX_FILE_BYTES = _limits.MAX_TERM_FILE_BYTES
 LIST_SOURCE = "list"
 
 
