@@ -43,7 +43,8 @@ from ..masking import Replacement
 from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
-from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, generic_walker, localname,
+from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, custom_xml_walker,
+                      generic_walker, localname,
                       read_zip_document, without_refs, write_zip_document)
 
 HP = "http://www.hancom.co.kr/hwpml/2011/paragraph"
@@ -388,7 +389,7 @@ def classify(members: list[Member]) -> list[TextPart]:
     rest = [n for n in xml if n not in secs and n != "Contents/header.xml" and not n.endswith(".hpf")]
     for n in rest:
         if n.startswith("Custom"):
-            out.append(TextPart(n, "customxml", generic_walker, header=False))
+            out.append(TextPart(n, "customxml", custom_xml_walker, header=False))
     for n in rest:
         if not n.startswith("Custom"):
             out.append(TextPart(n, "settings" if n == "settings.xml" else "other", generic_walker,
