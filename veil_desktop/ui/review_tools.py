@@ -66,6 +66,8 @@ class ReviewTools(WorkspaceTool, FindTool, TermsTool, PagesTool, QObject):
     backgroundFinished = Signal(int)
     #: "export all reviewed" finished (``review.workspace.ExportAllSummary``)
     exportAllFinished = Signal(object)
+    #: the export-all summary (``ui/export_all_dialog.ExportAllDialog``) is on screen, nothing written yet
+    exportAllChecked = Signal(object)
     #: the PDF page view has its boxes for the document on screen
     pagesReady = Signal()
 
@@ -81,6 +83,7 @@ class ReviewTools(WorkspaceTool, FindTool, TermsTool, PagesTool, QObject):
         self._status_timer = QTimer(self, singleShot=True, interval=250, timeout=self._update_current_status)
         self._queue_timer = QTimer(self, singleShot=True, interval=0, timeout=self._pump_queue)
         self.terms_error = ""
+        self.export_all_dialog = None
         try:
             self.terms: TermList = load_user_terms()
         except TermsError as e:
@@ -140,6 +143,9 @@ class ReviewTools(WorkspaceTool, FindTool, TermsTool, PagesTool, QObject):
         window.table.selectionModel().currentChanged.connect(
             lambda *_: QTimer.singleShot(0, self._sync_pages_current))
         window.installEventFilter(self)        # closing the window cancels a background job at once
+        from .tools.disclosure import DisclosureTool   # reasons, review files, XFDF, duplicates (issue 24)
+
+        self.disclosure = DisclosureTool(window, self)
         self.retranslate(window.lang)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802
@@ -158,3 +164,5 @@ class ReviewTools(WorkspaceTool, FindTool, TermsTool, PagesTool, QObject):
         self.dock.setWindowTitle(tr("ws.title", lang))
         self.find_bar.retranslate(lang)
         self.panel.retranslate(lang)
+        if getattr(self, "disclosure", None) is not None:
+            self.disclosure.retranslate(lang)

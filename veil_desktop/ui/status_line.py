@@ -75,10 +75,24 @@ class StatusLine:
         if running:  # no "reviewed 100%" while the items are still arriving
             self.reviewed_label.setText(tr("status.detecting_n", lang).format(n=len(st)))
         else:
-            self.reviewed_label.setText(tr("status.reviewed", lang).format(
-                pct=round(100 * st.reviewed_fraction(counts)), pending=st.pending_count(counts)))
+            self.reviewed_label.setText(reviewed_text(st, counts, lang))
 
     def _update_title(self) -> None:
         path = self.review.path
         name = path.name if path else tr("title.no_document", self.lang)
         self.setWindowTitle(f"{name} — veil-desktop")
+
+
+def reviewed_text(state, counts, lang: str) -> str:
+    """"검토 80% · 남은 항목 3 (숨김 12)": suggestions hidden by the threshold count as pending (not reviewed)
+    and are named, so a threshold of 1.00 never reads "100% · 0"."""
+    hidden = state.hidden_pending_count()
+    visible = sum(sum(c.values()) for c in counts.values())
+    pending = state.pending_count(counts)
+    total = visible + hidden
+    pct = 100 if not total else round(100 * (total - pending - hidden) / total)
+    if pct == 100 and pending + hidden:
+        pct = 99                       # never "100%" while anything is undecided
+    if hidden:
+        return tr("status.reviewed_hidden", lang).format(pct=pct, pending=pending + hidden, hidden=hidden)
+    return tr("status.reviewed", lang).format(pct=pct, pending=pending)

@@ -20,6 +20,8 @@ from ..find_bar import FindBar
 from ..i18n import tr
 from ..pdf_view import has_pages
 from ..workspace_panel import WorkspacePanel
+from ..export_all_dialog import ExportAllDialog
+from ...review.export_all_check import check_entries
 from ...review.review_session import ReviewSession
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ class WorkspaceTool:
     backgroundStarted: Signal
     backgroundFinished: Signal
     exportAllFinished: Signal
+    exportAllChecked: Signal
+    export_all_dialog: object
     _bg_job: int | None
     _bg_index: int
     _state: object
@@ -144,7 +148,8 @@ class WorkspaceTool:
         if not 0 <= i < len(self.ws) or rv.state is None or rv.path is None or _key(rv.path) != _key(self.ws[i].path):
             return
         if w.detection.running:
-            self.ws.update(i, DocStatus.DETECTING, pending=self.review.state.pending_count())
+            st = self.review.state
+            self.ws.update(i, DocStatus.DETECTING, pending=st.pending_count() + st.hidden_pending_count())
         else:
             complete = bool(self.review.info is not None and self.review.info.detection_complete)
             self.ws.update_from_state(i, self.review.state, complete)
@@ -207,20 +212,42 @@ class WorkspaceTool:
 
     # -- export all reviewed ----------------------------------------------------------------------------
     def _on_export_all(self) -> None:
-        reviewed = self.ws.reviewed()
-        if not reviewed:
+        if not len(self.ws):
             self.w.show_error(tr("ws.export_none", self.lang))
             return
         folder = QFileDialog.getExistingDirectory(self.w, tr("ws.export_folder", self.lang))
-        if not folder:
-            return
-        answer = QMessageBox.question(self.w, tr("ws.export_done_title", self.lang), tr("ws.export_confirm", self.lang)
-                                      .format(n=len(reviewed), folder=folder, pending=len(self.ws.not_reviewed())))
-        if answer == QMessageBox.StandardButton.Yes:
-            self.export_all_to(folder)
+        if folder:
+            self.check_export_all(folder)
 
-    def export_all_to(self, folder: str | Path) -> int:
-        """Export every reviewed document into ``folder`` on the pool; ``exportAllFinished`` reports."""
+    def check_export_all(self, folder: str | Path) -> int:
+        """Read every listed document's saved review on the pool, then show ONE summary of them all
+        (``ExportAllDialog``: pending, hidden, partial, unreadable) before anything is written."""
+        w = self.w
+        w.flush_autosave(even_empty=True)      # the document on screen: its latest decisions
+        entries = list(self.ws.entries)
+        w.statusBar().showMessage(tr("exportall.checking", self.lang))
+        return w.jobs.start(lambda: check_entries(entries), lambda checks: self._show_export_all(checks, folder),
+                            w.show_error, channel="export_all").id
+
+    def _show_export_all(self, checks, folder) -> None:
+        self.w.statusBar().clearMessage()
+        dlg = ExportAllDialog(self.w, checks, Path(folder), self.lang)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.export_all_dialog = dlg
+
+        def done(result: int) -> None:
+            self.export_all_dialog = None
+            if result and dlg.to_export():
+                self.export_all_to(folder, below_threshold_ok=dlg.below_threshold_ok())
+
+        dlg.finished.connect(done)
+        dlg.open()
+        self.exportAllChecked.emit(dlg)
+
+    def export_all_to(self, folder: str | Path, *, below_threshold_ok: bool = False) -> int:
+        """Export every reviewed document into ``folder`` on the pool; ``exportAllFinished`` reports.
+        Documents with suggestions hidden below the threshold are exported only with ``below_threshold_ok``
+        (the reviewer's counted tick in the summary)."""
         w = self.w
         w.flush_autosave(even_empty=True)      # the document on screen: its latest decisions (nothing found
                                                # is a review too)
@@ -230,7 +257,7 @@ class WorkspaceTool:
 
         def run():
             return export_reviewed(entries, Path(folder), styles=styles, default_style=settings.default_style,
-                                   allow_below_threshold=True)
+                                   allow_below_threshold=below_threshold_ok)
 
         return w.jobs.start(run, self._on_export_done, w.show_error, channel="export_all").id
 
