@@ -273,32 +273,24 @@ def test_cfb_writer_large_and_many_streams():
 
 def test_export_document_writes_hwp_through_the_registry(tmp_path):
     """The whole export path (hash check, plan validation, atomic write, re-read from disk, leak check)
-    with ``.hwp -> .hwp`` declared as the HWP format's writer and ``check_hwp_bytes`` as its check."""
-    import dataclasses
+    with the registry's ``.hwp -> .hwp`` writer and ``check_hwp_bytes`` as its check."""
+    from veil_desktop.documents import export_document, formats, open_document
 
-    from veil_desktop.documents import export_document, open_document
-    from veil_desktop.documents import formats
-
-    def write(doc, plan, source):
-        return write_hwp(doc, plan, source)
-
-    old = formats.spec("hwp")
-    new = dataclasses.replace(old, writers={"hwp": write, **{k: v for k, v in old.writers.items() if k != "hwp"}},
-                              leak_check="hwp", check=check_hwp_bytes)
-    formats.register(new, replace=True)
-    try:
-        src = build_hwp(tmp_path / "a.hwp", extras=True)
-        before = src.read_bytes()
-        doc = open_document(src)
-        res = export_document(doc, plan_for(doc), tmp_path / "o.hwp")
-        assert res.leak_check["result"] == "clean" and res.leak_check["method"] == "hwp"
-        assert src.read_bytes() == before
-        out = (tmp_path / "o.hwp").read_bytes()
-        assert_no_value(out, VALUES)
-        again = open_document(tmp_path / "o.hwp")
-        assert "표 안: [P] 대리" in again.text and "홍길동" not in again.text
-    finally:
-        formats.register(old, replace=True)
+    assert formats.spec("hwp").outputs[0] == "hwp"
+    src = build_hwp(tmp_path / "a.hwp", extras=True)
+    before = src.read_bytes()
+    doc = open_document(src)
+    res = export_document(doc, plan_for(doc), tmp_path / "o.hwp")
+    assert res.leak_check["result"] == "clean" and res.leak_check["method"] == "hwp"
+    assert src.read_bytes() == before
+    out = (tmp_path / "o.hwp").read_bytes()
+    assert_no_value(out, VALUES)
+    again = open_document(tmp_path / "o.hwp")
+    assert "표 안: [P] 대리" in again.text and "홍길동" not in again.text
+    # an HWP 3 file is refused by the reader's own message, not as a renamed file
+    (tmp_path / "old.hwp").write_bytes(b"HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05")
+    with pytest.raises(DocumentError, match="HWP 3"):
+        open_document(tmp_path / "old.hwp")
 
 
 def test_records_round_trip_byte_for_byte():

@@ -28,7 +28,8 @@ def _check(data, matcher):
 
 
 def _sniff(head: bytes) -> bool:
-    return head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")
+    # an HWP 3 file passes too, so that the reader refuses it with its own message ("HWP 3 ... not supported")
+    return head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1") or head.startswith(b"HWP Document File")
 
 
 FORMATS = (Format("hwp", ("hwp",), "Hangul 5 document (HWP, written back as HWP)", "한글 5 문서 (HWP, HWP로 내보냄)",
