@@ -258,15 +258,30 @@ def _bar(fraction: float, width: int = 20) -> str:
     return "[" + "#" * n + "." * (width - n) + "]"
 
 
-def build_review(text: str, spans, min_score: float, term_hits=None):
+#: parts of a document its recipient does not see as its text (metadata, settings, attributes, custom XML,
+#: chart/memo captions, bookmarks, variables): in batch mode a suggestion there is masked whatever its score
+UNSEEN_KINDS = frozenset({
+    "settings", "styles", "customxml", "other", "links", "metadata", "attribute", "bookmark", "variable",
+    "mail_merge", "object_name", "alt", "alt_title", "glossary", "chart", "memo", "link_tip", "control",
+    "form", "field", "scripts", "meta_title", "meta_subject", "meta_keywords", "meta_description",
+    "meta_category", "meta_status", "meta_author", "meta_last_modified_by", "meta_company", "meta_manager",
+    "meta_template", "meta_custom", "meta_other", "meta_comment_author"})
+
+
+def build_review(text: str, spans, min_score: float, term_hits=None, document=None):
     """The review the batch decides without a reviewer: every detection at or above ``min_score``
-    accepted, the rest pending below the threshold (left unmasked, counted); term-list ``mask`` hits
-    accepted with source ``list``."""
+    accepted — and, whatever its score, every suggestion in a part the recipient never sees as text
+    (``UNSEEN_KINDS``: metadata, attributes, custom XML, captions outside the body) — the rest pending
+    below the threshold (left unmasked, counted); term-list ``mask`` hits accepted with source ``list``."""
     from .review.state import ReviewState, Status
+
+    def unseen(it) -> bool:
+        part = document.part_at(it.start) if document is not None and hasattr(document, "part_at") else None
+        return part is not None and part.kind in UNSEEN_KINDS
 
     state = ReviewState(text, threshold=min_score)
     state.add_detected(spans)
-    state.restore_items([replace(it, status=Status.ACCEPTED) if it.score >= min_score else it
+    state.restore_items([replace(it, status=Status.ACCEPTED) if it.score >= min_score or unseen(it) else it
                          for it in state])
     if term_hits is not None and term_hits.list_spans:
         from .review.workspace import accept_list_hits
@@ -303,7 +318,7 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
         if terms:  # review.terms.TermList: keep terms drop detections, mask terms are always accepted
             term_hits = terms.apply(doc.text, spans)
             spans = term_hits.spans
-        state = build_review(doc.text, spans, min_score, term_hits)
+        state = build_review(doc.text, spans, min_score, term_hits, document=doc)
         job.output.parent.mkdir(parents=True, exist_ok=True)
         styles, default = masker_args
         req = ExportRequest(job.output, {k: v.value for k, v in styles.items()}, default.value,
@@ -312,7 +327,7 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
                             report_extra={"term_list": term_hits.report(terms)} if term_hits is not None else {},
                             kept_by_list=tuple(term_hits.kept) if term_hits is not None else (),
                             reasons=reasons, reason_in_output=reason_in_output or "",
-                            redaction_log=redaction_log)
+                            redaction_log=redaction_log, second_opinion=detector.detect)
         res = export_review(doc, state, req)
         below = _below_from_report(res.report)
         note = f"unreadable {unreadable} exported as is (--allow-unreadable)" if unreadable else ""

@@ -240,7 +240,8 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
                     warnings: Iterable[str] = (), mask_copies: bool = False,
                     review: "Mapping[str, Any] | None" = None,
                     overwrite: bool = True, tag_language: str | None = None,
-                    report_extra: "Mapping[str, Any] | None" = None) -> ExportResult:
+                    report_extra: "Mapping[str, Any] | None" = None,
+                    second_opinion=None) -> ExportResult:
     """Write ``doc`` with ``plan`` applied to ``out_path`` (same format, or ``.txt``); see module doc.
 
     ``mask_copies``: a value the plan masks that also occurs unmasked elsewhere is refused by default
@@ -252,6 +253,10 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
 
     ``report_extra``: further top-level report sections (no document text), written with the report.
 
+    ``second_opinion(data, kind) -> (blocking, possible)``: detection run again over the output's text
+    views before it is published (``documents.second_opinion``); a blocking finding fails closed
+    (``LeakDetected`` naming the place), possible misses go into the report.
+
     Raises ``DocumentError`` (clear message, nothing written) or ``LeakDetected`` (output deleted).
     """
     try:
@@ -259,7 +264,8 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
             return _export(doc, plan, out_path, detector_id=detector_id, threshold=threshold,
                            styles=styles, default_style=default_style, decisions=decisions,
                            warnings=warnings, mask_copies=mask_copies, review=review,
-                           overwrite=overwrite, tag_language=tag_language, report_extra=report_extra)
+                           overwrite=overwrite, tag_language=tag_language, report_extra=report_extra,
+                           second_opinion=second_opinion)
     except MemoryError:
         raise ResourceLimit(f"Ran out of memory while exporting {doc.path.name}; nothing was written. "
                             "Split the document into smaller files.") from None
@@ -270,7 +276,7 @@ def export_document(doc: Document, plan: Iterable[Replacement], out_path: "str |
 
 def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id, threshold, styles,
             default_style, decisions, warnings, mask_copies, review, overwrite, tag_language,
-            report_extra=None) -> ExportResult:
+            report_extra=None, second_opinion=None) -> ExportResult:
     out = Path(out_path)
     out_fmt = format_of(out)
     writer = writer_for(doc.format, out_fmt)  # raises UnsupportedFormat naming the choices
@@ -333,6 +339,19 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
                 "and the original is untouched. Open the file in the window and mask that copy too (it may be "
                 "escaped, split or hidden in metadata or an attribute), or remove it from the original, then "
                 "export again.", rep.hits)
+        if second_opinion is not None:
+            from .second_opinion import summary as opinion_summary
+
+            with document_budget("output", export=True, fresh=True):
+                blocking, possible = second_opinion(data, kind)
+            summary["second_opinion"] = opinion_summary(blocking, possible)
+            if blocking:
+                where = ", ".join(f"{f.label} in {f.place}" for f in blocking[:3])
+                raise LeakDetected(
+                    f"The second opinion found what looks like personal information where no reviewer sees "
+                    f"it ({where}); the output was deleted and the file needs review. Open it in the window, "
+                    "look at that part (document properties, settings, attributes) and mask or remove it.",
+                    [f"{f.label} in {f.place}" for f in blocking])
         summary["output_sha256"] = hashlib.sha256(data).hexdigest()
 
     _write_atomic(out, out_bytes, verify)
@@ -342,9 +361,11 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
                           output_sha256=summary["output_sha256"], output_size=len(out_bytes),
                           detector_id=detector_id, threshold=threshold, styles=styles,
                           default_style=default_style, decisions=decisions, tag_language=tag_language,
-                          leak_check={k: v for k, v in summary.items() if k != "output_sha256"},
+                          leak_check={k: v for k, v in summary.items() if k not in ("output_sha256", "second_opinion")},
                           propagated=propagated,
                           warnings=list(warnings) + list(doc.notes), review=review)
+    if "second_opinion" in summary:
+        report["second_opinion"] = summary["second_opinion"]
     for key, value in (report_extra or {}).items():
         if key in report:
             raise ValueError(f"report section {key!r} is the export's own")

@@ -69,6 +69,9 @@ class ExportRequest:
     reason_in_output: str = ""
     #: write the redaction log (``<output>.redaction-log.csv``: where, label, reason, masked form)
     redaction_log: bool = False
+    #: the detector's ``detect(text)`` for the second opinion over the output (``documents.second_opinion``);
+    #: None: no second opinion (callers without a detector)
+    second_opinion: Any = None
     #: the reviewer (settings) and the SHA-256 of the review file the decisions came from, if any
     reviewer: str = ""
     review_file_sha256: str = ""
@@ -185,10 +188,23 @@ def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
                              threshold=state.threshold, styles=masker,
                              decisions=decision_records(state, req.kept_by_list, reasons),
                              mask_copies=req.mask_copies, review=review, overwrite=req.overwrite,
-                             report_extra=req.report_extra)
+                             report_extra=req.report_extra,
+                             second_opinion=_opinion(req.second_opinion, plan))
     if req.redaction_log:
         _write_redaction_log(document, plan, part_reasons, req, masker.lang)
     return result
+
+
+def _opinion(detect, plan):
+    """The second-opinion callable of ``documents.export_document`` over ``detect`` (None: none)."""
+    if detect is None:
+        return None
+    from ..detect.rules import RuleDetector
+    from ..documents.second_opinion import second_opinion, text_views
+
+    rules = RuleDetector().detect
+    masks = {r.text for r in plan}
+    return lambda data, kind: second_opinion(text_views(data, kind), detect, rules, masks)
 
 
 def _reasons(req: ExportRequest) -> dict[str, str | None]:
