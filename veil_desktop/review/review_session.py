@@ -58,6 +58,8 @@ class ReviewSession:
         self.last_error = ""
         self.autosaver = autosaver or Autosaver()
         self.restored = False              # the review was restored from a saved session
+        #: SHA-256 of the review file imported or merged into this review (the export records it)
+        self.review_file_sha256 = ""
 
     @property
     def has_document(self) -> bool:
@@ -68,6 +70,7 @@ class ReviewSession:
         """Take ownership of a freshly loaded document. Every document starts from the safe defaults: its own
         saved threshold, or ``default_threshold`` (never the previous document's); detection status afresh."""
         self.document, self.path, self.state = loaded.document, loaded.path, loaded.state
+        self.review_file_sha256 = ""
         self.restored = loaded.session is not None
         self.info = loaded.session or SessionInfo(document_hash(loaded.state.text), str(loaded.path))
         if not self.restored:
@@ -155,5 +158,8 @@ class ReviewSession:
             return ExportCheck(summary, tuple(blockers))
         req = ExportRequest(out, styles, default_style, policy, self.detector_id,
                             allow_below_threshold=below_threshold_ok, tag_lang=tag_lang,
-                            review=summary.report_fields(partial_ok=partial_ok), overwrite=bool(overwrite))
+                            review=summary.report_fields(partial_ok=partial_ok), overwrite=bool(overwrite),
+                            reasons=settings.reason_defaults(), reason_in_output=settings.reason_in_output,
+                            redaction_log=settings.redaction_log, reviewer=settings.reviewer,
+                            review_file_sha256=self.review_file_sha256)
         return ExportCheck(summary, request=req)

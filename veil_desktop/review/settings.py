@@ -29,10 +29,25 @@ class AppSettings:
     threshold: float = DEFAULT_MIN_SCORE
     skip_ids: bool = True               # hide ASCII identifier-like tokens from the model (the card's setting)
     recent_files: tuple[str, ...] = ()
+    # disclosure workflow (issue 24, ui/tools/disclosure.py): the reviewer's name stamped on decisions,
+    # default 비공개 사유 per label over review.reasons.default_reasons() (code or "none"), the reason
+    # printed in the output ("", "long", "short") and whether the redaction log is written
+    reviewer: str = ""
+    reasons: dict[str, str] = field(default_factory=dict)
+    reason_in_output: str = ""
+    redaction_log: bool = False
 
     def engine_threads(self) -> int | None:
         """What to pass to the detector factory: ``None`` lets the engine pick its default."""
         return self.threads if self.threads > 0 else None
+
+    def reason_defaults(self) -> dict[str, str | None]:
+        """Label -> default disclosure reason: ``review.reasons.default_reasons()`` with this user's choices."""
+        from .reasons import default_reasons
+
+        out = default_reasons()
+        out.update({k: (None if v == "none" else v) for k, v in self.reasons.items()})
+        return out
 
     def normalised(self) -> "AppSettings":
         return _normalise(self, [])
@@ -103,4 +118,25 @@ def _normalise(s: AppSettings, problems: list[str]) -> AppSettings:
         threshold=float(number("threshold", s.threshold, 0.0, 1.0, d.threshold)),
         skip_ids=s.skip_ids if isinstance(s.skip_ids, bool) else (bad("skip_ids") or True),
         recent_files=recent,
+        reviewer=" ".join(s.reviewer.split())[:80] if isinstance(s.reviewer, str) else (bad("reviewer") or ""),
+        reasons=_reasons(s.reasons, bad),
+        reason_in_output=s.reason_in_output if s.reason_in_output in ("", "long", "short")
+        else (bad("reason_in_output") or ""),
+        redaction_log=s.redaction_log if isinstance(s.redaction_log, bool) else (bad("redaction_log") or False),
     )
+
+
+def _reasons(v, bad) -> dict[str, str]:
+    """label -> reason code (``review.reasons.normalize_reason`` form) or "none"; bad entries dropped."""
+    from .reasons import ReasonError, normalize_reason
+
+    if not isinstance(v, dict):
+        bad("reasons")
+        return {}
+    out = {}
+    for k, code in v.items():
+        try:
+            out[str(k)] = normalize_reason(code) or "none"
+        except ReasonError:
+            bad("reasons")
+    return out

@@ -20,7 +20,8 @@ class ActionSpec:
     #: "undo"/"redo" history available; "detecting" a detection job is running
     enabled_when: str = ""
     separator_before: bool = False
-    #: who builds the QAction and handles it: "window" (ui/menus.py) or "tools" (ui/review_tools.py)
+    #: who builds the QAction and handles it: "window" (ui/menus.py), "tools" (ui/review_tools.py) or
+    #: "disclosure" (ui/tools/disclosure.py)
     owner: str = "window"
 
 
@@ -57,6 +58,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("shrink_start", ("Alt+Shift+Right",), "review", "item"),
     ActionSpec("terms", (), "review", owner="tools"),
     ActionSpec("pdf_pages", ("F6",), "review", owner="tools"),
+    # the disclosure workflow (issue 24): ui/tools/disclosure.py builds and handles these
+    ActionSpec("set_reason", ("G",), "review", owner="disclosure"),
+    ActionSpec("duplicates", (), "review", owner="disclosure"),
+    ActionSpec("export_review", (), "file", owner="disclosure"),
+    ActionSpec("import_review", (), "file", owner="disclosure"),
+    ActionSpec("merge_review", (), "file", owner="disclosure"),
+    ActionSpec("export_xfdf", (), "file", owner="disclosure"),
+    ActionSpec("import_xfdf", (), "file", owner="disclosure"),
     ActionSpec("run_detection", ("F5",), "detect", "doc"),
     ActionSpec("cancel_detection", ("Esc",), "detect", "detecting"),
     ActionSpec("shortcuts", ("F1",), "help"),

@@ -158,7 +158,8 @@ class WindowCommands:
         if dlg.exec():
             # masking styles are a preference that carries over; the pending policy never does (every
             # export dialog starts at BLOCK). Next: the summary, where the reviewer decides (export_flow.py)
-            self.settings = replace(self.settings, styles=dlg.styles(), default_style=dlg.default_style())
+            self.settings = replace(self.settings, styles=dlg.styles(), default_style=dlg.default_style(),
+                                    **dlg.disclosure.values())   # reason in the output, redaction log
             self._store.save(self.settings)
             self.exporter.review_and_export(dlg.out_path(), styles=dlg.styles(), default_style=dlg.default_style(),
                                             policy=dlg.policy(), tag_lang=dlg.tag_lang())
@@ -169,6 +170,7 @@ class WindowCommands:
         dlg = SettingsDialog(self, self.settings, self.lang)
         if dlg.exec():
             self.apply_settings(dlg.result_settings())
+            self.tools.disclosure.apply_settings()   # reviewer name, default reasons (ui/tools/disclosure.py)
 
     def _on_shortcuts(self) -> None:
         from .dialogs import ShortcutsDialog

@@ -179,6 +179,9 @@ class ExportDialog(QDialog):
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(styles_box)
         ll.addWidget(pending_box)
+        from .tools.disclosure_dialogs import add_export_options   # reason in the output, redaction log
+
+        self.disclosure = add_export_options(ll, settings, lang)
         ll.addStretch(1)
         top = QHBoxLayout()
         top.addWidget(left, 2)
@@ -338,6 +341,9 @@ class SettingsDialog(QDialog):
         form.addRow(tr("settings.default_style", lang), self.default_style)
         form.addRow(tr("settings.default_threshold", lang), self.default_threshold)
         form.addRow("", self.skip_ids)
+        from .tools.disclosure_dialogs import add_settings_rows    # reviewer name, default reasons
+
+        self.disclosure = add_settings_rows(form, settings, lang)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         translate_buttons(buttons, lang)
         buttons.accepted.connect(self.accept)
@@ -378,7 +384,8 @@ class SettingsDialog(QDialog):
     def result_settings(self) -> AppSettings:
         return replace(self._settings, model_dir=self.model_dir.text().strip(), threads=self.threads.value(),
                        language=self.language.currentData(), default_style=self.default_style.currentData(),
-                       threshold=round(self.default_threshold.value(), 2), skip_ids=self.skip_ids.isChecked())
+                       threshold=round(self.default_threshold.value(), 2), skip_ids=self.skip_ids.isChecked(),
+                       **self.disclosure.values())
 
 
 class ShortcutsDialog(QDialog):

@@ -43,7 +43,7 @@ SortRole = Qt.ItemDataRole.UserRole + 2
 #: everything a cell needs for painting in one call: (text, alignment|None, fg|None, bg|None, struck)
 CellRole = Qt.ItemDataRole.UserRole + 3
 
-COLUMNS = ("pos", "text", "label", "score", "status", "source", "where")
+COLUMNS = ("pos", "text", "label", "score", "status", "source", "where", "reason")
 _COLUMN_IDS = COLUMNS
 _NCOLS = len(COLUMNS)
 _MAX_TEXT = 60
@@ -85,6 +85,8 @@ class SpanTableModel(QAbstractTableModel, StateListener):
         self._part_starts: list[int] = []
         self._parts: list = []
         self._part_names: list[str] = []
+        #: label -> default disclosure reason (settings; ui/tools/disclosure.py sets it) for the reason column
+        self.reason_defaults: dict[str, str | None] = {}
         self._rebuild()
         state.add_listener(self)
 
@@ -267,6 +269,10 @@ class SpanTableModel(QAbstractTableModel, StateListener):
             return tr(f"status.{it.status.value}", self.lang)
         if col == "where":
             return self.part_name(it.start)
+        if col == "reason":
+            from .tools.disclosure import reason_cell
+
+            return reason_cell(it, self.reason_defaults, self.lang)
         return tr(f"source.{it.source}", self.lang)
 
     def _sort_key(self, it: ReviewItem, col: str) -> Any:
@@ -282,6 +288,8 @@ class SpanTableModel(QAbstractTableModel, StateListener):
             return it.status.value
         if col == "where":
             return (bisect.bisect_right(self._part_starts, it.start), it.start)
+        if col == "reason":
+            return (it.reason or self.reason_defaults.get(it.label) or "", it.start)
         return it.source
 
     # -- StateListener -> Qt -------------------------------------------------------------------------
