@@ -268,6 +268,30 @@ def _circled_edits(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+#: OCR's digit confusions inside numbers shaped like a phone or an RRN (issue 22: OCR read ``010-1234-5678``
+#: as ``)10-1234-5678``): ``)``/``(`` and ``O``/``o`` for 0, ``l``/``I``/``|`` for 1 — read as those digits, one
+#: to one, only when most of the run is digits and the groups have a phone's or an RRN's lengths
+_CONF = "0-9OoIl|)("
+_OCR_NUMBER = re.compile(
+    rf"(?<![0-9A-Za-z])(?:[{_CONF}]{{2,3}}-[{_CONF}]{{3,4}}-[{_CONF}]{{4}}|[{_CONF}]{{6}}-[{_CONF}]{{7}})(?![0-9A-Za-z])")
+_OCR_DIGIT = {")": "0", "(": "0", "O": "0", "o": "0", "I": "1", "l": "1", "|": "1"}
+
+
+def _ocr_digit_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
+    if not any(c in text for c in ")(OoIl|"):
+        return []
+    out = []
+    for m in _OCR_NUMBER.finditer(text):
+        run = m.group()
+        wrong = sum(c in _OCR_DIGIT for c in run)
+        digits = sum(c.isdigit() for c in run)
+        if not wrong or wrong > 2 or digits < len(run.replace("-", "")) - 2 or digits < 8:
+            continue
+        out.append((m.start(), m.end(), "".join(_OCR_DIGIT.get(c, c) for c in run),
+                    list(range(m.start(), m.end()))))
+    return out
+
+
 #: spreadsheet formula concatenation: ``="851203-"&"1234567"`` (CSV-quoted: ``""&""``), ``"010-"&4821``,
 #: ``CONCATENATE("851203","-","1234567")`` / ``CONCAT(…)``: the pieces are read joined
 _FORMULA_AMP = re.compile(r'(?<=[0-9A-Za-z@.\-])(?:"{1,2}[ \t]*&[ \t]*"{0,2}|"{0,2}[ \t]*&[ \t]*"{1,2})'
@@ -386,8 +410,8 @@ def _first_free(edits: list[tuple], taken: list[tuple[int, int]] | None = None) 
 def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = False) -> TextView:
     """The detection view of ``text`` (see above). ``fullwidth``: fold full-width forms one-to-one;
     ``spaced_digits``: the rule stage's view: also join letter-spaced digit runs, numbers broken over a
-    line, odd separators, written-out e-mail addresses, formula string concatenation, circled digits
-    (the model has no number labels and reads the text as written). HTML character references are
+    line, odd separators, written-out e-mail addresses, formula string concatenation, circled digits,
+    OCR's digit confusions in phone/RRN-shaped numbers (the model has no number labels and reads the text as written). HTML character references are
     decoded in both views. Identity (``changed`` False) when nothing applies.
 
     Stages, each mapped back through the ones before: entities -> NFC / invisibles -> (rule view:
@@ -397,8 +421,8 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
     if _NEEDS_VIEW.search(cur.text):
         cur = _apply(cur, _compose_edits(cur.text))
     if spaced_digits:
-        cur = _apply(cur, _first_free(sorted(_formula_edits(cur.text) + _circled_edits(cur.text),
-                                             key=lambda e: (e[0], e[1]))))
+        cur = _apply(cur, _first_free(sorted(_formula_edits(cur.text) + _circled_edits(cur.text)
+                                             + _ocr_digit_edits(cur.text), key=lambda e: (e[0], e[1]))))
         base = cur.text
         sp = [(m.start(), m.end(), _SPACE_IN_RUN.sub("", m.group()),
                [m.start() + i for i, c in enumerate(m.group()) if c not in " \t"])
