@@ -121,10 +121,21 @@ def test_result_dialog_shows_path_leak_check_and_opens_the_folder(qtbot, tmp_pat
     st.set_status([it.id for it in st], Status.ACCEPTED)
     res = export_document(doc, build_plan(st, None, "block", lang="ko"), tmp_path / "in.masked.txt")
     dlg = ExportResultDialog(None, res, "ko", review={"partial_export": True, "detection": "cancelled",
-                                                      "pending_below_threshold": 2})
+                                                      "pending_below_threshold": 2, "text_chars": 300028,
+                                                      "unchecked_chars": 296099, "coverage": 0.0131})
     qtbot.addWidget(dlg)
     assert dlg.findChild(type(dlg.leak_label), "outputPath").text() == str(tmp_path / "in.masked.txt")
-    assert dlg.leak_label.text().startswith("누출 검사: 깨끗함")
+    # a partial export: never a green "clean"; the part never checked said in words (issue 22, path 2)
+    assert dlg.leak_label.text() == ("누출 검사: 마스킹한 값 1개는 결과 파일에 남아 있지 않습니다. "
+                                     "그러나 탐지하지 않은 부분은 검사하지 않았습니다.")
+    assert "#106010" not in dlg.leak_label.styleSheet()
+    assert dlg.findChild(type(dlg.leak_label), "uncheckedNote").text() == (
+        "문서의 1.3%만 탐지했습니다. 나머지 296,099자(전체 300,028자 중)는 개인정보를 검사하지 않았으므로 "
+        "그대로 남아 있을 수 있습니다.")
+    full = ExportResultDialog(None, res, "en", review={})
+    qtbot.addWidget(full)
+    assert full.leak_label.text().startswith("Leak check: clean") and "#106010" in full.leak_label.styleSheet()
+    assert full.findChild(type(dlg.leak_label), "uncheckedNote") is None
     assert "취소됨" in dlg.findChild(type(dlg.leak_label), "partialNote").text()
     assert dlg.folder_url().toLocalFile() == str(tmp_path)
     assert dlg.open_button.text() == "폴더 열기"

@@ -74,6 +74,10 @@ def test_cancelled_detection_never_exports_without_an_explicit_partial_choice(qt
     assert w.detection_status is DetectionStatus.CANCELLED
     # a lasting banner, not a status message: still there after the status bar has moved on
     assert w.banner.isVisible() and "취소됨" in w.banner.incomplete_text
+    # issue 22: after Cancel the status bar no longer says "detecting"; the coverage is known
+    assert "탐지 중" not in w.reviewed_label.text()
+    # (held inside the first slice: no slice finished, so nothing counts as covered yet)
+    assert w.review.coverage < 1 and w.review.unchecked_chars == len(text) - w.review.checked_chars > 0
     w.statusBar().clearMessage()
     qtbot.wait(50)
     assert w.banner.isVisible()
@@ -89,6 +93,9 @@ def test_cancelled_detection_never_exports_without_an_explicit_partial_choice(qt
                                        tag_lang="ko")
     assert isinstance(dlg, ExportSummaryDialog) and dlg.isVisible()
     assert dlg.partial_box is not None and not dlg.export_button.isEnabled()
+    cov = dlg.findChild(type(dlg.message), "coverage")
+    left = w.review.unchecked_chars
+    assert cov is not None and f"나머지 {left:,}자는 검사하지 않았습니다" in cov.text()
     dlg.partial_box.setChecked(True)
     assert dlg.export_button.isEnabled()
     finished = []
@@ -106,11 +113,18 @@ def test_cancelled_detection_never_exports_without_an_explicit_partial_choice(qt
     assert finished == [str(out)]
     report = json.loads(Path(str(out) + ".report.json").read_text(encoding="utf-8"))
     assert report["review"]["partial_export"] is True and report["review"]["detection"] == "cancelled"
+    assert report["review"]["coverage"] == round(w.review.coverage, 4) < 1
+    assert report["review"]["text_chars"] == len(text)
+    assert report["review"]["unchecked_chars"] == left
     # the result stays on screen, with the path and the leak check, and says it was partial
     result = w.exporter.result_dialog
     assert isinstance(result, ExportResultDialog) and result.isVisible()
-    assert result.leak_label.text().startswith("누출 검사: 깨끗함")
+    # never a green "clean" for a partial export: it says in words what was never checked
+    assert "깨끗함" not in result.leak_label.text() and "검사하지 않았습니다" in result.leak_label.text()
+    assert "#106010" not in result.leak_label.styleSheet()
     assert result.findChild(type(result.leak_label), "partialNote") is not None
+    note = result.findChild(type(result.leak_label), "uncheckedNote")
+    assert note is not None and f"나머지 {left:,}자(전체 {len(text):,}자 중)" in note.text()
     qtbot.wait(100)
     assert result.isVisible()
     result.done(0)

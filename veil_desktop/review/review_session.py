@@ -58,6 +58,9 @@ class ReviewSession:
         self.last_error = ""
         self.autosaver = autosaver or Autosaver()
         self.restored = False              # the review was restored from a saved session
+        #: characters of the text detection has covered, of ``len(text)`` (``coverage``)
+        self.checked_chars = 0
+        self.total_chars = 0
         #: SHA-256 of the review file imported or merged into this review (the export records it)
         self.review_file_sha256 = ""
 
@@ -79,6 +82,8 @@ class ReviewSession:
         self.detection_status = DetectionStatus.COMPLETE if complete else DetectionStatus.NOT_RUN
         if complete:
             self.detector_id = loaded.session.model_id
+        self.total_chars = len(self.state.text)
+        self.checked_chars = self.total_chars if complete else 0
         return self.state
 
     @property
@@ -94,6 +99,37 @@ class ReviewSession:
     def detection_started(self) -> None:
         self.info.detection_complete = False
         self.detection_status = DetectionStatus.RUNNING
+        self.checked_chars, self.total_chars = 0, len(self.state.text) if self.state is not None else 0
+
+    def detection_progress(self, done: int, total: int) -> None:
+        """The detector's progress in characters (``detect.driver.drive``)."""
+        self.checked_chars = max(self.checked_chars, min(done, total))
+        self.total_chars = total
+
+    @property
+    def coverage(self) -> float:
+        """The share of the document detection has covered (1.0 when complete; 0.0 before any run)."""
+        if self.detection_status is DetectionStatus.COMPLETE:
+            return 1.0
+        total = self.total_chars or (len(self.state.text) if self.state is not None else 0)
+        return 1.0 if not total else min(1.0, self.checked_chars / total)
+
+    @property
+    def unchecked_chars(self) -> int:
+        """Characters detection never covered (0 when complete)."""
+        if self.detection_status is DetectionStatus.COMPLETE:
+            return 0
+        total = self.total_chars or (len(self.state.text) if self.state is not None else 0)
+        return max(0, total - self.checked_chars)
+
+    def report_review(self, summary: ExportSummary, partial_ok: bool) -> dict:
+        """The report's ``review`` fields from the window: the summary's, plus ``coverage`` (the share of the
+        text detection covered) and ``unchecked_chars``."""
+        review = summary.report_fields(partial_ok=partial_ok)
+        review["coverage"] = round(self.coverage, 4)
+        review["unchecked_chars"] = self.unchecked_chars
+        review["text_chars"] = len(self.state.text)
+        return review
 
     def detector_loaded(self, detector_id: str) -> None:
         self.detector_id = detector_id
@@ -105,6 +141,8 @@ class ReviewSession:
             self.info.detection_complete = not cancelled
         self.detection_status = (DetectionStatus.FAILED if error else DetectionStatus.CANCELLED if cancelled
                                  else DetectionStatus.COMPLETE)
+        if self.detection_status is DetectionStatus.COMPLETE:
+            self.checked_chars = self.total_chars = len(self.state.text) if self.state is not None else 0
         return self.detection_status
 
     def detection_cancelled(self) -> None:
@@ -158,7 +196,7 @@ class ReviewSession:
             return ExportCheck(summary, tuple(blockers))
         req = ExportRequest(out, styles, default_style, policy, self.detector_id,
                             allow_below_threshold=below_threshold_ok, tag_lang=tag_lang,
-                            review=summary.report_fields(partial_ok=partial_ok), overwrite=bool(overwrite),
+                            review=self.report_review(summary, partial_ok), overwrite=bool(overwrite),
                             reasons=settings.reason_defaults(), reason_in_output=settings.reason_in_output,
                             redaction_log=settings.redaction_log, reviewer=settings.reviewer,
                             review_file_sha256=self.review_file_sha256)

@@ -87,6 +87,7 @@ class DetectionController(QObject):
         self._first_sent = False
         self._drain_chunk = DRAIN_FIRST_CHUNK
         self._progress_at = 0.0
+        self.last_progress = (0, 0)             # the latest (done, total) of the job on screen
         self._live: dict[int, DetectSignals] = {}  # keeps signal objects alive until their job ends
         self._drain_timer = QTimer(self, singleShot=True, interval=0, timeout=self._drain)
         self.dropped_batches = 0          # late batches from superseded jobs (tests, diagnostics)
@@ -105,6 +106,7 @@ class DetectionController(QObject):
         if stopped is not None:
             self.backgroundEnded.emit(stopped, None, "")
         self._state = state
+        self.last_progress = (0, len(state.text))
         self._done_pending, self._error, self._first_sent = False, None, False
         self._incoming.clear()
         provider = self._provider(settings)
@@ -203,6 +205,7 @@ class DetectionController(QObject):
     def _on_progress(self, job: int, done: int, total: int) -> None:
         if job != self.job:
             return
+        self.last_progress = (done, total)     # unthrottled: the coverage of a cancelled run
         now = time.perf_counter()  # a progress bar repaints synchronously: a few updates per second
         if done < total and now - self._progress_at < 0.25:
             return

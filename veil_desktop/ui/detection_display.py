@@ -69,12 +69,15 @@ class DetectionDisplay:
 
     def _cancel_detection(self, *, silent: bool) -> None:
         self.jobs.cancel("open")               # a scan being read by OCR stops at the next page
+        if self.detection.running:
+            self.review.detection_progress(*self.detection.last_progress)
         was_running = self.detection.cancel()  # from now on every late result of that job is dropped
         if was_running:
             self.review.detection_cancelled()
             self.banner.set_incomplete(DetectionStatus.CANCELLED.value, self.review.item_count())
         self.progress.setVisible(False)
         self.cancel_button.setVisible(False)
+        self.refresh_status()                  # never "detecting…" after Cancel
         if was_running and not silent:
             self.statusBar().showMessage(tr("status.cancelled", self.lang), 5000)
             self._schedule_autosave()
@@ -88,6 +91,8 @@ class DetectionDisplay:
     def _on_detect_progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, max(1, total))
         self.progress.setValue(done)
+        self.review.detection_progress(done, total)
+        self.refresh_status()
 
     def _on_first_spans(self) -> None:
         if self.first_highlight_s is None:

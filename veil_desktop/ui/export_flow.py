@@ -70,7 +70,8 @@ class ExportFlow(QObject):
         if review.state is None or review.document is None:
             return None
         out = Path(out_path)
-        dlg = ExportSummaryDialog(w, self.summary(policy, styles, default_style, tag_lang), out, w.lang)
+        dlg = ExportSummaryDialog(w, self.summary(policy, styles, default_style, tag_lang), out, w.lang,
+                                  coverage=(len(review.state.text) - review.unchecked_chars, len(review.state.text)))
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.summary_dialog = dlg
         document = review.document

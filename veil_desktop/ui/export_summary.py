@@ -41,7 +41,10 @@ def _label(text: str, *, selectable: bool = False, name: str = "") -> QLabel:
 
 
 class ExportSummaryDialog(QDialog):
-    def __init__(self, parent: QWidget | None, summary: ExportSummary, out_path: Path, lang: str = "ko") -> None:
+    def __init__(self, parent: QWidget | None, summary: ExportSummary, out_path: Path, lang: str = "ko", *,
+                 coverage: tuple[int, int] | None = None) -> None:
+        """``coverage``: ``(characters detected, characters in the text)``, shown when detection is
+        incomplete."""
         super().__init__(parent)
         self.lang = lang
         self.summary = summary
@@ -100,6 +103,9 @@ class ExportSummaryDialog(QDialog):
                 status=tr(f"detection.{summary.detection.value}", lang)), name="detectionWarning")
             warn.setStyleSheet("color: #a00000; font-weight: bold;")
             layout.addWidget(warn)
+            if coverage is not None:
+                done, total = coverage
+                layout.addWidget(_label(coverage_text("summary.coverage", done, total, lang), name="coverage"))
             self.partial_box = QCheckBox(tr("summary.partial_ok", lang))
             self.partial_box.setObjectName("partialOk")
             self.partial_box.toggled.connect(self._update)
@@ -172,20 +178,31 @@ class ExportResultDialog(QDialog):
         if n is not None:
             layout.addWidget(_label(tr("result.replacements", lang).format(n=n)))
         leak = dict(getattr(result, "leak_check", None) or {})
-        if leak.get("result") == "clean":
+        review = review or {}
+        partial = bool(review.get("partial_export"))
+        clean = leak.get("result") == "clean" and not partial   # never a green "clean" for a partial export
+        if leak.get("result") == "clean" and partial:
+            text = tr("result.leak_partial", lang).format(n=leak.get("values_checked", 0))
+        elif leak.get("result") == "clean":
             text = tr("result.leak_clean", lang).format(n=leak.get("values_checked", 0))
         else:
             text = tr("result.leak_other", lang).format(result=leak.get("result", "—"))
         self.leak_label = _label(text, name="leakCheck")
-        self.leak_label.setStyleSheet("color: #106010;" if leak.get("result") == "clean" else "color: #a00000;")
+        self.leak_label.setStyleSheet("color: #106010;" if clean else "color: #a00000;")
         layout.addWidget(self.leak_label)
         if leak.get("unverifiable"):
             layout.addWidget(_label(tr("result.unverifiable", lang).format(n=leak["unverifiable"]),
                                     name="unverifiable"))
-        review = review or {}
-        if review.get("partial_export"):
+        if partial:
             layout.addWidget(_label(tr("result.partial", lang).format(
                 status=tr(f"detection.{review.get('detection', 'cancelled')}", lang)), name="partialNote"))
+            total = int(review.get("text_chars") or 0)
+            left = int(review.get("unchecked_chars") or 0)
+            if total:
+                unchecked = _label(coverage_text("result.partial_unchecked", total - left, total, lang),
+                                   name="uncheckedNote")
+                unchecked.setStyleSheet("color: #a00000; font-weight: bold;")
+                layout.addWidget(unchecked)
         if review.get("pending_below_threshold"):
             layout.addWidget(_label(tr("result.below", lang).format(n=review["pending_below_threshold"])))
         warnings = tuple(getattr(result, "warnings", ()) or ())
@@ -208,6 +225,14 @@ class ExportResultDialog(QDialog):
 
     def open_folder(self) -> bool:
         return QDesktopServices.openUrl(self.folder_url())
+
+
+def coverage_text(key: str, done: int, total: int, lang: str) -> str:
+    from .status_line import coverage_pct
+
+    done = max(0, min(done, total))
+    return tr(key, lang).format(done=done, total=total, left=total - done,
+                                pct=coverage_pct(done / total if total else 1.0))
 
 
 def confirm_overwrite(parent: QWidget | None, path: Path, lang: str = "ko") -> bool:

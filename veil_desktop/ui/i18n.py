@@ -433,6 +433,16 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                         "{n} document(s) to export, {skipped} not exported"),
     "exportall.export": ("내보내기", "Export"),
     "exportall.checking": ("내보낼 문서를 확인하는 중…", "Checking the documents to export…"),
+    # coverage: the share of the document detected (issue 22)
+    "status.detecting_cov": ("탐지 중… 문서의 {pct}% 확인 · 항목 {n}개", "Detecting… {pct}% of the document checked · {n} items so far"),
+    "summary.coverage": ("탐지한 부분: 문서 {total:,}자 중 {done:,}자 ({pct}%). 나머지 {left:,}자는 검사하지 않았습니다.",
+                         "Detected: {done:,} of {total:,} characters ({pct}%). The other {left:,} characters were never checked."),
+    "result.partial_unchecked": ("문서의 {pct}%만 탐지했습니다. 나머지 {left:,}자(전체 {total:,}자 중)는 개인정보를 검사하지 않았으므로 "
+                                 "그대로 남아 있을 수 있습니다.",
+                                 "Only {pct}% of the document was detected: the other {left:,} of {total:,} characters were never "
+                                 "checked for personal information and may still hold it in clear."),
+    "result.leak_partial": ("누출 검사: 마스킹한 값 {n}개는 결과 파일에 남아 있지 않습니다. 그러나 탐지하지 않은 부분은 검사하지 않았습니다.",
+                            "Leak check: the {n} masked value(s) are not in the output. But the part never detected was not checked."),
     "ws.problems": ("추가하지 못한 항목:", "Not added:"),
     # PDF page view
     "pdf.pages": ("쪽 보기", "Pages"),

@@ -37,6 +37,7 @@ def forward_stream(events: Iterable, on_spans: Callable[[list], None],
     buffer: list = []
     last_emit = 0.0
     sent_spans = False
+    sent_progress = False
     progress: Progress | None = None
     try:
         for event in events:
@@ -45,7 +46,10 @@ def forward_stream(events: Iterable, on_spans: Callable[[list], None],
             elif isinstance(event, Progress):
                 progress = event
             now = time.monotonic()
-            if now - last_emit >= throttle_s or (buffer and not sent_spans):
+            # the first spans at once, and the progress right after them (the coverage of a run cancelled
+            # while the next batch is computed)
+            first_progress = progress is not None and sent_spans and not sent_progress
+            if now - last_emit >= throttle_s or (buffer and not sent_spans) or first_progress:
                 if buffer:
                     on_spans(buffer)
                     buffer = []
@@ -53,6 +57,7 @@ def forward_stream(events: Iterable, on_spans: Callable[[list], None],
                 if progress is not None:
                     on_progress(progress.done, progress.total)
                     progress = None
+                    sent_progress = sent_spans
                 last_emit = now
     finally:
         if buffer and not is_cancelled():
