@@ -213,3 +213,9 @@ def test_short_latin_words_match_as_whole_words_only():
         assert m.search(text) is None, text
     assert m.search("김 민 수") is not None and m.search("010 2345 6789") is not None   # unchanged
     assert m.search("HONG@EXAMPLE.COM") is not None
+
+
+def test_captions_are_not_hits_in_a_text_output_holding_markup():
+    m = ValueMatcher(["Header"])
+    assert leakcheck.check_text_bytes("── Header 1 ──\n<b>머리글</b>\n".encode(), m).clean
+    assert not leakcheck.check_text_bytes("── Header 1 ──\n<b>Header</b>\n".encode(), m).clean

@@ -230,7 +230,7 @@ _ENUM_ATTRS = {"type", "fldCharType", "hint", "lineRule", "vAlign", "textAlignme
                "stroke", "fillType", "connecttype", "extrusionOk", "insetmode", "joinstyle", "headerType",
                "pageStartsOn", "gutterType", "kind", "mode", "script", "lang", "styleType", "dirty",
                "underline", "strikeout", "outline", "shadow", "emboss", "engrave", "symMark",
-               "compatibleFont", "fontFamily", "cs", "eastAsiaTheme", "asciiTheme", "hAnsiTheme",
+               "compatibleFont", "fontFamily", "eastAsiaTheme", "asciiTheme", "hAnsiTheme",
                "cstheme", "themeColor", "themeFill", "themeShade", "themeTint", "vertAnchor", "horzAnchor",
                "tblpXSpec", "tblpYSpec", "xAlign", "yAlign", "dropCap", "hRule", "tabs", "leader", "pos",
                "Extension", "TargetMode", "space", "Ignorable", "Requires", "ProcessContent"}
@@ -504,7 +504,7 @@ def check_text_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
         return rep
     scan_bytes("text", data, matcher, rep, captions=True)
     if rep.clean and b"<" in data:  # markup in a text file: also read as HTML/XML (tags split values)
-        scan_bytes("text as markup", data, matcher, rep, xml=True)
+        scan_bytes("text as markup", data, matcher, rep, xml=True, captions=True)
     return rep
 
 
