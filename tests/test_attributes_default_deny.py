@@ -7,7 +7,6 @@ decompressed, ``assert_gone``) that the planted value is gone; an ordinary pytho
 harmless attributes and shows no attribute noise for review."""
 from __future__ import annotations
 
-import re
 import zipfile
 
 import docx

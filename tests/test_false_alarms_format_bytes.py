@@ -14,7 +14,7 @@ import docx
 import pypdfium2 as pdfium
 import pytest
 
-from tests.fixtures.leak_builders import W_NS, assert_gone, hp, make_docx, make_hwpx, para, redact
+from tests.fixtures.leak_builders import W_NS, hp, make_docx, make_hwpx, para, redact
 from tests.test_documents_pdf import REPO_FONT, dark_fraction, make_pdf
 from veil_desktop.documents import leakcheck
 from veil_desktop.documents.matching import ValueMatcher

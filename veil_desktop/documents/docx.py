@@ -45,7 +45,8 @@ from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
 from .xmlwalk import (NEUTRALISED, Emitter, Slot, TextPart, ZipProfile, attribute_slots,
-                      custom_xml_walker, generic_walker, localname, read_zip_document, rels_walker, sym_text, textual_attribute,
+                      custom_xml_walker, generic_walker, localname, read_zip_document, rels_walker,
+                      sym_text, textual_attribute,
                       write_zip_document)
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"

@@ -243,7 +243,8 @@ def _format_value(name: str, value: str) -> bool:
     local = name.rsplit(":", 1)[-1]
     if _MIME_VALUE.match(value) or _SCHEMA_VALUE.match(value):
         return True
-    if "/" in value and re.fullmatch(r"[\w./\-\[\]]{1,200}", value, re.A) and standard_part_name(value.lstrip("/")):
+    if "/" in value and re.fullmatch(r"[\w./\-\[\]]{1,200}", value, re.A) \
+            and standard_part_name(value.lstrip("/")):
         return True    # a reference to a standard part (href="BinData/image1.png", Target="media/image1.png")
     return local in _ENUM_ATTRS and bool(_ENUM_TOKEN.match(value.strip()))
 
@@ -382,7 +383,8 @@ def pdf_syntax_view(data: bytes) -> str:
                 out.append(tok.decode("latin-1"))
         elif kind == "comment":
             t = tok.decode("latin-1")
-            if not re.match(r"^%(?:PDF-\d\.\d|%EOF|FDF-\d\.\d)?\s*$", t) and not (len(t) <= 8 and not t[1:].isascii()):
+            header = re.match(r"^%(?:PDF-\d\.\d|%EOF|FDF-\d\.\d)?\s*$", t)
+            if not header and not (len(t) <= 8 and not t[1:].isascii()):   # nor the binary marker
                 out.append(t[1:])
         elif kind == "name":
             if b"#" in tok:

@@ -182,12 +182,12 @@ _CSS = re.compile(r"^(?:\s*[A-Za-z\-]+\s*:\s*[#\w.%\-+ ]*;?)+\s*$")           # 
 _PREFIX_MAP = re.compile(r"""^(?:\s*xmlns:\w+=['"][^'"\s]*['"])*\s*$""")   # w:dataBinding prefixMappings
 _XPATH = re.compile(r"^(?:/[\w:.\-]+(?:\[\d{1,4}\])?)+$")                   # w:xpath="/ns0:root[1]/ns0:x[1]"
 _BIBLIOGRAPHY = "{http://schemas.openxmlformats.org/officeDocument/2006/bibliography}"
-_LATIN_PHRASE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .,_&+()\-]{0,60}$")
+_LATIN_PHRASE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .,_&+()\-]{0,60}$")          # "heading 1", "Table Grid"
 _COLOUR = re.compile(r"^#[0-9A-Fa-f]{3,8}$")
 _PUNCT = re.compile(r"^[^\w\s@]{1,3}$")      # ")", "-", "•": list/number suffixes, no letters or digits
 _KO_STYLE = re.compile(r"^(?:바탕글|본문|개요 ?\d{1,2}|쪽 ?번호|머리말|꼬리말|각주|미주|메모|차례 ?제목|차례 ?\d{1,2}|"
                        r"캡션|표준|제목 ?\d{0,2}|부제|목록 ?단락|인용|강조|머리글|바닥글|표 ?구분선|기본 ?단락 ?글꼴|"
-                       r"각주 ?텍스트|미주 ?텍스트|각주 ?참조|미주 ?참조|목차 ?\d{0,2}|하이퍼링크|줄 ?번호)$")          # "heading 1", "Table Grid"
+                       r"각주 ?텍스트|미주 ?텍스트|각주 ?참조|미주 ?참조|목차 ?\d{0,2}|하이퍼링크|줄 ?번호)$")
 _COORD_ATTRS = {"coordsize", "coordorigin", "points", "adj", "path", "origin", "size", "position", "from",
                 "to", "control1", "control2", "wrapcoords", "offset", "offset2", "matrix", "focusposition",
                 "focussize", "limo", "textboxrect", "connectlocs", "connectangles", "eqn", "inset",
