@@ -112,3 +112,50 @@ def test_threshold_one_then_export_all_needs_the_counted_tick(qtbot, model, tmp_
     data = json.loads((out2 / SUMMARY_NAME).read_text("utf-8"))
     assert data["documents"][0]["pending_below_threshold"] == n_a
     close_boxes(w)
+
+
+def test_export_all_copies_failure_is_named_in_korean_and_fixed_from_the_list(qtbot, model, tmp_path):
+    from veil_desktop.ui.export_all_dialog import ExportAllResultDialog
+    from veil_desktop.ui.hit_list import HitListDialog
+    from veil_desktop.ui.i18n import tr
+
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    src = folder / "memo.txt"
+    src.write_text("수신: 홍길동 귀하.\n담당자 홍길동 주무관\n", encoding="utf-8")
+    w = show_window(qtbot, model)
+    tools = w.tools
+    with qtbot.waitSignal(w.detectionFinished, timeout=30000):
+        tools.open_paths([folder])
+    qtbot.waitUntil(lambda: settled(w), timeout=60000)
+    names = sorted((it for it in w.state if w.state.value(it) == "홍길동"), key=lambda it: it.start)
+    assert len(names) == 2
+    w.state.set_status([it.id for it in w.state if it.id != names[1].id], Status.ACCEPTED)
+    w.state.set_status([names[1].id], Status.REJECTED)     # a copy of an accepted name left in clear
+    qtbot.waitUntil(lambda: tools.ws[0].status is DocStatus.REVIEWED, timeout=5000)
+    out = tmp_path / "out"
+    with qtbot.waitSignal(tools.exportAllFinished, timeout=30000) as done:
+        tools.export_all_to(out)
+    row = done.args[0].rows[0]
+    assert (row.status, row.code, row.copies) == ("failed", "copies", 1) and not (out / "memo.txt").exists()
+    dlg = tools.export_all_result
+    assert isinstance(dlg, ExportAllResultDialog) and dlg.isVisible()
+    # named in the UI language, no English offsets; localised Close button
+    assert dlg.row_texts() == [("memo.txt", "내보내지 않음: 마스킹한 값의 사본 1개가 가려지지 않은 채 남아 있습니다")]
+    assert [b.text() for b in dlg.buttons.buttons()] == [tr("close", "ko")]
+    # fix it from there: the single export's copies list, then written to the same output
+    with qtbot.waitSignal(w.copiesFound, timeout=20000):
+        dlg.fix_buttons[0].click()
+    box = w.findChild(HitListDialog, "copiesList")
+    assert box is not None and box.isVisible() and not (out / "memo.txt").exists()
+    with qtbot.waitSignal(w.exportFinished, timeout=20000) as fin:
+        box.apply_button.click()
+    assert fin.args == [str(out / "memo.txt")]
+    assert (out / "memo.txt").read_text("utf-8") == "수신: [인명] 귀하.\n담당자 [인명] 주무관\n"
+    for d in w.findChildren(type(w.exporter.result_dialog or dlg)):
+        d.done(0)
+    # a folder scan never queues the tool's own outputs (output + report beside it) nor its summary
+    n = len(tools.ws)
+    tools.open_paths([out])
+    assert len(tools.ws) == n
+    close_boxes(w)

@@ -177,6 +177,8 @@ def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
     review = build_summary(state, req.policy, req.detection, document, req.styles, req.default_style,
                            masker.lang).report_fields(partial_ok=req.partial_ok)
     review.update(req.review or {})
+    # the share of the text detection covered (the window passes its figure; whole when detection finished)
+    review.setdefault("coverage", 1.0 if req.detection is DetectionStatus.COMPLETE else None)
     review["pending_below_threshold"] = len(left)
     review["pending_below_threshold_per_label"] = dict(sorted(Counter(it.label for it in left).items()))
     review["reasons"] = dict(sorted(Counter(c or "none" for c in part_reasons).items()))

@@ -127,8 +127,9 @@ class ReviewSession:
         text detection covered) and ``unchecked_chars``."""
         review = summary.report_fields(partial_ok=partial_ok)
         review["coverage"] = round(self.coverage, 4)
-        review["unchecked_chars"] = self.unchecked_chars
-        review["text_chars"] = len(self.state.text)
+        if self.unchecked_chars:
+            review["unchecked_chars"] = self.unchecked_chars
+            review["text_chars"] = len(self.state.text)
         return review
 
     def detector_loaded(self, detector_id: str) -> None:

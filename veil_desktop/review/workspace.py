@@ -336,6 +336,10 @@ class ExportRow:
     counts: dict = field(default_factory=dict)
     leak_check: str = ""
     below_threshold: int = 0         # pending suggestions hidden below the threshold, left unmasked
+    #: why it was not exported, for the UI's own words: exists / no_session / not_finished / copies / leak /
+    #: pending / error / queued / detecting / unreadable / cancelled / same_name / original; ``copies``: how many
+    code: str = ""
+    copies: int = 0
 
 
 @dataclass
@@ -377,15 +381,16 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
 
     try:
         if out.exists() and not overwrite:
-            return ExportRow(entry.path, None, "failed", f"{out.name} already exists (not replaced)")
+            return ExportRow(entry.path, None, "failed", f"{out.name} already exists (not replaced)", code="exists")
         doc = open_document(entry.path)
         state = ReviewState(doc.text)
         info = load_session(state)
         if info is None:
             return ExportRow(entry.path, None, "not_reviewed",
-                             "no saved review for this content (the file changed since it was reviewed?)")
+                             "no saved review for this content (the file changed since it was reviewed?)",
+                             code="no_session")
         if not info.detection_complete:
-            return ExportRow(entry.path, None, "not_reviewed", "detection has not finished")
+            return ExportRow(entry.path, None, "not_reviewed", "detection has not finished", code="not_finished")
         out.parent.mkdir(parents=True, exist_ok=True)
         req = ExportRequest(out, dict(styles or {}), default_style or DEFAULT_MASK_STYLE.value,
                             PendingPolicy.BLOCK, info.model_id, allow_below_threshold=allow_below_threshold,
@@ -396,15 +401,15 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
             return ExportRow(entry.path, None, "failed",
                              f"leak check: {res.count} unmasked cop{'y' if res.count == 1 else 'ies'} of masked "
                              f"values remain{f' (first in {where})' if where else ''}; open the document and "
-                             "mask them too")
+                             "mask them too", code="copies", copies=res.count)
         return ExportRow(entry.path, out, "exported", "", dict(res.counts),
                          str(res.leak_check.get("result", "")), state.hidden_pending_count())
     except PendingSpansError as e:
-        return ExportRow(entry.path, None, "not_reviewed", str(e))
+        return ExportRow(entry.path, None, "not_reviewed", str(e), code="pending")
     except LeakDetected as e:
-        return ExportRow(entry.path, None, "failed", f"leak check: {e}")
+        return ExportRow(entry.path, None, "failed", f"leak check: {e}", code="leak")
     except (DocumentError, OSError, ValueError) as e:
-        return ExportRow(entry.path, None, "failed", str(e))
+        return ExportRow(entry.path, None, "failed", str(e), code="error")
 
 
 def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, default_style=None,
@@ -423,19 +428,22 @@ def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, d
             why = {DocStatus.PENDING: f"{e.pending} suggestion(s) pending",
                    DocStatus.QUEUED: "not detected yet", DocStatus.DETECTING: "detection running",
                    DocStatus.FAILED: e.message or "could not be read"}[e.status]
-            rows.append(ExportRow(e.path, None, "not_reviewed", why))
+            rows.append(ExportRow(e.path, None, "not_reviewed", why, code={
+                DocStatus.QUEUED: "queued", DocStatus.DETECTING: "detecting"}.get(e.status, "unreadable")))
     outs: dict[str, Path] = {}
     for n, e in enumerate(todo, 1):
         if cancelled():
-            rows.append(ExportRow(e.path, None, "failed", "cancelled before export"))
+            rows.append(ExportRow(e.path, None, "failed", "cancelled before export", code="cancelled"))
             continue
         out = output_path_for(e, folder)
         if _key(out) in outs:
-            rows.append(ExportRow(e.path, None, "failed", f"same output name as {outs[_key(out)].name}"))
+            rows.append(ExportRow(e.path, None, "failed", f"same output name as {outs[_key(out)].name}",
+                                  code="same_name"))
             continue
         outs[_key(out)] = e.path
         if _key(out) == _key(e.path):
-            rows.append(ExportRow(e.path, None, "failed", "the output would overwrite the original"))
+            rows.append(ExportRow(e.path, None, "failed", "the output would overwrite the original",
+                                  code="original"))
             continue
         rows.append(export_one(e, out, styles=styles, default_style=default_style, lang=lang,
                                allow_below_threshold=allow_below_threshold, overwrite=overwrite))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QHeaderView, QLabel, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWidget,
@@ -101,3 +102,77 @@ class ExportAllDialog(QDialog):
     def row_texts(self) -> list[tuple[str, ...]]:
         return [tuple(self.table.item(r, c).text() for c in range(self.table.columnCount()))
                 for r in range(self.table.rowCount())]
+
+
+def row_text(row, lang: str) -> str:
+    """An *Export all* row's outcome in the UI language (``review.workspace.ExportRow.code``), never the
+    core's English message."""
+    if row.status == "exported":
+        return tr("exportall.will_export", lang)
+    code = getattr(row, "code", "") or "error"
+    text = tr(f"exportall.fail.{code}", lang)
+    if text == f"exportall.fail.{code}":
+        text = tr("exportall.fail.error", lang)
+    return text.format(n=getattr(row, "copies", 0))
+
+
+class ExportAllResultDialog(QDialog):
+    """After *Export all*: counts, one row per document in the UI language, and for a document stopped by
+    unmasked copies of masked values a button that opens it and shows the copies list (the single export's
+    fix-up flow). ``fixRequested(source)``."""
+
+    fixRequested = Signal(object)
+
+    def __init__(self, parent: QWidget | None, summary, lang: str = "ko") -> None:
+        from PySide6.QtWidgets import QPushButton
+
+        super().__init__(parent)
+        self.lang = lang
+        self.summary = summary
+        self.setObjectName("exportAllResult")
+        self.setWindowTitle(tr("ws.export_done_title", lang))
+        layout = QVBoxLayout(self)
+        msg = tr("ws.export_done", lang).format(ok=len(summary.exported), failed=len(summary.failed),
+                                                pending=len(summary.not_reviewed), path=summary.summary_path)
+        below = sum(r.below_threshold for r in summary.exported)
+        if below:
+            msg += "\n" + tr("ws.export_below", lang).format(n=below)
+        head = QLabel(msg)
+        head.setWordWrap(True)
+        head.setObjectName("exportAllDone")
+        layout.addWidget(head)
+        rows = list(summary.rows)
+        self.table = QTableWidget(len(rows), 3)
+        self.table.setObjectName("exportAllRows")
+        self.table.setHorizontalHeaderLabels([tr("exportall.col.doc", lang), tr("exportall.col.outcome", lang), ""])
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.fix_buttons: dict[int, QPushButton] = {}
+        for r, row in enumerate(rows):
+            self.table.setItem(r, 0, QTableWidgetItem(row.source.name))
+            self.table.setItem(r, 1, QTableWidgetItem(row_text(row, lang)))
+            if getattr(row, "code", "") == "copies":
+                b = QPushButton(tr("exportall.fix", lang))
+                b.setObjectName(f"fixCopies{r}")
+                b.clicked.connect(lambda _c=False, row=row: self._fix(row))
+                self.table.setCellWidget(r, 2, b)
+                self.fix_buttons[r] = b
+        layout.addWidget(self.table)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        from .dialogs import translate_buttons
+
+        translate_buttons(self.buttons, lang)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.resize(860, 420)
+
+    def _fix(self, row) -> None:
+        self.fixRequested.emit(row.source)
+        self.accept()
+
+    def row_texts(self) -> list[tuple[str, str]]:
+        return [(self.table.item(r, 0).text(), self.table.item(r, 1).text()) for r in range(self.table.rowCount())]

@@ -84,6 +84,8 @@ class ReviewTools(WorkspaceTool, FindTool, TermsTool, PagesTool, QObject):
         self._queue_timer = QTimer(self, singleShot=True, interval=0, timeout=self._pump_queue)
         self.terms_error = ""
         self.export_all_dialog = None
+        self.export_all_result = None
+        self._below_ok_last = False
         try:
             self.terms: TermList = load_user_terms()
         except TermsError as e:

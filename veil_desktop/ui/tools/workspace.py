@@ -14,13 +14,13 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
 
 from ...review.terms import TermList
 from ...review.workspace import (
-    DetectOutcome, DocStatus, Workspace, export_reviewed, finish_document, prepare_document,
+    DetectOutcome, DocStatus, Workspace, export_reviewed, finish_document, output_path_for, prepare_document,
 )
 from ..find_bar import FindBar
 from ..i18n import tr
 from ..pdf_view import has_pages
 from ..workspace_panel import WorkspacePanel
-from ..export_all_dialog import ExportAllDialog
+from ..export_all_dialog import ExportAllDialog, ExportAllResultDialog
 from ...review.export_all_check import check_entries
 from ...review.review_session import ReviewSession
 
@@ -45,6 +45,8 @@ class WorkspaceTool:
     exportAllFinished: Signal
     exportAllChecked: Signal
     export_all_dialog: object
+    export_all_result: object
+    _below_ok_last: bool
     _bg_job: int | None
     _bg_index: int
     _state: object
@@ -249,6 +251,7 @@ class WorkspaceTool:
         Documents with suggestions hidden below the threshold are exported only with ``below_threshold_ok``
         (the reviewer's counted tick in the summary)."""
         w = self.w
+        self._below_ok_last = below_threshold_ok
         w.flush_autosave(even_empty=True)      # the document on screen: its latest decisions (nothing found
                                                # is a review too)
         entries = [e for e in self.ws.entries]
@@ -266,20 +269,41 @@ class WorkspaceTool:
             i = self.ws.index_of(row.source)
             if i >= 0:
                 self.ws.update(i, DocStatus.EXPORTED, output=row.output)
-        msg = tr("ws.export_done", self.lang).format(ok=len(summary.exported), failed=len(summary.failed),
-                                                     pending=len(summary.not_reviewed), path=summary.summary_path)
-        below = sum(r.below_threshold for r in summary.exported)
-        if below:
-            msg += "\n" + tr("ws.export_below", self.lang).format(n=below)
-        details = [f"{r.source.name}: {r.message}" for r in summary.rows if r.status != "exported"]
-        box = QMessageBox(QMessageBox.Icon.Information, tr("ws.export_done_title", self.lang),
-                          msg + ("\n\n" + "\n".join(details[:30]) if details else ""),
-                          QMessageBox.StandardButton.Ok, self.w)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        dlg = ExportAllResultDialog(self.w, summary, self.lang)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.fixRequested.connect(lambda source: self.fix_copies(source, summary.folder))
+        dlg.finished.connect(lambda _r: setattr(self, "export_all_result", None))
+        self.export_all_result = dlg
+        dlg.open()
         self.last_export = summary
+        self._export_folder = Path(summary.folder)
         self.exportAllFinished.emit(summary)
 
+    def fix_copies(self, source, folder) -> None:
+        """A document *Export all* stopped for unmasked copies: open it and run the single export to the
+        same output, which shows the copies list (mask them, or go back); nothing is written before."""
+        w = self.w
+        i = self.ws.index_of(source)
+        if i < 0:
+            return
+        out = output_path_for(self.ws[i], Path(folder))
+
+        connected = []
+
+        def go(*_a) -> None:
+            if self.review.path is None or _key(self.review.path) != _key(source):
+                return
+            if connected:
+                w.documentLoaded.disconnect(go)
+                connected.clear()
+            w.exporter.export_to(out, policy="block", below_threshold_ok=self._below_ok_last, overwrite=False)
+
+        if self.review.path is not None and _key(self.review.path) == _key(source) and not w.opening:
+            go()
+        else:
+            w.documentLoaded.connect(go)
+            connected.append(True)
+            self.goto(i)
 
 def _key(p) -> str:
     try:
