@@ -333,3 +333,14 @@ def test_scheduler_address_rules(tmp_path):
     for bad in ("ws://127.0.0.1:8786", "inproc://x", "127.0.0.1", "tcp://:8786", "tcp://h:99999"):
         with pytest.raises(SchedulerRefused):
             check_scheduler(bad)
+
+
+def test_cluster_flags_without_a_cluster_are_usage_errors(tmp_path, model, capsys):
+    f = tmp_path / "a.txt"
+    f.write_text("홍길동", encoding="utf-8")
+    for extra in (["--summary-json", str(tmp_path / "s.json")], ["--file-timeout", "5"], ["--insecure"]):
+        assert main(["redact", str(f), "--out", str(tmp_path / "o"), "--model", str(model), *extra]) == 2
+        assert "only with --workers" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+    assert main(["redact", str(f), "--out", str(tmp_path / "o"), "--model", str(model), "--workers", "0"]) == 2
+    assert "at least 1" in capsys.readouterr().err

@@ -459,10 +459,12 @@ def run(args: argparse.Namespace) -> int:
     jobs, rows = collect_jobs(args.inputs, out_dir, args.txt)
     if not jobs and not rows:
         return _usage_error("no supported files found in the inputs")
-    from .cluster.run import run_cluster, wanted  # no Dask import unless a cluster run is asked for
+    from .cluster.run import cluster_only, run_cluster, wanted  # no Dask import unless a cluster run
 
     if wanted(args):
         return run_cluster(args, jobs, rows, out_dir)
+    if cluster_only(args):
+        return _usage_error(cluster_only(args))
     if jobs:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)

@@ -34,8 +34,16 @@ WORKERLESS_S = 120.0          # no worker at all for this long: the files left b
 
 
 def wanted(args) -> bool:
-    return bool(getattr(args, "workers", None) or getattr(args, "scheduler", None)
+    return bool(getattr(args, "workers", None) is not None or getattr(args, "scheduler", None)
                 or getattr(args, "scheduler_file", None))
+
+
+def cluster_only(args) -> str:
+    """A usage message when a cluster-only flag is given without --workers/--scheduler, else ''."""
+    flags = [f for f, v in (("--summary-json", args.summary_json), ("--file-timeout", args.file_timeout),
+                            ("--tls-ca", args.tls_ca), ("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key),
+                            ("--insecure", args.insecure)) if v]
+    return f"{', '.join(flags)}: only with --workers, --scheduler or --scheduler-file" if flags else ""
 
 
 def _err(msg: str) -> int:
