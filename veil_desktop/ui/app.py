@@ -52,6 +52,13 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+    from .system_libs import startup_message
+
+    missing = startup_message("ko")        # Qt's own abort names the wrong library (issue 22)
+    if missing:
+        print(missing + "\n\n" + startup_message("en"), file=sys.stderr)
+        return 1
+
     from PySide6.QtGui import QFont, QIcon
     from PySide6.QtWidgets import QApplication
 

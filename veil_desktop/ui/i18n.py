@@ -463,6 +463,12 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                                  "not exported: same output name as another document"),
     "exportall.fail.original": ("내보내지 않음: 결과가 원본을 덮어쓰게 됨", "not exported: the output would replace the original"),
     "exportall.fix": ("사본 목록 보기…", "Show the copies…"),
+    # start-up check of the Qt platform's system libraries (ui/system_libs.py)
+    "startup.missing_libs": ("veil-desktop 창을 열 수 없습니다. Qt의 X11(xcb) 화면 모듈에 필요한 시스템 라이브러리가 없습니다: {libs}\n"
+                             "설치 명령 (Debian/Ubuntu): {apt}\n(창 없이 확인하려면 QT_QPA_PLATFORM=offscreen)",
+                             "veil-desktop cannot open its window: system libraries that Qt's X11 (xcb) platform needs are "
+                             "missing: {libs}\nInstall them (Debian/Ubuntu): {apt}\n(to run without a window: "
+                             "QT_QPA_PLATFORM=offscreen)"),
     "ws.problems": ("추가하지 못한 항목:", "Not added:"),
     # PDF page view
     "pdf.pages": ("쪽 보기", "Pages"),
