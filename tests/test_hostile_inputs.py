@@ -272,6 +272,9 @@ class Faulty:
                     raise exc
         return self.inner.stream(text, **kw)
 
+    def detect(self, text):          # the Detector protocol (the export's second opinion calls it)
+        return self.inner.detect(text)
+
 
 def _run_with(monkeypatch, tmp_path, faults, files: dict[str, str], extra=()):
     from veil_desktop import redact_cli as batch

@@ -116,7 +116,7 @@ def _zip_views(data: bytes) -> list[View]:
         if name.lower().endswith((".xml", ".rels", ".hpf")) or head.startswith(b"<"):
             out += _xml_views(name, payload)
         elif name.lower().endswith(".txt"):
-            out.append(View(name, payload.decode("utf-8", "replace")[:MAX_VIEW_CHARS], False))
+            out.append(View(name, _decode_text(payload)[:MAX_VIEW_CHARS], _is_preview_text(name)))
     return out
 
 
@@ -141,8 +141,24 @@ def _hwp_views(data: bytes) -> list[View]:
                 text = "\n".join(_para_text(p) for tag, p in recs if tag == 0x43)
                 out.append(View(name, text[:MAX_VIEW_CHARS], name.startswith("BodyText/")))
             else:
-                out.append(View(name, stream.decode("utf-16-le", "ignore")[:MAX_VIEW_CHARS], False))
+                out.append(View(name, stream.decode("utf-16-le", "ignore")[:MAX_VIEW_CHARS],
+                                _is_preview_text(name)))
     return out
+
+
+def _is_preview_text(name: str) -> bool:
+    """The preview text (HWPX ``Preview/PrvText.txt``, HWP ``PrvText``) is the body's text again, rebuilt
+    from the masked body by the writer: it counts as visible, like the body it repeats."""
+    return name.rsplit("/", 1)[-1].lower() in ("prvtext.txt", "prvtext")
+
+
+def _decode_text(data: bytes) -> str:
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return data.decode("utf-16", "replace")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp949", "replace")
 
 
 def text_views(data: bytes, kind: str) -> list[View]:
@@ -192,8 +208,9 @@ def second_opinion(views: Iterable[View], detect: Callable[[str], list], rules: 
                 if kind:
                     blocking.append(Finding(v.place, kind, False, 1.0, "digits"))
             if True:  # element text of a hidden part: the model too
-                for s in detect(v.text):
-                    if s.label in MODEL_LABELS and s.score >= HIDDEN_MIN_SCORE and not own(s):
+                for s in detect(v.text):     # the model's own finding, not the rule grammar's
+                    if (s.label in MODEL_LABELS and s.source == "model" and s.score >= HIDDEN_MIN_SCORE
+                            and not own(s)):
                         blocking.append(Finding(v.place, s.label, False, float(s.score), "model"))
         else:
             for s in detect(v.text):
