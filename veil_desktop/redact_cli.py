@@ -47,7 +47,7 @@ from pathlib import Path
 
 from .detect.span import DEFAULT_MIN_SCORE
 from .masking import DEFAULT_MASK_STYLE, TAG_LANGUAGE_CHOICES, MaskStyle, style_example
-from .documents.errors import DocumentError, LeakDetected
+from .documents.errors import DocumentError, LeakDetected, NeedsReview
 from .documents.export import is_own_output
 from .documents.formats import SUPPORTED_FORMATS, is_sidecar, output_name
 
@@ -335,6 +335,9 @@ def redact_one(job: Job, detector, masker_args: tuple[dict, MaskStyle], min_scor
             note = "; ".join(n for n in (note, f"{below} suggestion(s) under {min_score:.2f} left unmasked "
                                                "(--min-score)") if n)
         return Row(job.source, job.output, "ok", note, Counter(res.counts), time.perf_counter() - t0)
+    except NeedsReview as e:             # the second opinion: a person must look at a hidden part
+        return Row(job.source, None, "REVIEW", "needs review: " + " ".join(str(e).split())
+                   + _remove_stale(job.output), seconds=time.perf_counter() - t0)
     except LeakDetected as e:
         msg = f"leak check: {e}"
     except (DocumentError, OSError) as e:

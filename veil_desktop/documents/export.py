@@ -33,7 +33,7 @@ from typing import Any, Iterable, Mapping
 
 from ..masking import Masker, MaskStyle, Replacement
 from . import leakcheck
-from .errors import DocumentError, LeakDetected
+from .errors import DocumentError, LeakDetected, NeedsReview
 from .formats import format_of, spec, writer_for
 from .limits import ResourceLimit, document_budget
 from .matching import ValueMatcher, find_unmasked_copies, masked_values, strip_separators
@@ -347,7 +347,7 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
             summary["second_opinion"] = opinion_summary(blocking, possible)
             if blocking:
                 where = ", ".join(f"{f.label} in {f.place}" for f in blocking[:3])
-                raise LeakDetected(
+                raise NeedsReview(
                     f"The second opinion found what looks like personal information where no reviewer sees "
                     f"it ({where}); the output was deleted and the file needs review. Open it in the window, "
                     "look at that part (document properties, settings, attributes) and mask or remove it.",
