@@ -122,11 +122,36 @@ class ReviewSession:
         total = self.total_chars or (len(self.state.text) if self.state is not None else 0)
         return max(0, total - self.checked_chars)
 
+    def held_items(self, lang: str = "ko") -> tuple[str, ...]:
+        """What makes the document *needs review* (the batch CLI holds it back): one caption per unreadable
+        page or part, in ``lang``; each needs the reviewer's own confirmation before a window export."""
+        doc = self.document
+        if doc is None or not getattr(doc, "needs_review", False):
+            return ()
+        out: list[str] = []
+        for u in tuple(getattr(doc, "unreadable", ()) or ()):
+            text = (u.caption_en or u.where) if lang == "en" else (u.caption or u.where)
+            if text not in out:
+                out.append(text)
+        listed = {u.page for u in getattr(doc, "unreadable", ()) if u.page is not None}
+        for p in (doc.extra or {}).get("unreadable_pages", ()) or ():
+            if p not in listed:
+                out.append(f"page {p}: OCR could not read it reliably" if lang == "en"
+                           else f"{p}쪽: OCR로 확실히 읽지 못함")
+        return tuple(out)
+
+    def ocr_summary(self) -> dict | None:
+        """``{"pages", "mean_confidence"}`` of an OCR'd document (``Document.extra["ocr"]``), else None."""
+        ocr = (getattr(self.document, "extra", None) or {}).get("ocr")
+        return dict(ocr) if isinstance(ocr, dict) and ocr.get("pages") else None
+
     def report_review(self, summary: ExportSummary, partial_ok: bool) -> dict:
         """The report's ``review`` fields from the window: the summary's, plus ``coverage`` (the share of the
         text detection covered) and ``unchecked_chars``."""
         review = summary.report_fields(partial_ok=partial_ok)
         review["coverage"] = round(self.coverage, 4)
+        if self.held_items():
+            review["needs_review_confirmed"] = len(self.held_items())
         if self.unchecked_chars:
             review["unchecked_chars"] = self.unchecked_chars
             review["text_chars"] = len(self.state.text)
@@ -180,7 +205,7 @@ class ReviewSession:
     def check_export(self, out_path: str | Path, settings, *, styles: dict[str, str] | None = None,
                      default_style: str | None = None, policy: PendingPolicy | str | None = None,
                      partial_ok: bool = False, below_threshold_ok: bool = False, tag_lang: str | None = None,
-                     overwrite: bool | None = None) -> ExportCheck:
+                     overwrite: bool | None = None, held_ok: bool = False) -> ExportCheck:
         """The checks before an export (the original is never the output; nothing is written from an
         incomplete detection, or with suggestions hidden below the threshold, unless agreed) and the request.
         ``policy`` defaults to BLOCK: never a policy left over from another export."""
@@ -193,6 +218,9 @@ class ReviewSession:
         tag_lang = resolve_tag_language(self.state.text, tag_lang)   # the CLI's default too
         summary = self.summary(policy, styles, default_style, tag_lang)
         blockers = summary.blockers(partial_ok=partial_ok, below_threshold_ok=below_threshold_ok)
+        held = self.held_items()
+        if held and not held_ok:      # a scan the CLI holds back: every page confirmed by the reviewer
+            blockers.append("needs_review")
         if blockers:
             return ExportCheck(summary, tuple(blockers))
         req = ExportRequest(out, styles, default_style, policy, self.detector_id,

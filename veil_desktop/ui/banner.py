@@ -31,6 +31,9 @@ class StatusBanner(QFrame):
         self.unreadable_label = QLabel()
         self.unreadable_label.setObjectName("bannerUnreadable")
         self.unreadable_label.setWordWrap(True)
+        self.ocr_label = QLabel()
+        self.ocr_label.setObjectName("bannerOcr")
+        self.ocr_label.setWordWrap(True)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.incomplete_label, 1)
@@ -39,6 +42,8 @@ class StatusBanner(QFrame):
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addLayout(top)
         layout.addWidget(self.unreadable_label)
+        layout.addWidget(self.ocr_label)
+        self._ocr: dict | None = None
         self.lang = "ko"
         self._incomplete: tuple[str, int] | None = None
         self._unreadable: str = ""
@@ -57,6 +62,11 @@ class StatusBanner(QFrame):
         self._unreadable = captions
         self._refresh()
 
+    def set_ocr(self, summary: dict | None) -> None:
+        """An OCR'd document (``{"pages", "mean_confidence"}``): shown while it is reviewed."""
+        self._ocr = summary or None
+        self._refresh()
+
     def set_language(self, lang: str) -> None:
         self.lang = lang
         self._refresh()
@@ -73,7 +83,11 @@ class StatusBanner(QFrame):
         self.unreadable_label.setText(tr("banner.unreadable", lang).format(pages=self._unreadable)
                                       if self._unreadable else "")
         self.unreadable_label.setVisible(bool(self._unreadable))
-        self.setVisible(bool(self._incomplete or self._unreadable))
+        if self._ocr:
+            self.ocr_label.setText(tr("banner.ocr", lang).format(
+                pages=self._ocr.get("pages", 0), conf=f"{float(self._ocr.get('mean_confidence', 0)):.0f}"))
+        self.ocr_label.setVisible(bool(self._ocr))
+        self.setVisible(bool(self._incomplete or self._unreadable or self._ocr))
 
 
 def unreadable_captions(document, lang: str) -> str:

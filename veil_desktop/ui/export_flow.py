@@ -71,7 +71,8 @@ class ExportFlow(QObject):
             return None
         out = Path(out_path)
         dlg = ExportSummaryDialog(w, self.summary(policy, styles, default_style, tag_lang), out, w.lang,
-                                  coverage=(len(review.state.text) - review.unchecked_chars, len(review.state.text)))
+                                  coverage=(len(review.state.text) - review.unchecked_chars, len(review.state.text)),
+                                  held=review.held_items(w.lang))
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.summary_dialog = dlg
         document = review.document
@@ -83,7 +84,7 @@ class ExportFlow(QObject):
                 return
             self.export_to(out, styles=styles, default_style=default_style, policy=policy,
                            partial_ok=dlg.partial_ok(), below_threshold_ok=dlg.below_threshold_ok(),
-                           tag_lang=tag_lang)
+                           tag_lang=tag_lang, held_ok=dlg.held_ok())
 
         dlg.finished.connect(done)
         dlg.open()
@@ -93,7 +94,7 @@ class ExportFlow(QObject):
     def export_to(self, out_path: str | Path, *, styles: dict[str, str] | None = None,
                   default_style: str | None = None, policy: PendingPolicy | str | None = None,
                   partial_ok: bool = False, below_threshold_ok: bool = False, tag_lang: str | None = None,
-                  overwrite: bool | None = None) -> int | None:
+                  overwrite: bool | None = None, held_ok: bool = False) -> int | None:
         """Export to ``out_path`` in the background (``finished`` reports). Refuses, with a message and
         nothing written, while a blocker remains (see module docstring); asks before replacing a file
         unless ``overwrite`` says what to do."""
@@ -103,7 +104,7 @@ class ExportFlow(QObject):
         out = Path(out_path)
         check = review.check_export(out, w.settings, styles=styles, default_style=default_style, policy=policy,
                                     partial_ok=partial_ok, below_threshold_ok=below_threshold_ok,
-                                    tag_lang=tag_lang, overwrite=overwrite)
+                                    tag_lang=tag_lang, overwrite=overwrite, held_ok=held_ok)
         if check.same_file or check.blockers:
             w.show_error(tr("error.overwrite", w.lang) if check.same_file
                          else self._blocker_message(check.summary, list(check.blockers)))
@@ -125,6 +126,8 @@ class ExportFlow(QObject):
             lines.append(tr("summary.pending_blocked", lang).format(n=summary.pending))
         if "below_threshold" in blockers:
             lines.append(tr("summary.below", lang).format(n=summary.hidden, t=f"{summary.threshold:.2f}"))
+        if "needs_review" in blockers:
+            lines.append(tr("summary.held", lang).format(n=len(self.review.held_items(lang))))
         return tr("error.export", lang).format(message="\n".join(lines))
 
     def _ask_overwrite(self, req: ExportRequest) -> None:

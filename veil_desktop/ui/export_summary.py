@@ -42,7 +42,7 @@ def _label(text: str, *, selectable: bool = False, name: str = "") -> QLabel:
 
 class ExportSummaryDialog(QDialog):
     def __init__(self, parent: QWidget | None, summary: ExportSummary, out_path: Path, lang: str = "ko", *,
-                 coverage: tuple[int, int] | None = None) -> None:
+                 coverage: tuple[int, int] | None = None, held: tuple[str, ...] = ()) -> None:
         """``coverage``: ``(characters detected, characters in the text)``, shown when detection is
         incomplete."""
         super().__init__(parent)
@@ -120,6 +120,18 @@ class ExportSummaryDialog(QDialog):
             self.below_box.setObjectName("belowOk")
             self.below_box.toggled.connect(self._update)
             layout.addWidget(self.below_box)
+        # a scan the batch CLI holds back (needs review): one explicit confirmation per page or part
+        self.held_boxes: list[QCheckBox] = []
+        if held:
+            head = _label(tr("summary.held", lang).format(n=len(held)), name="heldWarning")
+            head.setStyleSheet("color: #a00000; font-weight: bold;")
+            layout.addWidget(head)
+            for i, text in enumerate(held):
+                box = QCheckBox(tr("summary.held_ok", lang).format(item=text))
+                box.setObjectName(f"heldOk{i}")
+                box.toggled.connect(self._update)
+                layout.addWidget(box)
+                self.held_boxes.append(box)
         self.message = _label("", name="summaryMessage")
         layout.addWidget(self.message)
 
@@ -141,8 +153,12 @@ class ExportSummaryDialog(QDialog):
     def below_threshold_ok(self) -> bool:
         return self.below_box is not None and self.below_box.isChecked()
 
+    def held_ok(self) -> bool:
+        return all(b.isChecked() for b in self.held_boxes)
+
     def blockers(self) -> list[str]:
-        return self.summary.blockers(partial_ok=self.partial_ok(), below_threshold_ok=self.below_threshold_ok())
+        out = self.summary.blockers(partial_ok=self.partial_ok(), below_threshold_ok=self.below_threshold_ok())
+        return out + ([] if self.held_ok() else ["needs_review"])
 
     def _update(self, *_args) -> None:
         blockers = self.blockers()

@@ -469,6 +469,16 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                              "veil-desktop cannot open its window: system libraries that Qt's X11 (xcb) platform needs are "
                              "missing: {libs}\nInstall them (Debian/Ubuntu): {apt}\n(to run without a window: "
                              "QT_QPA_PLATFORM=offscreen)"),
+    # scans in review (issue 22): the OCR banner, a needs-review scan confirmed page by page
+    "banner.ocr": ("🔍 OCR로 읽은 문서입니다: {pages}쪽, 평균 신뢰도 {conf}%. OCR이 잘못 읽은 숫자나 이름은 제안되지 않을 수 "
+                   "있으니 쪽 보기에서 원본과 대조하십시오.",
+                   "🔍 This document was read by OCR: {pages} page(s), mean confidence {conf}%. Digits or names OCR "
+                   "misread may not be suggested: compare with the original in the page view."),
+    "summary.held": ("검토가 필요한 부분 {n}곳: 읽지 못했거나 OCR로 확실히 읽지 못해 검사하지 않은 쪽입니다. 쪽마다 직접 확인해야 "
+                     "내보낼 수 있습니다.",
+                     "{n} part(s) need review: pages not read, or not read reliably by OCR, so never checked. Confirm "
+                     "each one to export."),
+    "summary.held_ok": ("원본에서 직접 확인했습니다: {item}", "I checked it in the original myself: {item}"),
     "ws.problems": ("추가하지 못한 항목:", "Not added:"),
     # PDF page view
     "pdf.pages": ("쪽 보기", "Pages"),

@@ -142,6 +142,7 @@ class DocumentOpening:
         self.panel.show_threshold(state.threshold)
         self.banner.set_incomplete(None)
         self.banner.set_unreadable(unreadable_captions(loaded.document, self.lang))
+        self.banner.set_ocr(self.review.ocr_summary())
         self.table_model = SpanTableModel(state, self.lang, self)
         self.table_model.set_parts(getattr(loaded.document, "parts", ()))  # the section/page column
         self.panel.set_model(self.table_model)
