@@ -168,7 +168,7 @@ class FindBar(QWidget):
         try:
             pattern = compile_query(q, opts)
         except FindError as e:
-            self._error = str(e)
+            self._error = find_error_text(str(e), self.lang)
             self._show_count()
             return
         if opts.width_insensitive:
@@ -286,3 +286,27 @@ class FindBar(QWidget):
 
     def _on_mark_all(self) -> None:
         self.mark_all()
+
+
+_FIND_ERRORS = (   # review.find.FindError's English messages -> catalogue keys (the UI's own words)
+    (r"^Type something to find", "find.err.empty"),
+    (r"^The search text is too long \(at most (?P<n>\d+)", "find.err.long"),
+    (r"^Not a valid regular expression: .*?(?:at position (?P<pos>\d+))?$", "find.err.regex"),
+    (r"^The regular expression is too complex", "find.err.complex"),
+    (r"^The pattern matches empty text", "find.err.empty_match"),
+)
+
+
+def find_error_text(message: str, lang: str) -> str:
+    """A find error in the UI language: no English regex-engine wording in the Korean UI."""
+    import re
+
+    for pattern, key in _FIND_ERRORS:
+        m = re.match(pattern, message)
+        if m:
+            pos = m.groupdict().get("pos")
+            text = tr(key, lang).format(n=m.groupdict().get("n") or "")
+            if key == "find.err.regex" and pos is not None:
+                text += " " + tr("find.err.at", lang).format(pos=int(pos) + 1)
+            return text
+    return tr("find.err.other", lang)

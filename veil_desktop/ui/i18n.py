@@ -479,6 +479,15 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                      "{n} part(s) need review: pages not read, or not read reliably by OCR, so never checked. Confirm "
                      "each one to export."),
     "summary.held_ok": ("원본에서 직접 확인했습니다: {item}", "I checked it in the original myself: {item}"),
+    # find errors in the UI language (ui/find_bar.find_error_text)
+    "find.err.empty": ("찾을 내용을 입력하십시오.", "Type something to find."),
+    "find.err.long": ("찾을 내용이 너무 깁니다 (최대 {n}자).", "The search text is too long (at most {n} characters)."),
+    "find.err.regex": ("정규식이 올바르지 않습니다.", "Not a valid regular expression."),
+    "find.err.at": ("({pos}번째 글자 근처)", "(near character {pos})"),
+    "find.err.complex": ("정규식이 너무 복잡합니다.", "The regular expression is too complex."),
+    "find.err.empty_match": ("이 패턴은 빈 문자열과 일치합니다. 한 글자 이상과 일치하게 고치십시오.",
+                             "The pattern matches empty text; make it match at least one character."),
+    "find.err.other": ("찾을 수 없는 패턴입니다.", "This pattern cannot be searched."),
     "ws.problems": ("추가하지 못한 항목:", "Not added:"),
     # PDF page view
     "pdf.pages": ("쪽 보기", "Pages"),
