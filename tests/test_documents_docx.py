@@ -279,7 +279,7 @@ def test_corrupt_and_hostile_zips(tmp_path, monkeypatch):
         open_document(bad)
     notzip = tmp_path / "text.docx"
     notzip.write_text("hello")
-    with pytest.raises(DocumentError, match="not a Word document"):
+    with pytest.raises(DocumentError, match="not a valid Word document"):
         open_document(notzip)
     ole = tmp_path / "old.docx"
     ole.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)

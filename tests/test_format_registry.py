@@ -20,6 +20,8 @@ def _read_memo(path: Path, data: bytes, encoding):
     import hashlib
 
     text = data.decode("utf-8")
+    if any("=" not in line for line in text.splitlines()):
+        raise ValueError("not key=value lines")         # a reader's own parse error
     return Document(path=path, format="memo", text=text, parts=(Part("본문", 0, len(text), path.name),),
                     segments=(Segment(0, len(text), "", 0),), sha256=hashlib.sha256(data).hexdigest(),
                     size=len(data), encoding="utf-8", newline="\n")
@@ -61,7 +63,7 @@ def test_a_registered_format_is_everywhere(memo_format, tmp_path):
     from veil_desktop.documents.errors import DocumentError
 
     with pytest.raises(DocumentError, match="not a Memo"):
-        open_document(bad)                      # the format's sniffer refuses content of another kind
+        open_document(bad)          # the reader fails; the format's sniffer names the likely cause
 
 
 def test_the_cli_redacts_a_registered_format_with_its_leak_check(memo_format, tmp_path):

@@ -43,9 +43,6 @@ def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None
         data = p.read_bytes()
     except OSError as e:
         raise DocumentError(f"Cannot read {p.name}: {e.strerror or e}.") from None
-    if sniff_mismatch(fmt, data):
-        raise DocumentError(f"{p.name} is not a {spec(fmt).description.split(' (')[0]} file: its content is "
-                            f"of another kind (renamed or damaged). Open the original file.")
     try:
         with document_budget(f".{fmt} file"), picture_policy(pictures):   # caps: limits.py
             return reader_for(fmt)(p, data, encoding)
@@ -58,6 +55,9 @@ def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None
         raise DocumentError(f"{p.name} is nested too deeply to be read (damaged or hostile file).") \
             from None
     except Exception as e:  # noqa: BLE001 - a malformed file must give a message, not a traceback
+        if sniff_mismatch(fmt, data):     # the format's content sniffing names the likely cause
+            raise DocumentError(f"{p.name} is not a {spec(fmt).description.split(' (')[0]} file: its content "
+                                "is of another kind (renamed or damaged). Open the original file.") from e
         raise DocumentError(f"{p.name} could not be read as .{fmt}: the file is damaged or not a "
                             f"{fmt.upper()} file ({type(e).__name__}).") from e
 
