@@ -62,7 +62,10 @@ def settings_fingerprint(args) -> str:
     key = {"v": __version__, "min_score": args.min_score, "style": list(args.style),
            "tag_lang": getattr(args, "tag_lang", "auto"), "txt": bool(args.txt),
            "allow_unreadable": bool(getattr(args, "allow_unreadable", False)),
-           "model": str(Path(args.model).resolve()) if args.model else "", "terms": terms_sha}
+           "model": str(Path(args.model).resolve()) if args.model else "", "terms": terms_sha,
+           "pictures": getattr(args, "pictures", "review"), "reason": list(getattr(args, "reason", []) or []),
+           "reason_in_output": getattr(args, "reason_in_output", None),
+           "redaction_log": bool(getattr(args, "redaction_log", False))}
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 

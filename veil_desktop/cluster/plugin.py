@@ -129,15 +129,20 @@ def redact_group(files: list[tuple[str, str]], opts: dict) -> list[dict]:
 
 
 def _redact_file(plugin, source: Path, output: Path, opts: dict) -> dict:
-    """The one place the cluster calls ``redact_cli.redact_one``."""
+    """The one place the cluster calls ``batch.redact_one``."""
     from ..documents.export import report_path_for
-    from ..redact_cli import Job, parse_styles, redact_one
+    from ..batch import Job, parse_styles, redact_one
     from .manifest import file_sha256
+
+    from ..review.reasons import parse_reason_args
 
     styles = parse_styles(opts["style"])
     row = redact_one(Job(source, output), plugin.detector, styles, opts["min_score"], source.name, False,
                      plugin.term_list, overwrite=opts["overwrite"], allow_unreadable=opts["allow_unreadable"],
-                     tag_lang=opts["tag_lang"])
+                     tag_lang=opts["tag_lang"], pictures=opts.get("pictures", "review"),
+                     reasons=parse_reason_args(opts.get("reason", [])),
+                     reason_in_output=opts.get("reason_in_output", ""),
+                     redaction_log=bool(opts.get("redaction_log", False)))
     res = {"source": str(source), "job_output": str(output), "output": str(row.output) if row.output else None,
            "status": row.status, "message": row.message, "counts": dict(row.counts), "seconds": row.seconds,
            "chars": 0, "size": None, "sha256": None, "output_sha256": None, "report": None}

@@ -151,7 +151,7 @@ class _Progress:
 
 def run_cluster(args, jobs: list, rows: list, out_dir: Path) -> int:
     """Hand-over from ``redact_cli.run`` (usage already checked there, ``jobs`` collected)."""
-    from .. import redact_cli as rc
+    from .. import batch as rc
 
     try:
         target = resolve_target(args)
@@ -259,7 +259,7 @@ def _on_signal(signum, frame):
 
 
 def _check_stop() -> None:
-    from .. import redact_cli as rc
+    from .. import batch as rc
 
     if _STOP:
         raise rc.Terminated() if _STOP[0] == signal.SIGTERM else KeyboardInterrupt()
@@ -309,7 +309,11 @@ def _run_tasks(client, todo, args, timeout, manifest, settings, results, progres
     from .plugin import TIMEOUT_TOPIC, redact_group
 
     opts = {"style": list(args.style), "min_score": args.min_score, "overwrite": bool(args.overwrite),
-            "allow_unreadable": bool(args.allow_unreadable), "tag_lang": args.tag_lang, "file_timeout": timeout}
+            "allow_unreadable": bool(args.allow_unreadable), "tag_lang": args.tag_lang, "file_timeout": timeout,
+            "pictures": getattr(args, "pictures", "review") or "review",
+            "reason": list(getattr(args, "reason", []) or []),
+            "reason_in_output": getattr(args, "reason_in_output", None) or "",
+            "redaction_log": bool(getattr(args, "reason", None)) or bool(getattr(args, "redaction_log", False))}
     sizes = []
     for j in todo:
         try:
