@@ -118,6 +118,11 @@ def test_find_and_mark_in_the_window_is_one_undo_step(qtbot, tmp_path, tmp_path_
     assert bar.count.text() == "1 / 2"
     bar.label_box.setCurrentIndex(bar.label_box.findData("ORGANIZATION"))
     bar.mark_btn.click()
+    # Mark all shows its hit list first (issue 22): both whole-word hits checked; Mask applies them
+    hits = w.tools.mark_dialog
+    assert hits is not None and len(hits.checked_hits()) == 2
+    assert not any(it.source == "manual" for it in w.state)
+    hits.apply_button.click()
     marked = sorted(w.state.value(it) for it in w.state if it.source == "manual")
     assert marked == ["프로젝트 가람", "프로젝트가람"]
     assert all(it.label == "ORGANIZATION" and it.status.value == "accepted" for it in w.state if it.source == "manual")

@@ -41,6 +41,8 @@ class FindBar(QWidget):
         self._current = -1           # index into scanner.matches
         self._want_first = False
         self._error = ""
+        #: ``confirm_marks(matches, label)``: set by the window to show the hit list before Mark all marks
+        self.confirm_marks = None
         self._timer = QTimer(self, interval=0, timeout=self._pump)
 
         self.query = QLineEdit(self)
@@ -281,10 +283,30 @@ class FindBar(QWidget):
             description=tr("find.undo", self.lang).format(label=display_name(label, self.lang),
                                                           n=len(self.matches)))
         n = len(cmd.changes) if cmd is not None else 0
+        if self._view is not None:
+            self._view.setFocus()              # Ctrl+Z now undoes the marks, not the query text
+        self.marked.emit(n, label)
+        return n
+
+    def mark_spans(self, spans, label: str) -> int:
+        """Mark ``spans`` (``(start, end)`` pairs, e.g. the ones checked in the hit list) as ``label`` in one
+        undo step; then the document has the focus, so Ctrl+Z undoes the marks, not the query text."""
+        if self._state is None or not spans:
+            return 0
+        cmd = self._state.add_manual_many(
+            list(spans), label,
+            description=tr("find.undo", self.lang).format(label=display_name(label, self.lang), n=len(spans)))
+        n = len(cmd.changes) if cmd is not None else 0
+        if self._view is not None:
+            self._view.setFocus()
         self.marked.emit(n, label)
         return n
 
     def _on_mark_all(self) -> None:
+        if self.confirm_marks is not None and self._state is not None and self._scanner is not None:
+            self.finish_scan()
+            self.confirm_marks(list(self.matches), self.label_box.currentData() or "OTHER")
+            return
         self.mark_all()
 
 

@@ -488,6 +488,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "find.err.empty_match": ("이 패턴은 빈 문자열과 일치합니다. 한 글자 이상과 일치하게 고치십시오.",
                              "The pattern matches empty text; make it match at least one character."),
     "find.err.other": ("찾을 수 없는 패턴입니다.", "This pattern cannot be searched."),
+    "find.mark_list.title": ("모두 표시: 찾은 곳 {n}곳", "Mark all: {n} match(es)"),
     "ws.problems": ("추가하지 못한 항목:", "Not added:"),
     # PDF page view
     "pdf.pages": ("쪽 보기", "Pages"),

@@ -109,6 +109,8 @@ class ReviewTools(WorkspaceTool, FindTool, TermsTool, PagesTool, QObject):
 
         self.find_bar = FindBar(lang=window.lang)
         self.find_bar.marked.connect(self._on_marked)
+        self.find_bar.confirm_marks = self._confirm_marks     # Mark all shows its hit list first
+        self.mark_dialog = None
         self.find_toolbar = QToolBar(window)
         self.find_toolbar.setObjectName("find")
         self.find_toolbar.setMovable(False)
