@@ -77,7 +77,11 @@ def test_window_export_all_and_cli_write_identical_outputs_and_reports(qtbot, ma
                                             state.threshold, True))
     write_atomic(snap.path, snap.to_bytes())
     all_dir = tmp_path / "all"
-    row = export_one(DocEntry(src), all_dir / src.name, allow_below_threshold=True)
+    from veil_desktop.detect.default import build_default_detector
+
+    detector = build_default_detector(model_dir=model_dir, threads=1)     # the window's and the CLI's
+    row = export_one(DocEntry(src), all_dir / src.name, allow_below_threshold=True,
+                     second_opinion=detector.detect)
     assert row.status == "exported", row.message
 
     outputs = [cli_out.read_bytes(), win_out.read_bytes(), (all_dir / src.name).read_bytes()]
@@ -92,6 +96,7 @@ def test_window_export_all_and_cli_write_identical_outputs_and_reports(qtbot, ma
     assert "[인명]" in text and "일반 문장입니다." in text
     assert {d["decision"] for d in cli_report["decisions"]} <= {"accepted", "below_threshold"}
     assert cli_report["counts"].get("PERSON", 0) >= 3 and cli_report["leak_check"]["result"] == "clean"
+    assert cli_report["second_opinion"]["result"] in ("clean", "possible_misses")   # run by all three
 
 
 def test_copies_of_an_accepted_value_are_masked_and_recorded_once(tmp_path, model_dir):

@@ -205,10 +205,13 @@ class ReviewSession:
     def check_export(self, out_path: str | Path, settings, *, styles: dict[str, str] | None = None,
                      default_style: str | None = None, policy: PendingPolicy | str | None = None,
                      partial_ok: bool = False, below_threshold_ok: bool = False, tag_lang: str | None = None,
-                     overwrite: bool | None = None, held_ok: bool = False) -> ExportCheck:
+                     overwrite: bool | None = None, held_ok: bool = False,
+                     second_opinion=None) -> ExportCheck:
         """The checks before an export (the original is never the output; nothing is written from an
         incomplete detection, or with suggestions hidden below the threshold, unless agreed) and the request.
-        ``policy`` defaults to BLOCK: never a policy left over from another export."""
+        ``policy`` defaults to BLOCK: never a policy left over from another export. ``second_opinion``: the
+        detector's ``detect(text)``, run over the output before it is published, as ``veil-redact redact``
+        does (``documents.second_opinion``)."""
         out = Path(out_path)
         if self.path is not None and same_path(out, self.path):
             return ExportCheck(None, same_file=True)
@@ -228,5 +231,5 @@ class ReviewSession:
                             review=self.report_review(summary, partial_ok), overwrite=bool(overwrite),
                             reasons=settings.reason_defaults(), reason_in_output=settings.reason_in_output,
                             redaction_log=settings.redaction_log, reviewer=settings.reviewer,
-                            review_file_sha256=self.review_file_sha256)
+                            review_file_sha256=self.review_file_sha256, second_opinion=second_opinion)
         return ExportCheck(summary, request=req)

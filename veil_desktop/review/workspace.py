@@ -370,8 +370,9 @@ def output_path_for(entry: DocEntry, folder: Path) -> Path:
 
 
 def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, lang: str | None = None,
-               allow_below_threshold: bool = False, overwrite: bool = False) -> ExportRow:
-    """Export one reviewed document from its session through the export core. Failures become a row with
+               allow_below_threshold: bool = False, overwrite: bool = False, second_opinion=None) -> ExportRow:
+    """Export one reviewed document from its session through the export core (``second_opinion``: the
+    detector's ``detect``, run over the output as the window and the CLI do). Failures become a row with
     a message."""
     from ..documents import open_document
     from ..documents.errors import DocumentError, LeakDetected
@@ -394,7 +395,8 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
         out.parent.mkdir(parents=True, exist_ok=True)
         req = ExportRequest(out, dict(styles or {}), default_style or DEFAULT_MASK_STYLE.value,
                             PendingPolicy.BLOCK, info.model_id, allow_below_threshold=allow_below_threshold,
-                            tag_lang=lang, review={"export_all": True}, overwrite=overwrite)
+                            tag_lang=lang, review={"export_all": True}, overwrite=overwrite,
+                            second_opinion=second_opinion)
         res = export_review(doc, state, req)
         if isinstance(res, CopiesFound):
             where = res.examples[0][0] if res.examples else ""
@@ -414,7 +416,7 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
 
 def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, default_style=None,
                     lang: str | None = None, allow_below_threshold: bool = False, overwrite: bool = False,
-                    cancelled: Callable[[], bool] = lambda: False,
+                    second_opinion=None, cancelled: Callable[[], bool] = lambda: False,
                     progress: Callable[[int, int], None] | None = None) -> ExportAllSummary:
     """Export every reviewed entry into ``folder`` and write the summary; others are listed only."""
     folder = Path(folder)
@@ -446,7 +448,8 @@ def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, d
                                   code="original"))
             continue
         rows.append(export_one(e, out, styles=styles, default_style=default_style, lang=lang,
-                               allow_below_threshold=allow_below_threshold, overwrite=overwrite))
+                               allow_below_threshold=allow_below_threshold, overwrite=overwrite,
+                               second_opinion=second_opinion))
         if progress is not None:
             progress(n, len(todo))
     order = {_key(e.path): i for i, e in enumerate(entries)}

@@ -104,7 +104,8 @@ class ExportFlow(QObject):
         out = Path(out_path)
         check = review.check_export(out, w.settings, styles=styles, default_style=default_style, policy=policy,
                                     partial_ok=partial_ok, below_threshold_ok=below_threshold_ok,
-                                    tag_lang=tag_lang, overwrite=overwrite, held_ok=held_ok)
+                                    tag_lang=tag_lang, overwrite=overwrite, held_ok=held_ok,
+                                    second_opinion=self._second_opinion())
         if check.same_file or check.blockers:
             w.show_error(tr("error.overwrite", w.lang) if check.same_file
                          else self._blocker_message(check.summary, list(check.blockers)))
@@ -115,6 +116,13 @@ class ExportFlow(QObject):
             self._ask_overwrite(req)
             return None
         return self.start(req)
+
+    def _second_opinion(self):
+        """The window's detector (the cached one detection uses) for the second opinion over the output,
+        called on the pool thread — the same check ``veil-redact redact`` runs."""
+        w = self.w
+        cache, settings = w.detection.detectors, w.settings
+        return lambda text: cache.get(settings).detect(text)
 
     def _blocker_message(self, summary: ExportSummary, blockers: list[str]) -> str:
         lang = self.w.lang

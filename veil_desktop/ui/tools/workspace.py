@@ -258,9 +258,12 @@ class WorkspaceTool:
         settings = w.settings
         styles = dict(settings.styles)
 
+        cache = w.detection.detectors          # the second opinion over every output, as a single export
+
         def run():
             return export_reviewed(entries, Path(folder), styles=styles, default_style=settings.default_style,
-                                   allow_below_threshold=below_threshold_ok)
+                                   allow_below_threshold=below_threshold_ok,
+                                   second_opinion=lambda text: cache.get(settings).detect(text))
 
         return w.jobs.start(run, self._on_export_done, w.show_error, channel="export_all").id
 
