@@ -31,7 +31,7 @@ from veil_desktop.detect.merge import merge_spans  # noqa: E402
 from veil_desktop.detect.rules import RuleDetector  # noqa: E402
 from veil_desktop.detect.rules.address import find_addresses, find_postal_codes  # noqa: E402
 from veil_desktop.detect.rules.context import ContextIndex  # noqa: E402
-from veil_desktop.detect.rules.normalize import fold  # noqa: E402
+from veil_desktop.detect.rules.fold import fold  # noqa: E402
 from veil_desktop.detect.rules.numbers import NUMBER_FINDERS  # noqa: E402
 from veil_desktop.detect.rules.spacing import join_split_syllables  # noqa: E402
 from veil_desktop.detect.span import Span  # noqa: E402

@@ -1,7 +1,7 @@
 """Spacing robustness: the joined copy and the offset mapping back to the original text."""
 import random
 
-from veil_desktop.detect.rules.normalize import fold
+from veil_desktop.detect.rules.fold import fold
 from veil_desktop.detect.rules.spacing import join_split_syllables
 from veil_desktop.detect.span import Span
 
