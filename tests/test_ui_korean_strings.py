@@ -65,3 +65,13 @@ def test_find_error_text_positions_and_english():
     assert find_error_text("Not a valid regular expression: missing ), unterminated subpattern at position 0",
                            "en") == "Not a valid regular expression. (near character 1)"
     assert find_error_text("something new", "ko") == "찾을 수 없는 패턴입니다."
+
+
+def test_korean_part_names_are_captioned_in_english():
+    from veil_desktop.documents.model import Part
+    from veil_desktop.ui.table_model import part_caption
+
+    body = Part("본문", 0, 10, "memo.txt")
+    assert (part_caption(body, "en"), part_caption(body, "ko")) == ("Body", "본문")
+    sec = Part("구역 2", 10, 20, "doc.hwp")
+    assert (part_caption(sec, "en"), part_caption(sec, "ko")) == ("Section 2", "구역 2")

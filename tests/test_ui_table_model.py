@@ -164,7 +164,7 @@ def test_where_column_names_the_part_of_each_item(qtbot):
     col = COLUMNS.index("where")
     assert model.headerData(col, Qt.Orientation.Horizontal) == "Section/page"
     where = [model.data(model.index(r, col)) for r in range(model.rowCount())]
-    assert where == ["본문", "본문", "3쪽", "3쪽", "3쪽"]
+    assert where == ["Body", "Body", "3쪽", "3쪽", "3쪽"]   # the Korean body name captioned (issue 22)
     # sorting by part keeps text order inside a part
     keys = [model.data(model.index(r, col), SortRole) for r in range(model.rowCount())]
     assert keys == sorted(keys)

@@ -376,7 +376,12 @@ def part_caption(part, lang: str) -> str:
         caption = getattr(i18n, "caption", None)
         if caption is not None:
             return caption(kind, getattr(part, "detail", ""), lang)
-    return getattr(part, "name", "")
+    name = getattr(part, "name", "")
+    if name == "본문":              # the text/HWP readers' body part has a Korean name and no caption key
+        return tr("caption.body", lang)
+    if name.startswith("구역 ") and name[3:].isdigit():       # HWP sections
+        return tr("caption.section", lang).format(detail=name[3:])
+    return name
 
 
 def item_tooltip(state: ReviewState, it: ReviewItem, lang: str) -> str:
