@@ -266,3 +266,28 @@ def test_same_page_in_three_pdfs_decided_once_applied_to_every_copy(qtbot, make_
                             for it in hits)
     dlg.done(0)
     QApplication.processEvents()
+
+
+def test_g_typed_into_the_label_filter_sets_no_reason(qtbot, make_window, doc):
+    w = make_window()
+    assert open_and_detect(qtbot, w, doc) is False
+    first = w.state.in_text_order()[0]
+    w.select_item(first.id)
+    shown = []
+    w.tools.disclosure.chooserShown.connect(shown.append)
+    w.label_filter.setFocus()
+    qtbot.keyClick(w.label_filter, Qt.Key.Key_G)
+    QApplication.processEvents()
+    assert shown == [] and w.state.item(first.id).reason is None
+
+
+def test_disclosure_settings_from_a_hand_edited_file_are_checked():
+    from veil_desktop.review.settings import AppSettings
+
+    s, problems = AppSettings.from_json({"reviewer": "  a  b ", "reasons": {"ORGANIZATION": "7호", "PHONE": "x"},
+                                         "reason_in_output": "huge", "redaction_log": "yes"})
+    assert (s.reviewer, s.reasons, s.reason_in_output, s.redaction_log) == ("a b", {"ORGANIZATION": "7"}, "", False)
+    assert len(problems) == 3
+    assert s.reason_defaults()["ORGANIZATION"] == "7" and s.reason_defaults()["PERSON"] == "6"
+    s2, _ = AppSettings.from_json({"reasons": {"PERSON": "none"}})
+    assert s2.reason_defaults()["PERSON"] is None
