@@ -1,6 +1,6 @@
 """Entry script of the frozen ``veil-desktop`` executable (PyInstaller builds it; see veil-desktop.spec).
 
-Order matters here, which is why the frozen app has its own entry instead of ``veil_desktop.ui.app:main``:
+Order matters here, which is why the frozen app has its own entry instead of ``veil_desktop.launcher:main``:
 
 0. Switch onnxruntime's telemetry off (before anything can import onnxruntime).
 1. Point numba's cache at a user-writable directory *before* numba is imported (numba reads

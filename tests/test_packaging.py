@@ -472,7 +472,7 @@ def test_wheel_carries_model_font_icons_sample_and_licences(built_wheel):
     with zipfile.ZipFile(built_wheel) as zf:
         entry_points = zf.read(ep).decode("utf-8")
     assert "veil-redact = veil_desktop.cli:main" in entry_points
-    assert "veil-desktop = veil_desktop.ui.app:main" in entry_points
+    assert "veil-desktop = veil_desktop.launcher:main" in entry_points
 
 
 def test_installed_wheel_layout_finds_its_resources_not_the_checkout(built_wheel, tmp_path):
