@@ -75,3 +75,20 @@ def test_korean_part_names_are_captioned_in_english():
     assert (part_caption(body, "en"), part_caption(body, "ko")) == ("Body", "본문")
     sec = Part("구역 2", 10, 20, "doc.hwp")
     assert (part_caption(sec, "en"), part_caption(sec, "ko")) == ("Section 2", "구역 2")
+
+
+def test_reader_notes_after_export_are_korean():
+    from veil_desktop.ui.export_summary import note_text
+
+    notes = ["Text recognised by OCR (2 page(s)); check the page image for what OCR missed.",
+             "Pages OCR could not read reliably (needs review): 2, 3.",
+             "1 of 3 page(s) have no usable text layer (scanned?) and were read by OCR: compare the page image "
+             "with the text.",
+             "Needs review: page(s) 2 hold content that could not be read as text (no text layer, pictures, or a "
+             "text layer that does not match the glyphs).",
+             "PDF export is a rasterised copy with black boxes burned in (no text layer)."]
+    ko = [note_text(n, "ko") for n in notes]
+    assert ko[0] == "OCR로 읽은 글자입니다 (2쪽). OCR이 놓친 내용은 쪽 이미지에서 확인하십시오."
+    assert ko[1] == "OCR로 확실히 읽지 못한 쪽 (검토 필요): 2, 3쪽"
+    assert all(latin_words(t) == [] for t in ko), ko
+    assert note_text("Something new.", "ko") == "Something new."

@@ -223,7 +223,8 @@ class ExportResultDialog(QDialog):
             layout.addWidget(_label(tr("result.below", lang).format(n=review["pending_below_threshold"])))
         warnings = tuple(getattr(result, "warnings", ()) or ())
         if warnings:
-            layout.addWidget(_label(tr("result.warnings", lang) + "\n" + "\n".join(f"• {w}" for w in warnings)))
+            layout.addWidget(_label(tr("result.warnings", lang) + "\n"
+                                    + "\n".join(f"• {note_text(w, lang)}" for w in warnings), name="warnings"))
         layout.addStretch(1)
         self.buttons = QDialogButtonBox()
         self.open_button = self.buttons.addButton(tr("result.open_folder", lang), QDialogButtonBox.ButtonRole.ActionRole)
@@ -241,6 +242,29 @@ class ExportResultDialog(QDialog):
 
     def open_folder(self) -> bool:
         return QDesktopServices.openUrl(self.folder_url())
+
+
+#: the readers' English notes (documents/) -> catalogue keys, so the Korean UI says them in Korean
+_NOTES = (
+    (r"^Text recognised by OCR \((?P<n>\d+) page\(s\)\)", "note.ocr_text"),
+    (r"^Pages OCR could not read reliably \(needs review\): (?P<pages>[\d, ]+)", "note.ocr_unreadable"),
+    (r"^(?P<n>\d+) of (?P<m>\d+) page\(s\) have no usable text layer \(scanned\?\) and were read by OCR",
+     "note.pdf_ocr"),
+    (r"^(?P<n>\d+) of (?P<m>\d+) page\(s\) have no text layer \(scanned\?\)", "note.pdf_no_text"),
+    (r"^Needs review: page\(s\) (?P<pages>[\d, ]+) hold content", "note.pdf_needs_review"),
+    (r"^PDF export is a rasterised copy", "note.pdf_raster"),
+)
+
+
+def note_text(note: str, lang: str) -> str:
+    """A reader's note in the UI language when it is one the catalogue knows; else as written."""
+    import re
+
+    for pattern, key in _NOTES:
+        m = re.match(pattern, note)
+        if m:
+            return tr(key, lang).format(**{k: (v or "").strip() for k, v in m.groupdict().items()})
+    return note
 
 
 def coverage_text(key: str, done: int, total: int, lang: str) -> str:

@@ -489,6 +489,18 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                              "The pattern matches empty text; make it match at least one character."),
     "find.err.other": ("찾을 수 없는 패턴입니다.", "This pattern cannot be searched."),
     "find.mark_list.title": ("모두 표시: 찾은 곳 {n}곳", "Mark all: {n} match(es)"),
+    # the readers' notes after an export (ui/export_summary.note_text)
+    "note.ocr_text": ("OCR로 읽은 글자입니다 ({n}쪽). OCR이 놓친 내용은 쪽 이미지에서 확인하십시오.",
+                      "Text recognised by OCR ({n} page(s)); check the page image for what OCR missed."),
+    "note.ocr_unreadable": ("OCR로 확실히 읽지 못한 쪽 (검토 필요): {pages}쪽", "Pages OCR could not read reliably (needs review): {pages}"),
+    "note.pdf_ocr": ("{m}쪽 중 {n}쪽은 글자 층이 없어(스캔?) OCR로 읽었습니다: 쪽 이미지와 글자를 대조하십시오.",
+                     "{n} of {m} page(s) have no usable text layer (scanned?) and were read by OCR: compare the page image with the text."),
+    "note.pdf_no_text": ("{m}쪽 중 {n}쪽은 글자 층이 없습니다(스캔?): 그 내용은 탐지할 수 없고 그대로 내보냅니다.",
+                         "{n} of {m} page(s) have no text layer (scanned?); their content cannot be detected and is exported as is."),
+    "note.pdf_needs_review": ("검토 필요: {pages}쪽의 내용을 글자로 읽을 수 없었습니다 (글자 층 없음, 그림, 또는 글꼴과 맞지 않는 글자 층).",
+                              "Needs review: page(s) {pages} hold content that could not be read as text."),
+    "note.pdf_raster": ("PDF 결과는 검은 상자를 그려 넣은 이미지 사본입니다 (글자 층 없음).",
+                        "PDF export is a rasterised copy with black boxes burned in (no text layer)."),
     "ws.problems": ("추가하지 못한 항목:", "Not added:"),
     # PDF page view
     "pdf.pages": ("쪽 보기", "Pages"),
