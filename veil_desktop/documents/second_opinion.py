@@ -42,6 +42,7 @@ MODEL_LABELS = frozenset({"PERSON", "ADDRESS", "ORGANIZATION"})
 BLOCKING_RULE_LABELS = frozenset({"PHONE", "RRN", "FOREIGNER_RN", "EMAIL", "CARD", "ACCOUNT", "PASSPORT",
                                   "DRIVER_LICENSE", "HEALTH_INSURANCE", "MEDICAL_ID"})
 
+_RUN_TEXT = frozenset({"t", "delText", "instrText", "char"})
 _ATTRIBUTE_LABELS = frozenset({"EMAIL", "PHONE", "RRN", "FOREIGNER_RN"})
 #: digit runs that need no separator or check digit
 _DIGITS = re.compile(r"(?<![0-9])(?:[0-9][ .\-]?){9,19}[0-9](?![0-9])")
@@ -92,9 +93,11 @@ def _xml_views(name: str, data: bytes) -> list[View]:
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
-        if el.text:
-            texts.append(el.text)
         local = el.tag.rsplit("}", 1)[-1]
+        if el.text:
+            # runs of one paragraph (w:t, a:t, hp:t) join as written; any other element's text is a value
+            # of its own (a chart cache point, a formula reference): kept apart, never glued to its neighbour
+            texts.append(el.text if local in _RUN_TEXT else f"\n{el.text}\n")
         if local in ("p", "tc", "br", "tab", "cr", "t") and texts and not texts[-1].endswith("\n"):
             texts.append("\n" if local != "t" else "")
         for v in el.attrib.values():
