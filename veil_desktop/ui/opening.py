@@ -30,7 +30,7 @@ from .span_panel import SpanPanel
 from .table_model import SpanTableModel
 
 if TYPE_CHECKING:
-    from .review_tools import ReviewTools
+    ReviewTools = object  # ``ui.review_tools.ReviewTools`` (not imported: review_tools imports this module)
 
 
 class DocumentOpening:

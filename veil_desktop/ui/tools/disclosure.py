@@ -38,22 +38,14 @@ from ...review.review_file import (SUFFIX, ReviewFileError, apply_entries, expor
                                    import_xfdf, load_review_file, merge, parse_review, review_to_bytes)
 from ..actions import owned_by
 from ..i18n import tr
+from .disclosure_dialogs import reason_label  # noqa: E402  (defined beside the dialogs that use it)
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from PySide6.QtWidgets import QMainWindow as MainWindow  # the window (no import of main_window: no loop)
 
 DISCLOSURE_ACTIONS = owned_by("disclosure")
 #: actions that need a document on screen
 _NEEDS_DOC = ("set_reason", "export_review", "import_review", "merge_review", "export_xfdf", "import_xfdf")
-
-
-def reason_label(code: str | None, lang: str) -> str:
-    """``"6"`` -> ``6호`` / ``item 6``; ``other:…`` -> ``기타: …``; None -> ``""``."""
-    if not code:
-        return ""
-    if code.startswith(OTHER_PREFIX):
-        return f"{tr('reason.other_short', lang)}: {code[len(OTHER_PREFIX):]}"
-    return tr("reason.item", lang).format(n=code)
 
 
 def reason_cell(item, defaults: dict, lang: str) -> str:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QTableWidget, QTableWidgetItem, QVBoxLayout)
 
 from ...labels import display_name
-from ...review.reasons import ARTICLE_9, default_reasons
+from ...review.reasons import ARTICLE_9, OTHER_PREFIX, default_reasons
 from ..i18n import tr
 
 REASON_OUTPUT = ("", "long", "short")
@@ -28,8 +28,16 @@ REASON_OUTPUT = ("", "long", "short")
 SETTINGS_LABELS = ("PERSON", "ORGANIZATION", "BUSINESS_REG", "CORP_REG")
 
 
+def reason_label(code: str | None, lang: str) -> str:
+    """``"6"`` -> ``6호`` / ``item 6``; ``other:…`` -> ``기타: …``; None -> ``""``."""
+    if not code:
+        return ""
+    if code.startswith(OTHER_PREFIX):
+        return f"{tr('reason.other_short', lang)}: {code[len(OTHER_PREFIX):]}"
+    return tr("reason.item", lang).format(n=code)
+
+
 def _reason_combo(lang: str, value: str | None) -> QComboBox:
-    from .disclosure import reason_label
 
     box = QComboBox()
     box.addItem(tr("reason.none", lang), "none")
@@ -98,7 +106,6 @@ def add_export_options(layout, settings, lang: str) -> DisclosureExportRows:
 
 
 def _side_text(entry, lang: str) -> str:
-    from .disclosure import reason_label
 
     if entry is None:
         return tr("merge.absent", lang)

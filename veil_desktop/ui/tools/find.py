@@ -13,7 +13,7 @@ from ..i18n import tr
 from ...review.review_session import ReviewSession
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from PySide6.QtWidgets import QMainWindow as MainWindow  # the window (no import of main_window: no loop)
 
 
 class FindTool:

@@ -14,7 +14,7 @@ from ..pdf_view import PdfPageView, has_pages, load_boxes
 from ...review.review_session import ReviewSession
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from PySide6.QtWidgets import QMainWindow as MainWindow  # the window (no import of main_window: no loop)
 
 
 class PagesTool:

@@ -25,7 +25,7 @@ from ...review.export_all_check import check_entries
 from ...review.review_session import ReviewSession
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from PySide6.QtWidgets import QMainWindow as MainWindow  # the window (no import of main_window: no loop)
 
 
 class WorkspaceTool:
