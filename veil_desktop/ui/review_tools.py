@@ -42,6 +42,7 @@ from .tools.find import FindTool
 from .tools.pages import PagesTool
 from .tools.terms import TermsTool
 from .tools.workspace import WorkspaceTool
+from .tools.export_all import ExportAllTool
 from .workspace_panel import WorkspacePanel
 
 #: the tools' actions: declared with every other action in ``ui/actions.py`` (``owner="tools"``; the one
@@ -60,7 +61,7 @@ class _Changes(StateListener):
     def threshold_changed(self, threshold): self.fn()
 
 
-class ReviewTools(WorkspaceTool, FindTool, TermsTool, PagesTool, QObject):
+class ReviewTools(WorkspaceTool, ExportAllTool, FindTool, TermsTool, PagesTool, QObject):
     #: the background queue picked up a document (index) / finished one (index)
     backgroundStarted = Signal(int)
     backgroundFinished = Signal(int)
