@@ -250,7 +250,7 @@ def main() -> int:
     from veil_desktop.ui.fonts import korean_font_family
     from veil_desktop.ui.main_window import MainWindow
     from veil_desktop.ui.settings_store import SettingsStore
-    from veil_desktop.detect.driver import SLICE_CHARS, sliced_stream
+    from veil_desktop.detect.driver import SLICE_CHARS, drive
 
     app = QApplication.instance() or QApplication(["bench"])
     korean_font_family()
@@ -323,7 +323,7 @@ def main() -> int:
     text = make_document(args.agreement_chars)
     whole = {(s.start, s.end, s.label) for s in det.detect(text)}
     sliced = set()
-    for ev in sliced_stream(det, text):
+    for ev in drive(det, text):
         if isinstance(ev, SpansFound):
             sliced.update((s.start, s.end, s.label) for s in ev.spans)
     print(f"\nslice agreement on {len(text):,} chars (spans as start, end, label): {len(whole)} whole-text, "

@@ -9,7 +9,7 @@ import pytest
 from tests.fixtures.tiny_model import build_tiny_model
 from tests.ui_helpers import ENTITIES, production_detector, sample_text
 from veil_desktop.detect.events import Progress, SpansFound
-from veil_desktop.detect.driver import FIRST_SLICE_CHARS, slice_bounds, sliced_stream
+from veil_desktop.detect.driver import FIRST_SLICE_CHARS, slice_bounds, drive
 
 SAMPLE = sample_text()
 
@@ -52,7 +52,7 @@ def test_sliced_stream_finds_what_the_whole_text_detector_finds(detector):
     for size, first in ((2_000, (len(text) // 2, len(text) // 2 + 500)), (700, None), (10**9, (5, 9)),
                         (10**9, (len(text) // 2, len(text) // 2 + 500))):
         spans, progress = [], []
-        for ev in sliced_stream(detector, text, first=first, size=size):
+        for ev in drive(detector, text, first=first, size=size):
             if isinstance(ev, SpansFound):
                 spans.extend(ev.spans)
             else:
@@ -66,7 +66,7 @@ def test_sliced_stream_finds_what_the_whole_text_detector_finds(detector):
     # delivered are near ``first``
     mid = len(text) // 2
     for size in (2_000, 10**9):
-        first_batch = next(ev for ev in sliced_stream(detector, text, first=(mid, mid + 10), size=size)
+        first_batch = next(ev for ev in drive(detector, text, first=(mid, mid + 10), size=size)
                            if isinstance(ev, SpansFound))
         assert all(abs(s.start - mid) < min(size, FIRST_SLICE_CHARS) + 2 * len(SAMPLE) for s in first_batch.spans)
 
@@ -75,7 +75,7 @@ def test_sliced_stream_stops_between_slices_when_cancelled(detector):
     text = "\n\n".join(f"[{i}]\n{SAMPLE}" for i in range(30))
     stop = {"now": False}
     seen = []
-    for ev in sliced_stream(detector, text, cancelled=lambda: stop["now"], size=2_000):
+    for ev in drive(detector, text, cancelled=lambda: stop["now"], size=2_000):
         if isinstance(ev, SpansFound):
             seen.extend(ev.spans)
             stop["now"] = True

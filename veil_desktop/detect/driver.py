@@ -14,7 +14,7 @@ preferably at a blank line (looked for up to one more slice length), else at the
 the target size; never inside a line (an address or a name never spans a
 line break in one piece, but does span spaces). A single line longer than the limit stays whole.
 
-``sliced_stream`` runs ``detector.stream`` slice by slice — the slice holding the visible range first
+``drive`` runs ``detector.stream`` slice by slice — the slice holding the visible range first
 (itself cut into ~``FIRST_SLICE_CHARS`` pieces, the one on screen first), then the rest in document order — shifting spans to text offsets, checking ``cancelled()`` between slices
 (and the detector checks it between batches), and reporting ``Progress`` in characters.
 
@@ -113,10 +113,6 @@ def drive(detector: Detector, text: str, *, cancelled: Cancelled = never_cancell
                 yield Progress(done + part * min(ev.done, ev.total) // ev.total, total)
         done += part
         yield Progress(done, total)
-
-
-#: the window's name for :func:`drive` (kept for its callers)
-sliced_stream = drive
 
 
 def detect_spans(detector: Detector, text: str, *, cancelled: Cancelled = never_cancelled,

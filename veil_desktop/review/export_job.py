@@ -261,15 +261,6 @@ def _unmasked_copies(document: Any, text: str, plan: list) -> list[tuple[int, in
             if not any(s <= a and b <= e for s, e in removed)]  # removed parts are not written
 
 
-def find_copies(document: Any, state: ReviewState, plan: list, req: ExportRequest) -> CopiesFound | None:
-    """The unmasked copies ``export_document`` would refuse, as a ``CopiesFound`` (``None`` if none)."""
-    copies = _unmasked_copies(document, state.text, plan)
-    if not copies:
-        return None
-    masked = spans_to_mask(state, req.policy, allow_below_threshold=req.allow_below_threshold)
-    return _copies_found(document, state.text, masked, copies, req)
-
-
 def _copies_found(document: Any, text: str, masked: list[Span], copies: list[tuple[int, int]],
                   req: ExportRequest) -> CopiesFound:
     from ..documents.matching import strip_separators

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal
 
 from ..detect.events import Detector, Progress, SpansFound
-from ..detect.driver import SLICE_CHARS, sliced_stream
+from ..detect.driver import SLICE_CHARS, drive
 
 
 def forward_stream(events: Iterable, on_spans: Callable[[list], None],
@@ -164,10 +164,10 @@ class DetectWorker(QRunnable):
         sig.finished.emit(job, self._cancel.is_set())
 
     def _detect(self, detector: Detector, text: str, on_spans: Callable[[list], None]) -> None:
-        """``sliced_stream`` over ``text`` (cancel checked between slices and, in the detector, between
+        """``drive`` over ``text`` (cancel checked between slices and, in the detector, between
         batches); spans to ``on_spans``, progress to the ``progress`` signal."""
         job, sig = self.job_id, self.signals
-        events = sliced_stream(detector, text, cancelled=self._cancel.is_set, first=self._first,
+        events = drive(detector, text, cancelled=self._cancel.is_set, first=self._first,
                                size=self._slice_chars)
         forward_stream(events, on_spans, lambda done, total: sig.progress.emit(job, done, total),
                        self._throttle, is_cancelled=self._cancel.is_set)
@@ -185,7 +185,7 @@ Prepare = Callable[[], "tuple[str | None, Any]"]
 
 class DocumentDetectWorker(DetectWorker):
     """A document that is not on screen (the workspace queue), on the same detection pool and the same
-    lowered-priority thread as ``DetectWorker``, through the same ``sliced_stream`` and cancel checks.
+    lowered-priority thread as ``DetectWorker``, through the same ``drive`` and cancel checks.
 
     On the pool thread: ``prepare()`` (read the file and its session), the detector, then ``finish(spans,
     detector_id)`` (merge into that document's own state, write its session); its value is emitted as

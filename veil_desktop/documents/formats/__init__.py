@@ -157,13 +157,6 @@ def output_name(source: Path, out: str | None = None, *, beside_source: bool = F
     return base.with_name(f"{base.name}.{out}")
 
 
-def is_own_output_name(path: Path) -> bool:
-    """A file named like a window export (``*.masked.<suffix>`` or ``*.masked.<suffix>.txt``): a folder scan
-    does not queue the tool's own outputs as new documents."""
-    parts = path.name.lower().split(".")
-    return len(parts) >= 3 and ("masked" in parts[1:-1])
-
-
 #: files the tool writes beside an output (the report, the redaction log): never a document to queue
 SIDECAR_SUFFIXES = (".report.json", ".redaction-log.csv")
 
@@ -183,5 +176,5 @@ def _register_builtin() -> None:
 _register_builtin()
 
 __all__ = ["CHECK_KIND", "EXPORTS", "Format", "Reader", "SUPPORTED_FORMATS", "Writer", "default_output",
-           "format_of", "formats", "is_own_output_name", "is_sidecar", "output_name", "output_suffix", "plain_text_export",
+           "format_of", "formats", "is_sidecar", "output_name", "output_suffix", "plain_text_export",
            "reader_for", "register", "sniff_mismatch", "spec", "supported_suffixes", "unregister", "writer_for"]
