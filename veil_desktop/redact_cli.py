@@ -90,7 +90,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="disclosure reason of a label's masked parts, repeatable: N = 1-8 (제9조제1항 N호), "
                    "other:TEXT or none; defaults: personal information 6, ORGANIZATION / BUSINESS_REG / "
                    "CORP_REG none. Every decision of the report carries its reason, and a redaction log "
-                   "(<output>.redaction-log.csv: where, label, reason, masked form; never the value) is "
+                   "(<output>.redaction-log.csv and a printable .redaction-log.pdf: where, label, reason, masked "
+                   "form; never the value) is "
                    "written beside each output")
     d.add_argument("--reason-in-output", choices=("long", "short"),
                    help="print the reason beside each mask: long = [비공개 제9조제1항제6호], short = (6호)")

@@ -193,7 +193,7 @@ def export_review(document: Any, state: ReviewState, req: ExportRequest) -> Any:
                              report_extra=req.report_extra,
                              second_opinion=_opinion(req.second_opinion, plan))
     if req.redaction_log:
-        _write_redaction_log(document, plan, part_reasons, req, masker.lang)
+        _write_redaction_log(document, plan, part_reasons, req, masker.lang, review.get("reviewer") or "")
     return result
 
 
@@ -240,9 +240,14 @@ def _plan_reasons(state: ReviewState, plan: list, reasons: Mapping[str, str | No
     return out
 
 
-def _write_redaction_log(document: Any, plan: list, part_reasons: list, req: ExportRequest, lang: str) -> None:
-    """``<output>.redaction-log.csv`` (atomic): one row per masked part, never the original value."""
+def _write_redaction_log(document: Any, plan: list, part_reasons: list, req: ExportRequest, lang: str,
+                         reviewer: str = "") -> None:
+    """``<output>.redaction-log.csv`` and the printable ``<output>.redaction-log.pdf`` (both atomic): one
+    row per masked part, never the original value."""
+    from datetime import datetime
+
     from .reasons import log_path_for, redaction_log_csv
+    from .redaction_log_pdf import write_redaction_log_pdf
     from .session import write_atomic
 
     rows = []
@@ -251,6 +256,9 @@ def _write_redaction_log(document: Any, plan: list, part_reasons: list, req: Exp
         rows.append({"where": part.name if part is not None else "", "start": r.start, "end": r.end,
                      "label": r.label, "reason": code, "masked": r.text})
     write_atomic(log_path_for(Path(req.out_path)), redaction_log_csv(rows, lang))
+    write_redaction_log_pdf(Path(req.out_path), rows, document_name=Path(getattr(document, "path", "")).name,
+                            document_sha256=getattr(document, "sha256", "") or "", reviewer=reviewer,
+                            date=datetime.now().astimezone().strftime("%Y-%m-%d %H:%M"), lang=lang)
 
 
 def _unmasked_copies(document: Any, text: str, plan: list) -> list[tuple[int, int]]:

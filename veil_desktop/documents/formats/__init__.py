@@ -158,7 +158,7 @@ def output_name(source: Path, out: str | None = None, *, beside_source: bool = F
 
 
 #: files the tool writes beside an output (the report, the redaction log): never a document to queue
-SIDECAR_SUFFIXES = (".report.json", ".redaction-log.csv")
+SIDECAR_SUFFIXES = (".report.json", ".redaction-log.csv", ".redaction-log.pdf")
 
 
 def is_sidecar(path: Path) -> bool:
