@@ -92,3 +92,162 @@ def test_reader_notes_after_export_are_korean():
     assert ko[1] == "OCR로 확실히 읽지 못한 쪽 (검토 필요): 2, 3쪽"
     assert all(latin_words(t) == [] for t in ko), ko
     assert note_text("Something new.", "ko") == "Something new."
+
+
+def korean_and_latin_free(text: str, *values: str) -> bool:
+    """``text`` is Korean and has no Latin words once the given names/paths are taken out."""
+    for v in values:
+        text = text.replace(str(v), "")
+    return bool(re.search(r"[가-힣]", text)) and latin_words(text) == []
+
+
+def _model_folders(tmp_path):
+    """Real broken model folders, one per kind of problem the loader reports."""
+    import json
+
+    def folder(name, files):
+        d = tmp_path / name
+        d.mkdir()
+        for fn, data in files.items():
+            (d / fn).write_text(data, encoding="utf-8")
+        return d
+
+    labels = {"id2label": {"0": "O", "1": "B-PER", "2": "I-PER", "3": "E-PER", "4": "S-PER"}}
+    not_folder = tmp_path / "plain.txt"
+    not_folder.write_text("x", encoding="utf-8")
+    return {
+        "missing": tmp_path / "nowhere",
+        "not_folder": not_folder,
+        "incomplete": folder("no-config", {}),
+        "bad_json": folder("bad-json", {"config.json": "{not json"}),
+        "bad_labels": folder("bad-labels", {"config.json": json.dumps({"id2label": {"0": "B-PER"}})}),
+        "no_tokenizer": folder("no-tokenizer", {"config.json": json.dumps(labels)}),
+        "bad_tokenizer": folder("bad-tokenizer", {"config.json": json.dumps(labels), "vocab.txt": "a\nb\n"}),
+        "no_onnx": folder("no-onnx", {"config.json": json.dumps(labels),
+                                      "vocab.txt": "[PAD]\n[UNK]\n[CLS]\n[SEP]\n가\n"}),
+    }
+
+
+def test_model_folder_errors_are_korean(tmp_path):
+    from veil_desktop.detect.model_folder import ModelFolderError, load_model_folder
+
+    seen = {}
+    for expected, path in _model_folders(tmp_path).items():
+        with pytest.raises(ModelFolderError) as ei:
+            load_model_folder(path, threads=1)
+        e = ei.value
+        seen[expected] = e.code
+        ko = i18n.model_error_text(e, "ko")
+        assert korean_and_latin_free(ko, path, *e.fields.values()), (expected, ko)
+        assert i18n.model_error_text(e, "en") == str(e)           # English keeps the loader's full sentence
+    assert seen == {k: k for k in seen}                            # each folder gives its own code
+    e = ModelFolderError("x", code="incomplete", folder="/m", file="config.json")
+    assert i18n.model_error_text(e, "ko") == "모델 폴더에 config.json 파일이 없습니다: /m"
+    assert i18n.model_error_text(ModelFolderError("x", code="new", folder="/m"), "ko") == "모델 폴더 /m을(를) 쓸 수 없습니다."
+
+
+def test_settings_dialog_says_the_model_problem_in_korean(qtbot, tmp_path):
+    from PySide6.QtCore import QThreadPool
+
+    from veil_desktop.review import AppSettings
+    from veil_desktop.ui.dialogs import SettingsDialog
+
+    dlg = SettingsDialog(None, AppSettings(threads=1, language="ko"), "ko")
+    qtbot.addWidget(dlg)
+    bad = _model_folders(tmp_path)["bad_json"]
+    dlg.model_dir.setText(str(bad))
+    dlg.validate_model()
+    qtbot.waitUntil(lambda: dlg.model_status.text() != i18n.tr("settings.model_checking", "ko"), timeout=10000)
+    QThreadPool.globalInstance().waitForDone(5000)
+    assert dlg.model_status.text() == f"모델 폴더의 config.json 파일이 올바른 JSON 설정 파일이 아닙니다: {bad}"
+    assert not dlg.ok_button.isEnabled()
+
+
+def test_term_list_errors_are_korean(qtbot, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from veil_desktop.review.terms import Term, TermList, TermsError
+    from veil_desktop.ui.terms_dialog import TermsDialog
+
+    dlg = TermsDialog(None, TermList([Term("서울시청", "keep")]), lang="ko")
+    qtbot.addWidget(dlg)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("term,action,label\n박서연,mask,\n가람,erase,OTHER\n나라,mask,XYZ\n가,keep,,\n",
+                   encoding="utf-8")
+    assert dlg.import_file(bad) is False
+    assert dlg.last_error.split("\n") == [
+        "2번째 줄: 마스킹할 용어에는 유형이 필요합니다 (예: 인명, 기관, 기타)",
+        "3번째 줄: 동작은 mask(마스킹) 또는 keep(유지)이어야 합니다 (입력: \u201cerase\u201d)",
+        "4번째 줄: 알 수 없는 유형 \u201cXYZ\u201d",
+        "5번째 줄: 열이 3개(용어, 동작, 유형)여야 하는데 4개입니다"]
+    for box in dlg.findChildren(QMessageBox):
+        box.done(0)
+    cases = {
+        "missing": tmp_path / "nowhere.csv", "folder": tmp_path,
+        "header": (tmp_path / "h.csv", "용어,동작\n"), "empty_file": (tmp_path / "e.csv", ""),
+        "not_utf8": (tmp_path / "u.csv", b"term,action,label\n\xff\xfe,keep,\n"),
+        "duplicate": (tmp_path / "d.csv", "term,action,label\n홍길동,keep,\n홍길동,mask,PERSON\n"),
+    }
+    for code, spec in cases.items():
+        if isinstance(spec, tuple):
+            path, data = spec
+            path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+        else:
+            path = spec
+        with pytest.raises(TermsError) as ei:
+            TermList.load(path)
+        e = ei.value
+        first = e.problem.fields.get("first", e.problem)
+        assert getattr(first, "code", e.problem.code) == code, (code, str(e))
+        ko = i18n.terms_error_text(e, "ko")
+        assert korean_and_latin_free(ko, path, path.name, "term,action,label", "mask", "keep"), (code, ko)
+        assert i18n.terms_error_text(e, "en").split(": ")[-1].rstrip(".").lower() in str(e).lower()
+
+
+def test_undo_texts_of_every_command_are_korean():
+    from veil_desktop.detect.span import Span
+    from veil_desktop.review import Status
+    from veil_desktop.review.export import accept_copies
+
+    text = "담당 홍길동 과장, 홍길동 연락처 010-1234-5678\n"
+    st = ReviewState(text)
+    a = text.index("홍길동")
+    st.add_detected([Span(a, a + 3, "PERSON", 0.9), Span(text.index("010"), text.index("010") + 13, "PHONE", 0.8)])
+    ids = [it.id for it in st]
+    b = text.index("홍길동", a + 1)
+    texts = []
+    for do in (lambda: st.set_status(ids[:1], Status.ACCEPTED),
+               lambda: st.set_status(ids, Status.REJECTED),
+               lambda: st.set_status(ids, Status.PENDING),
+               lambda: st.accept_above(0.5),
+               lambda: st.set_reason(ids[:1], "6"),
+               lambda: st.set_reason(ids[:1], None),
+               lambda: accept_copies(st, [Span(b, b + 3, "PERSON", 0.9)]),
+               lambda: st.set_status(ids[:1], Status.REJECTED, description="term list: keep"),
+               lambda: st.set_status(ids[:1], Status.ACCEPTED, description="term list: mask"),
+               lambda: st.set_status(ids[1:], Status.REJECTED, description="import review"),
+               lambda: st.set_status(ids[1:], Status.PENDING, description="merge reviews"),
+               lambda: st.set_status(ids[1:], Status.ACCEPTED, description="import XFDF"),
+               lambda: st.set_reason(ids[1:], "기타: 내부 검토 중")):
+        assert do() is not None
+        texts.append(i18n.undo_description(st.undo_text(), "ko"))
+    assert texts == ["승인 1개", "거부 2개", "미검토로 2개", "점수 이상 승인", "비공개 사유 6: 1개", "비공개 사유 없음: 1개",
+                     "사본 마스킹 1개", "용어 목록: 유지", "용어 목록: 마스킹", "검토 파일 가져오기", "검토 병합",
+                     "XFDF 가져오기", "비공개 사유 기타: 내부 검토 중: 1개"]
+    assert i18n.undo_description("mark 3 PERSON", "ko") == "표시: 인명 3개"
+    assert i18n.undo_description("mask copies", "ko") == "사본 마스킹"
+    assert all(latin_words(t) == [] for t in texts)
+
+
+
+def test_window_says_a_missing_model_folder_in_korean(qtbot, make_window, doc, tmp_path):
+    from tests.ui_helpers import open_and_detect
+
+    nowhere = tmp_path / "models" / "gone"
+    w = make_window(nowhere)                      # the settings point at a folder that is not there
+    assert w.lang == "ko"
+    assert open_and_detect(qtbot, w, doc) is True  # detection ended without a result
+    assert w.last_error == i18n.tr("error.detect", "ko").format(
+        message=f"모델 폴더가 없습니다: {nowhere}\n설정 파일, 토크나이저, ONNX 모델이 든 폴더를 고르십시오. "
+                "비워 두면 내장 소형 모델을 씁니다.")
+    assert korean_and_latin_free(w.last_error, nowhere)

@@ -266,7 +266,8 @@ def build_default_detector(model_dir: Path | str | None = None, threads: int | N
 
     folder = Path(model_dir) if model_dir is not None else default_model_dir()
     if not folder.is_dir():
-        raise ModelFolderError(missing_model_message(folder, embedded=model_dir is None))
+        raise ModelFolderError(missing_model_message(folder, embedded=model_dir is None),
+                               code="embedded_missing" if model_dir is None else "missing", folder=str(folder))
     from .engine import ModelDetector
 
     model = ModelDetector(folder, threads=threads, o_bias=o_bias, onnx_file=onnx_file, **kw)

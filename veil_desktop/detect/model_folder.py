@@ -39,7 +39,15 @@ _BIOES = re.compile(r"^([BIES])-(.+)$")
 
 
 class ModelFolderError(Exception):
-    """A model folder cannot be used; ``str(error)`` is a complete, user-facing sentence."""
+    """A model folder cannot be used; ``str(error)`` is a complete English sentence (CLI, logs).
+
+    ``code`` names the kind of problem and ``fields`` its arguments (``folder``, ``file``) so that the
+    window can say it in its own language (``ui/i18n.model_error_text``) without parsing the English."""
+
+    def __init__(self, message: str, *, code: str = "invalid", **fields: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.fields = fields
 
 
 @dataclass(frozen=True)
@@ -62,9 +70,10 @@ class LabelScheme:
         labels = tuple(labels)
         if "O" not in labels:
             raise ModelFolderError(f"{where}: id2label has no 'O' label, so it is not a BIOES label set "
-                                   f"(labels: {', '.join(labels)})")
+                                   f"(labels: {', '.join(labels)})", code="bad_labels", file=Path(where).name)
         if labels.count("O") != 1 or len(set(labels)) != len(labels):
-            raise ModelFolderError(f"{where}: id2label repeats a label (labels: {', '.join(labels)})")
+            raise ModelFolderError(f"{where}: id2label repeats a label (labels: {', '.join(labels)})",
+                                   code="bad_labels", file=Path(where).name)
         types: list[str] = []
         seen: dict[str, set[str]] = {}
         kinds = np.zeros(len(labels), dtype=np.int8)
@@ -75,7 +84,7 @@ class LabelScheme:
             m = _BIOES.match(lab)
             if not m:
                 raise ModelFolderError(f"{where}: label {lab!r} (id {i}) is not a BIOES tag "
-                                       f"(expected O, B-X, I-X, E-X or S-X)")
+                                       f"(expected O, B-X, I-X, E-X or S-X)", code="bad_labels", file=Path(where).name)
             prefix, typ = m.groups()
             if typ not in seen:
                 seen[typ] = set()
@@ -87,9 +96,11 @@ class LabelScheme:
             missing = [p for p in "BIES" if p not in prefixes]
             if missing:
                 raise ModelFolderError(f"{where}: entity type {typ} lacks the BIOES tag(s) "
-                                       f"{', '.join(p + '-' + typ for p in missing)}")
+                                       f"{', '.join(p + '-' + typ for p in missing)}",
+                                       code="bad_labels", file=Path(where).name)
         if not types:
-            raise ModelFolderError(f"{where}: id2label has only 'O'; there is nothing to detect")
+            raise ModelFolderError(f"{where}: id2label has only 'O'; there is nothing to detect",
+                                   code="bad_labels", file=Path(where).name)
         return cls(labels, tuple(types), kinds, tix, labels.index("O"))
 
 
@@ -118,19 +129,22 @@ def _read_json(path: Path, folder: Path) -> dict:
     try:
         size = path.stat().st_size
     except OSError as e:
-        raise ModelFolderError(f"model folder {folder}: cannot read {path.name}: {e.strerror or e}") from None
+        raise ModelFolderError(f"model folder {folder}: cannot read {path.name}: {e.strerror or e}",
+                               code="unreadable", folder=str(folder), file=path.name) from None
     if size > MAX_CONFIG_BYTES:
         raise ModelFolderError(f"model folder {folder}: {path.name} is {size} bytes, far too large for a "
-                               f"configuration file")
+                               f"configuration file", code="too_large", folder=str(folder), file=path.name)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ModelFolderError(f"model folder {folder}: {path.name} is not valid UTF-8 JSON ({e})") from None
+        raise ModelFolderError(f"model folder {folder}: {path.name} is not valid UTF-8 JSON ({e})",
+                               code="bad_json", folder=str(folder), file=path.name) from None
     except RecursionError:  # e.g. [[[[…]]]] nested deeper than Python's parser goes
         raise ModelFolderError(f"model folder {folder}: {path.name} is nested far too deeply to be a "
-                               f"configuration file") from None
+                               f"configuration file", code="bad_json", folder=str(folder), file=path.name) from None
     if not isinstance(data, dict):
-        raise ModelFolderError(f"model folder {folder}: {path.name} must hold a JSON object")
+        raise ModelFolderError(f"model folder {folder}: {path.name} must hold a JSON object",
+                               code="bad_json", folder=str(folder), file=path.name)
     return data
 
 
@@ -138,18 +152,22 @@ def read_labels(folder: Path) -> LabelScheme:
     """``config.json`` ``id2label`` as a validated :class:`LabelScheme`."""
     cfg_path = folder / "config.json"
     if not cfg_path.is_file():
-        raise ModelFolderError(f"model folder {folder} is incomplete: config.json is missing")
+        raise ModelFolderError(f"model folder {folder} is incomplete: config.json is missing",
+                               code="incomplete", folder=str(folder), file="config.json")
     cfg = _read_json(cfg_path, folder)
     id2label = cfg.get("id2label")
     if not isinstance(id2label, dict) or not id2label:
-        raise ModelFolderError(f"model folder {folder}: config.json has no id2label mapping")
+        raise ModelFolderError(f"model folder {folder}: config.json has no id2label mapping",
+                               code="bad_labels", folder=str(folder), file="config.json")
     try:
         by_id = {int(k): v for k, v in id2label.items()}
     except (TypeError, ValueError):
-        raise ModelFolderError(f"model folder {folder}: config.json id2label keys must be integers") from None
+        raise ModelFolderError(f"model folder {folder}: config.json id2label keys must be integers",
+                               code="bad_labels", folder=str(folder), file="config.json") from None
     if sorted(by_id) != list(range(len(by_id))) or not all(isinstance(v, str) for v in by_id.values()):
         raise ModelFolderError(f"model folder {folder}: config.json id2label must map ids 0..{len(by_id) - 1} "
-                               f"to label names without gaps")
+                               f"to label names without gaps",
+                               code="bad_labels", folder=str(folder), file="config.json")
     return LabelScheme.from_labels([by_id[i] for i in range(len(by_id))], where=f"{folder / 'config.json'}")
 
 
@@ -181,16 +199,19 @@ def load_tokenizer(folder: Path):
     if tj.is_file():
         size = tj.stat().st_size
         if size > MAX_TOKENIZER_BYTES:
-            raise ModelFolderError(f"model folder {folder}: tokenizer.json is {size} bytes, too large")
+            raise ModelFolderError(f"model folder {folder}: tokenizer.json is {size} bytes, too large",
+                                   code="too_large", folder=str(folder), file="tokenizer.json")
         try:
             tok = Tokenizer.from_file(str(tj))
         except Exception as e:  # the Rust side raises a plain Exception for any parse error
             raise ModelFolderError(f"model folder {folder}: tokenizer.json cannot be read by the tokenizers "
-                                   f"library ({e})") from None
+                                   f"library ({e})",
+                                   code="bad_tokenizer", folder=str(folder), file="tokenizer.json") from None
     elif vocab.is_file():
         size = vocab.stat().st_size
         if size > MAX_TOKENIZER_BYTES:
-            raise ModelFolderError(f"model folder {folder}: vocab.txt is {size} bytes, too large")
+            raise ModelFolderError(f"model folder {folder}: vocab.txt is {size} bytes, too large",
+                                   code="too_large", folder=str(folder), file="vocab.txt")
         cfg = _read_json(folder / "tokenizer_config.json", folder) if (folder / "tokenizer_config.json").is_file() else {}
         lower = bool(cfg.get("do_lower_case", False))
         strip = cfg.get("strip_accents")
@@ -198,20 +219,23 @@ def load_tokenizer(folder: Path):
         try:
             lines = vocab.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as e:
-            raise ModelFolderError(f"model folder {folder}: vocab.txt is not readable UTF-8 text ({e})") from None
+            raise ModelFolderError(f"model folder {folder}: vocab.txt is not readable UTF-8 text ({e})",
+                                   code="bad_tokenizer", folder=str(folder), file="vocab.txt") from None
         # BERT vocab: the line number is the id (a duplicate line keeps its first id)
         ids: dict[str, int] = {}
         for i, line in enumerate(lines):
             ids.setdefault(line.rstrip("\r\n"), i)
         if unk not in ids:
-            raise ModelFolderError(f"model folder {folder}: vocab.txt has no unknown token {unk!r}")
+            raise ModelFolderError(f"model folder {folder}: vocab.txt has no unknown token {unk!r}",
+                                   code="bad_tokenizer", folder=str(folder), file="vocab.txt")
         tok = Tokenizer(models.WordPiece(ids, unk_token=unk, max_input_chars_per_word=100))
         tok.normalizer = normalizers.BertNormalizer(
             clean_text=True, handle_chinese_chars=bool(cfg.get("tokenize_chinese_chars", True)),
             strip_accents=strip if isinstance(strip, bool) else None, lowercase=lower)
         tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     else:
-        raise ModelFolderError(f"model folder {folder} is incomplete: it has neither tokenizer.json nor vocab.txt")
+        raise ModelFolderError(f"model folder {folder} is incomplete: it has neither tokenizer.json nor vocab.txt",
+                               code="no_tokenizer", folder=str(folder))
     tok.no_truncation()
     tok.no_padding()
     return tok
@@ -224,7 +248,8 @@ def _token_id(tok, folder: Path, key: str, default: str, *, required: bool) -> i
         tid = tok.token_to_id(default)
     if tid is None and required:
         raise ModelFolderError(f"model folder {folder}: the tokenizer has no {key.replace('_', ' ')} "
-                               f"{name!r}; the model expects [CLS] … [SEP] windows")
+                               f"{name!r}; the model expects [CLS] … [SEP] windows",
+                               code="bad_tokenizer", folder=str(folder), file="tokenizer")
     return tid
 
 
@@ -236,7 +261,8 @@ def find_onnx(folder: Path, onnx_file: str | os.PathLike | None = None) -> Path:
         if not p.is_absolute():
             p = folder / p
         if not p.is_file():
-            raise ModelFolderError(f"model folder {folder}: ONNX file {p.name} does not exist")
+            raise ModelFolderError(f"model folder {folder}: ONNX file {p.name} does not exist",
+                                   code="missing_file", folder=str(folder), file=p.name)
         return p
     # Hub folders sometimes keep their ONNX files in an onnx/ subfolder
     for sub in (folder, folder / "onnx"):
@@ -247,10 +273,11 @@ def find_onnx(folder: Path, onnx_file: str | os.PathLike | None = None) -> Path:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise ModelFolderError(f"model folder {folder} is incomplete: no ONNX file (expected model.fp32.onnx)")
+        raise ModelFolderError(f"model folder {folder} is incomplete: no ONNX file (expected model.fp32.onnx)",
+                               code="no_onnx", folder=str(folder))
     raise ModelFolderError(f"model folder {folder} has several ONNX files "
                            f"({', '.join(str(p.relative_to(folder)) for p in found)}) and none is "
-                           f"model.fp32.onnx; name the one to use")
+                           f"model.fp32.onnx; name the one to use", code="several_onnx", folder=str(folder))
 
 
 def default_threads() -> int:
@@ -280,10 +307,10 @@ def load_model_folder(folder: str | os.PathLike, *, onnx_file: str | os.PathLike
 
     folder = Path(folder)
     if not folder.exists():
-        raise ModelFolderError(f"model folder {folder} does not exist")
+        raise ModelFolderError(f"model folder {folder} does not exist", code="missing", folder=str(folder))
     if not folder.is_dir():
         raise ModelFolderError(f"{folder} is not a folder; pass the model folder (with config.json, the "
-                               f"tokenizer and the .onnx file)")
+                               f"tokenizer and the .onnx file)", code="not_folder", folder=str(folder))
     scheme = read_labels(folder)
     tok = load_tokenizer(folder)
     cls_id = _token_id(tok, folder, "cls_token", "[CLS]", required=True)
@@ -293,7 +320,7 @@ def load_model_folder(folder: str | os.PathLike, *, onnx_file: str | os.PathLike
     size = onnx_path.stat().st_size
     if size == 0 or size > MAX_ONNX_BYTES:
         raise ModelFolderError(f"model folder {folder}: {onnx_path.name} is {size} bytes; that is not a "
-                               f"usable ONNX model")
+                               f"usable ONNX model", code="bad_onnx", folder=str(folder), file=onnx_path.name)
 
     n_threads = int(threads) if threads else default_threads()
     so = ort.SessionOptions()
@@ -307,32 +334,39 @@ def load_model_folder(folder: str | os.PathLike, *, onnx_file: str | os.PathLike
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ModelFolderError(f"model folder {folder}: {onnx_path.name} is not a loadable ONNX model "
-                               f"(corrupt or unsupported): {first[:300]}") from None
+                               f"(corrupt or unsupported): {first[:300]}",
+                               code="bad_onnx", folder=str(folder), file=onnx_path.name) from None
 
     names, dtypes = [], []
     for inp in session.get_inputs():
         if inp.name not in KNOWN_INPUTS:
             raise ModelFolderError(f"model folder {folder}: {onnx_path.name} needs input {inp.name!r}; only "
-                                   f"{', '.join(KNOWN_INPUTS)} can be fed")
+                                   f"{', '.join(KNOWN_INPUTS)} can be fed",
+                                   code="bad_onnx", folder=str(folder), file=onnx_path.name)
         if inp.type not in _ORT_DTYPES:
             raise ModelFolderError(f"model folder {folder}: {onnx_path.name} input {inp.name} has type "
-                                   f"{inp.type}; expected int64 token ids")
+                                   f"{inp.type}; expected int64 token ids",
+                                   code="bad_onnx", folder=str(folder), file=onnx_path.name)
         if len(inp.shape) != 2:
             raise ModelFolderError(f"model folder {folder}: {onnx_path.name} input {inp.name} has shape "
-                                   f"{inp.shape}; expected [batch, seq]")
+                                   f"{inp.shape}; expected [batch, seq]",
+                                   code="bad_onnx", folder=str(folder), file=onnx_path.name)
         names.append(inp.name)
         dtypes.append(_ORT_DTYPES[inp.type])
     if "input_ids" not in names:
-        raise ModelFolderError(f"model folder {folder}: {onnx_path.name} has no input_ids input")
+        raise ModelFolderError(f"model folder {folder}: {onnx_path.name} has no input_ids input",
+                               code="bad_onnx", folder=str(folder), file=onnx_path.name)
 
     n_labels = len(scheme.labels)
     out_shape = session.get_outputs()[0].shape
     if len(out_shape) != 3:
         raise ModelFolderError(f"model folder {folder}: {onnx_path.name} output 0 has shape {out_shape}; "
-                               f"expected logits [batch, seq, {n_labels}]")
+                               f"expected logits [batch, seq, {n_labels}]",
+                               code="bad_onnx", folder=str(folder), file=onnx_path.name)
     if isinstance(out_shape[2], int) and out_shape[2] != n_labels:
         raise ModelFolderError(f"model folder {folder}: {onnx_path.name} produces {out_shape[2]} logits per "
-                               f"token but config.json id2label has {n_labels} labels")
+                               f"token but config.json id2label has {n_labels} labels",
+                               code="bad_onnx", folder=str(folder), file=onnx_path.name)
     vocab_size = tok.get_vocab_size(with_added_tokens=True)
     # Probe with a real 3-token run: catches dynamic widths and graphs that fail at run time, and warms
     # the session up (first run allocates the arena).
@@ -364,14 +398,17 @@ def load_model_folder(folder: str | os.PathLike, *, onnx_file: str | os.PathLike
             raise ModelFolderError(
                 f"model folder {folder}: {onnx_path.name} did not finish a 3-token test run within "
                 f"{PROBE_SECONDS:g} s (a token classifier needs milliseconds); the graph loops or computes far "
-                f"more than a tagger would, so it is refused") from None
+                f"more than a tagger would, so it is refused",
+                code="bad_onnx", folder=str(folder), file=onnx_path.name) from None
         raise ModelFolderError(f"model folder {folder}: {onnx_path.name} fails on a 3-token input "
-                               f"({str(e).splitlines()[0][:300] if str(e) else type(e).__name__})") from None
+                               f"({str(e).splitlines()[0][:300] if str(e) else type(e).__name__})",
+                               code="bad_onnx", folder=str(folder), file=onnx_path.name) from None
     finally:
         timer.cancel()
     if out.ndim != 3 or out.shape[:2] != (1, 3) or out.shape[2] != n_labels:
         raise ModelFolderError(f"model folder {folder}: {onnx_path.name} produces logits of shape "
                                f"{list(out.shape)} for a 3-token input; config.json id2label has {n_labels} "
-                               f"labels, so expected [1, 3, {n_labels}]")
+                               f"labels, so expected [1, 3, {n_labels}]",
+                               code="bad_onnx", folder=str(folder), file=onnx_path.name)
     return ModelFolder(folder, onnx_path, scheme, tok, session, tuple(names), tuple(dtypes),
                        int(cls_id), int(sep_id), int(pad_id if pad_id is not None else 0), n_threads)

@@ -40,11 +40,30 @@ MAX_FILE_BYTES = _limits.MAX_TERM_FILE_BYTES
 LIST_SOURCE = "list"
 
 
+class Problem(str):
+    """One problem of a term list: the English sentence (``str``: CLI, logs, tests) with its ``code`` and
+    ``fields`` (``line``, ``term`` …) so that the window says it in its own language
+    (``ui/i18n.terms_problem_text``) without parsing the English."""
+
+    code: str
+    fields: dict
+
+    def __new__(cls, code: str, text: str, **fields) -> "Problem":
+        self = super().__new__(cls, text)
+        self.code, self.fields = code, fields
+        return self
+
+    def at_line(self, line: int) -> "Problem":
+        return Problem(self.code, f"line {line}: {self}", **{**self.fields, "line": line})
+
+
 class TermsError(ValueError):
-    """A term list that cannot be used; ``errors`` holds one message per bad line."""
+    """A term list that cannot be used; ``errors`` holds one message per bad line (``Problem``s when the
+    core wrote them; ``problem`` is the message's own ``Problem``, if it has one)."""
 
     def __init__(self, message: str, errors: Sequence[str] = ()) -> None:
         super().__init__(message)
+        self.problem = message if isinstance(message, Problem) else None
         self.errors = list(errors) or [message]
 
 
@@ -108,14 +127,16 @@ class TermList:
             prev = seen.get(k)
             if prev is not None:
                 if prev.action != t.action or prev.label != t.label:
-                    errors.append(f"{t.term!r} is listed twice with different actions or labels")
+                    errors.append(Problem("duplicate", f"{t.term!r} is listed twice with different actions or labels",
+                                          term=t.term))
                 continue
             seen[k] = t
             items.append(t)
         if errors:
             raise TermsError(errors[0], errors)
         if len(items) > MAX_TERMS:
-            raise TermsError(f"Too many terms ({len(items)}; at most {MAX_TERMS}).")
+            raise TermsError(Problem("too_many", f"Too many terms ({len(items)}; at most {MAX_TERMS}).",
+                                    n=len(items), max=MAX_TERMS))
         self.terms: tuple[Term, ...] = tuple(items)
         self.mask_terms = tuple(t for t in items if t.action == "mask")
         self.keep_terms = tuple(t for t in items if t.action == "keep")
@@ -195,27 +216,31 @@ class TermList:
             if not header_seen:
                 cells = [c.strip().lower() for c in row]
                 if tuple(cells) != HEADER:
-                    raise TermsError(f"line {line}: the first line must be the header "
-                                     f"'{','.join(HEADER)}' (found {','.join(row)!r})")
+                    raise TermsError(Problem("header", f"the first line must be the header "
+                                             f"'{','.join(HEADER)}' (found {','.join(row)!r})",
+                                             header=",".join(HEADER)).at_line(line))
                 header_seen = True
                 continue
             if not row or all(not c.strip() for c in row):
                 continue
             if len(row) != 3:
-                errors.append(f"line {line}: expected 3 columns (term,action,label), found {len(row)}")
+                errors.append(Problem("columns", f"expected 3 columns (term,action,label), found {len(row)}",
+                                      found=len(row)).at_line(line))
                 continue
             term, action, label = row[0].strip(), row[1].strip().lower(), row[2].strip()
             if action not in ACTIONS:
-                errors.append(f"line {line}: action must be 'mask' or 'keep' (found {row[1].strip()!r})")
+                errors.append(Problem("action", f"action must be 'mask' or 'keep' (found {row[1].strip()!r})",
+                                      found=row[1].strip()).at_line(line))
                 continue
             if action == "mask":
                 name = resolve_label(label)
                 if not label:
-                    errors.append(f"line {line}: a mask term needs a label (e.g. PERSON, ORGANIZATION, OTHER)")
+                    errors.append(Problem("needs_label", "a mask term needs a label (e.g. PERSON, ORGANIZATION, "
+                                          "OTHER)").at_line(line))
                     continue
                 if name is None:
-                    errors.append(f"line {line}: unknown label {label!r}; use one of "
-                                  + ", ".join(LABELS))
+                    errors.append(Problem("unknown_label", f"unknown label {label!r}; use one of "
+                                          + ", ".join(LABELS), label=label).at_line(line))
                     continue
                 label = name
             else:
@@ -223,20 +248,23 @@ class TermList:
             t = Term(term, action, label)
             problem = _check_term(t)
             if problem:
-                errors.append(f"line {line}: {problem}")
+                errors.append(problem.at_line(line))
                 continue
             terms.append(t)
             if len(terms) > MAX_TERMS:
-                raise TermsError(f"line {line}: too many terms (at most {MAX_TERMS})")
+                raise TermsError(Problem("too_many", f"too many terms (at most {MAX_TERMS})", n=len(terms),
+                                        max=MAX_TERMS).at_line(line))
         if not header_seen:
-            raise TermsError(f"The file is empty; the first line must be the header '{','.join(HEADER)}'.")
+            raise TermsError(Problem("empty_file", f"The file is empty; the first line must be the header "
+                                    f"'{','.join(HEADER)}'.", header=",".join(HEADER)))
         try:
             result = cls(terms)
         except TermsError as e:
             errors.extend(e.errors)
             result = None
         if errors:
-            raise TermsError(f"{len(errors)} line(s) could not be read: {errors[0]}", errors)
+            raise TermsError(Problem("lines", f"{len(errors)} line(s) could not be read: {errors[0]}",
+                                    n=len(errors), first=errors[0]), errors)
         assert result is not None
         return result
 
@@ -246,18 +274,20 @@ class TermList:
         try:
             size = p.stat().st_size
             if size > MAX_FILE_BYTES:
-                raise TermsError(f"{p.name} is too large for a term list ({size // 1024} KB).")
+                raise TermsError(Problem("too_large", f"{p.name} is too large for a term list ({size // 1024} KB).",
+                                        name=p.name, kb=size // 1024))
             data = p.read_bytes()
         except FileNotFoundError:
-            raise TermsError(f"{p} does not exist.") from None
+            raise TermsError(Problem("missing", f"{p} does not exist.", name=str(p))) from None
         except IsADirectoryError:
-            raise TermsError(f"{p} is a folder, not a CSV file.") from None
+            raise TermsError(Problem("folder", f"{p} is a folder, not a CSV file.", name=str(p))) from None
         except OSError as e:
-            raise TermsError(f"Cannot read {p.name}: {e.strerror or e}.") from None
+            raise TermsError(Problem("unreadable", f"Cannot read {p.name}: {e.strerror or e}.", name=p.name)) from None
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise TermsError(f"{p.name} is not UTF-8 text (byte {e.start}); save it as UTF-8 CSV.") from None
+            raise TermsError(Problem("not_utf8", f"{p.name} is not UTF-8 text (byte {e.start}); save it as "
+                                     "UTF-8 CSV.", name=p.name, byte=e.start)) from None
         return cls.from_csv_text(text)
 
     def to_csv_text(self) -> str:
@@ -273,18 +303,18 @@ class TermList:
         write_atomic(Path(path), self.to_csv_text().encode("utf-8"))
 
 
-def _check_term(t: Term) -> str | None:
+def _check_term(t: Term) -> Problem | None:
     if t.action not in ACTIONS:
-        return f"action must be 'mask' or 'keep' (found {t.action!r})"
+        return Problem("action", f"action must be 'mask' or 'keep' (found {t.action!r})", found=t.action)
     term = t.term.strip()
     if not strip_gaps(term):
-        return "empty term"
+        return Problem("empty_term", "empty term")
     if len(term) > MAX_TERM_CHARS:
-        return f"term longer than {MAX_TERM_CHARS} characters"
+        return Problem("too_long", f"term longer than {MAX_TERM_CHARS} characters", max=MAX_TERM_CHARS)
     if any(ord(c) < 0x20 for c in term):
-        return "term contains a line break or control character"
+        return Problem("control", "term contains a line break or control character")
     if t.action == "mask" and t.label not in LABELS:
-        return f"unknown label {t.label!r}"
+        return Problem("unknown_label", f"unknown label {t.label!r}", label=t.label)
     return None
 
 

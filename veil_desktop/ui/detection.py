@@ -84,6 +84,7 @@ class DetectionController(QObject):
         self._incoming: deque[Span] = deque()
         self._done_pending = False        # finished/failed arrived, waiting for the queue to drain
         self._error: str | None = None    # failure message to report once the queue is drained
+        self.failure: BaseException | None = None   # the exception behind the last failure, if any
         self._first_sent = False
         self._drain_chunk = DRAIN_FIRST_CHUNK
         self._progress_at = 0.0
@@ -108,6 +109,7 @@ class DetectionController(QObject):
         self._state = state
         self.last_progress = (0, len(state.text))
         self._done_pending, self._error, self._first_sent = False, None, False
+        self.failure = None
         self._incoming.clear()
         provider = self._provider(settings)
         self.job, self.worker = self._launch(
@@ -232,9 +234,10 @@ class DetectionController(QObject):
             self._end(cancelled=False)
 
     def _on_failed(self, job: int, message: str) -> None:
-        self._live.pop(job, None)
+        sig = self._live.pop(job, None)
         if job != self.job:
             return
+        self.failure = getattr(sig, "error", None)   # the worker's exception (its code names it in any language)
         # spans that arrived before the failure are valid: let the queue drain, then report
         self._error = message
         self._done_pending = True

@@ -18,7 +18,7 @@ from ..review.summary import DetectionStatus
 from .banner import StatusBanner
 from .detection import DetectionController, detector_key
 from .document_view import DocumentView
-from .i18n import tr
+from .i18n import model_error_text, tr
 from .jobs import Jobs
 from .settings_store import SettingsStore
 from .span_panel import SpanPanel
@@ -114,6 +114,11 @@ class DetectionDisplay:
         self.refresh_status()
         self.detectionFinished.emit(cancelled)
         if error:
+            from ..detect.model_folder import ModelFolderError
+
+            failure = getattr(self.detection, "failure", None)
+            if isinstance(failure, ModelFolderError):     # e.g. no embedded model: say it in the UI language
+                error = model_error_text(failure, self.lang)
             self.show_error(tr("error.detect", self.lang).format(message=error))
 
     # -- settings: a new detector means a new detection -------------------------------------------------

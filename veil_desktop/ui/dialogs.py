@@ -23,7 +23,7 @@ from ..review.settings import AppSettings
 from ..review.state import ReviewState
 from .actions import ACTIONS
 from ..detect.detector_cache import validate_model_folder
-from .i18n import LANGUAGES, tr
+from .i18n import LANGUAGES, model_error_text, tr
 from .jobs import Jobs
 
 PREVIEW_CHARS = 20_000
@@ -370,8 +370,25 @@ class SettingsDialog(QDialog):
             return 0
         self.model_status.setText(tr("settings.model_checking", self.lang))
         self.ok_button.setEnabled(False)
-        return self._jobs.start(lambda: validate_model_folder(Path(folder)), self._on_valid, self._on_invalid,
-                                channel="model").id
+        lang = self.lang
+
+        def check() -> tuple[bool, str]:
+            # the loader's problem in the UI language (its code and fields), on the pool thread
+            from ..detect.model_folder import ModelFolderError
+
+            try:
+                return True, validate_model_folder(Path(folder))
+            except ModelFolderError as e:
+                return False, model_error_text(e, lang)
+
+        return self._jobs.start(check, self._on_checked, self._on_invalid, channel="model").id
+
+    def _on_checked(self, result: tuple[bool, str]) -> None:
+        ok, text = result
+        if ok:
+            self._on_valid(text)
+        else:
+            self._on_invalid(text)
 
     def _on_valid(self, desc: str) -> None:
         self.model_status.setText(tr("settings.model_ok", self.lang).format(desc=desc))

@@ -582,6 +582,73 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "dup.need_source": ("화면의 문서에 있는 쪽·문단 행을 고르세요.", "Choose a row of the document on screen."),
     "dup.applied": ("중복 사본 {docs}곳에 {n}개 결정을 적용했습니다.", "Applied {n} decisions to {docs} copies."),
     "dup.unreadable": ("읽지 못한 문서: {names}", "Documents not read: {names}"),
+    # model folder problems (detect/model_folder.ModelFolderError.code; English shows the loader's sentence)
+    "model_error.invalid": ("모델 폴더 {folder}을(를) 쓸 수 없습니다.", "The model folder {folder} cannot be used."),
+    "model_error.missing": ("모델 폴더가 없습니다: {folder}\n설정 파일, 토크나이저, ONNX 모델이 든 폴더를 고르십시오. "
+                            "비워 두면 내장 소형 모델을 씁니다.",
+                            "There is no model folder at {folder}."),
+    "model_error.embedded_missing": ("내장 모델이 없습니다 ({folder}). 설정 ▸ 모델 폴더에서 모델 폴더를 고르십시오.",
+                                     "The embedded model is missing ({folder})."),
+    "model_error.not_folder": ("{folder}은(는) 폴더가 아닙니다. 설정 파일, 토크나이저, ONNX 모델이 든 폴더를 고르십시오.",
+                               "{folder} is not a folder."),
+    "model_error.incomplete": ("모델 폴더에 {file} 파일이 없습니다: {folder}",
+                               "The model folder {folder} has no {file}."),
+    "model_error.unreadable": ("모델 폴더의 {file} 파일을 읽을 수 없습니다: {folder}",
+                               "{file} in the model folder {folder} cannot be read."),
+    "model_error.too_large": ("모델 폴더의 {file} 파일이 너무 큽니다: {folder}",
+                              "{file} in the model folder {folder} is too large."),
+    "model_error.bad_json": ("모델 폴더의 {file} 파일이 올바른 JSON 설정 파일이 아닙니다: {folder}",
+                             "{file} in the model folder {folder} is not a valid JSON configuration."),
+    "model_error.bad_labels": ("{file}의 레이블 목록이 올바른 BIOES 레이블 집합이 아닙니다 (모델 폴더: {folder})",
+                               "The labels in {file} are not a valid BIOES label set (model folder {folder})."),
+    "model_error.bad_tokenizer": ("모델 폴더의 토크나이저({file})를 쓸 수 없습니다: {folder}",
+                                  "The tokenizer ({file}) of the model folder {folder} cannot be used."),
+    "model_error.no_tokenizer": ("모델 폴더에 토크나이저 파일이 없습니다: {folder}",
+                                 "The model folder {folder} has no tokenizer file."),
+    "model_error.missing_file": ("모델 폴더에 ONNX 파일 {file}이(가) 없습니다: {folder}",
+                                 "The ONNX file {file} is not in the model folder {folder}."),
+    "model_error.no_onnx": ("모델 폴더에 ONNX 모델 파일이 없습니다: {folder}",
+                            "The model folder {folder} has no ONNX model file."),
+    "model_error.several_onnx": ("모델 폴더에 ONNX 파일이 여러 개 있고 기본 파일이 없습니다. 쓸 파일 하나만 남기십시오: {folder}",
+                                 "The model folder {folder} has several ONNX files and no default one."),
+    "model_error.bad_onnx": ("{file}은(는) 쓸 수 있는 토큰 분류 ONNX 모델이 아닙니다 (모델 폴더: {folder})",
+                             "{file} is not a usable token-classification ONNX model (model folder {folder})."),
+    # term list problems (review/terms.Problem.code)
+    "terms_error.line": ("{line}번째 줄: {text}", "line {line}: {text}"),
+    "terms_error.duplicate": ("\u201c{term}\u201d이(가) 다른 동작이나 유형으로 두 번 있습니다",
+                              "'{term}' is listed twice with different actions or labels"),
+    "terms_error.too_many": ("용어가 너무 많습니다 (최대 {max}개)", "too many terms (at most {max})"),
+    "terms_error.header": ("첫 줄은 머리글 \u201c{header}\u201d이어야 합니다", "the first line must be the header '{header}'"),
+    "terms_error.columns": ("열이 3개(용어, 동작, 유형)여야 하는데 {found}개입니다",
+                            "expected 3 columns (term, action, label), found {found}"),
+    "terms_error.action": ("동작은 {mask}(마스킹) 또는 {keep}(유지)이어야 합니다 (입력: \u201c{found}\u201d)",
+                           "action must be 'mask' or 'keep' (found '{found}')"),
+    "terms_error.needs_label": ("마스킹할 용어에는 유형이 필요합니다 (예: 인명, 기관, 기타)",
+                                "a mask term needs a label (e.g. PERSON, ORGANIZATION, OTHER)"),
+    "terms_error.unknown_label": ("알 수 없는 유형 \u201c{label}\u201d", "unknown label '{label}'"),
+    "terms_error.empty_term": ("빈 용어", "empty term"),
+    "terms_error.too_long": ("용어가 {max}자보다 깁니다", "term longer than {max} characters"),
+    "terms_error.control": ("용어에 줄바꿈이나 제어 문자가 있습니다", "term contains a line break or control character"),
+    "terms_error.empty_file": ("파일이 비어 있습니다. 첫 줄은 머리글 \u201c{header}\u201d이어야 합니다",
+                               "the file is empty; the first line must be the header '{header}'"),
+    "terms_error.lines": ("{n}개 줄을 읽을 수 없습니다. 첫 오류: {first}", "{n} line(s) could not be read: {first}"),
+    "terms_error.too_large": ("{name} 파일이 용어 목록으로 쓰기에 너무 큽니다 ({kb} KB)",
+                              "{name} is too large for a term list ({kb} KB)"),
+    "terms_error.missing": ("{name} 파일이 없습니다", "{name} does not exist"),
+    "terms_error.folder": ("{name}은(는) 폴더입니다. CSV 파일을 고르십시오", "{name} is a folder, not a CSV file"),
+    "terms_error.unreadable": ("{name} 파일을 읽을 수 없습니다", "{name} cannot be read"),
+    "terms_error.not_utf8": ("{name} 파일이 UTF-8 글자가 아닙니다 ({byte}번째 바이트). UTF-8 CSV로 저장하십시오",
+                             "{name} is not UTF-8 text (byte {byte}); save it as UTF-8 CSV"),
+    "terms_error.write_failed": ("{name} 파일을 쓸 수 없습니다", "{name} could not be written"),
+    # undo/redo menu texts for the descriptions without a count (review/state.py Command.description)
+    "undo.mark_many": ("표시: {label} {n}개", "mark {n} {label}"),
+    "undo.reason": ("비공개 사유 {reason}: {n}개", "reason {reason}: {n}"),
+    "undo.mask_copies_all": ("사본 마스킹", "mask copies"),
+    "undo.terms_keep": ("용어 목록: 유지", "term list: keep"),
+    "undo.terms_mask": ("용어 목록: 마스킹", "term list: mask"),
+    "undo.import_review": ("검토 파일 가져오기", "import review"),
+    "undo.merge_reviews": ("검토 병합", "merge reviews"),
+    "undo.import_xfdf": ("XFDF 가져오기", "import XFDF"),
 }
 
 
@@ -593,6 +660,14 @@ _UNDO_PATTERNS = (
     (re.compile(r"^adjust boundaries$"), lambda m: ("undo.adjust", {})),
     (re.compile(r"^relabel (\w+)$"), lambda m: ("undo.relabel", {"label": m[1]})),
     (re.compile(r"^mask copies (\d+)$"), lambda m: ("undo.mask_copies", {"n": m[1]})),
+    (re.compile(r"^mark (\d+) (\w+)$"), lambda m: ("undo.mark_many", {"n": m[1], "label": m[2]})),
+    (re.compile(r"^reason (.+) (\d+)$"), lambda m: ("undo.reason", {"reason": m[1], "n": m[2]})),
+    (re.compile(r"^mask copies$"), lambda m: ("undo.mask_copies_all", {})),
+    (re.compile(r"^term list: keep$"), lambda m: ("undo.terms_keep", {})),
+    (re.compile(r"^term list: mask$"), lambda m: ("undo.terms_mask", {})),
+    (re.compile(r"^import review$"), lambda m: ("undo.import_review", {})),
+    (re.compile(r"^merge reviews$"), lambda m: ("undo.merge_reviews", {})),
+    (re.compile(r"^import XFDF$"), lambda m: ("undo.import_xfdf", {})),
 )
 
 
@@ -609,8 +684,44 @@ def undo_description(description: str | None, lang: str = "ko") -> str:
             key, args = make(m)
             if "label" in args:
                 args["label"] = display_name(args["label"], lang)
+            if args.get("reason") == "-":
+                args["reason"] = tr("reason.none", lang)
+            elif args.get("reason", "").startswith("other:"):       # review.reasons: "other:<text>"
+                args["reason"] = tr("reason.other_short", lang) + ": " + args["reason"][len("other:"):]
             return tr(key, lang).format(**args)
     return description
+
+
+def model_error_text(exc: BaseException, lang: str = "ko") -> str:
+    """A ``ModelFolderError`` in the UI language from its ``code`` and ``fields`` (in English the
+    loader's own, more detailed sentence); any other exception as it is."""
+    code = getattr(exc, "code", None)
+    if lang == "en" or not isinstance(code, str):
+        return str(exc)
+    key = "model_error." + code if "model_error." + code in _CATALOGUE else "model_error.invalid"
+    fields = {"folder": "", "file": "", **getattr(exc, "fields", {})}
+    return tr(key, lang).format(**fields)
+
+
+def terms_problem_text(problem, lang: str = "ko") -> str:
+    """A term-list problem (``review.terms.Problem``: ``code`` + ``fields``) in the UI language; a plain
+    string (an older or foreign message) as it is."""
+    code = getattr(problem, "code", None)
+    if not isinstance(code, str) or "terms_error." + code not in _CATALOGUE:
+        return str(problem)
+    fields = {"mask": "mask", "keep": "keep", **getattr(problem, "fields", {})}   # the CSV's own words
+    if code == "lines":
+        fields["first"] = terms_problem_text(fields.get("first", ""), lang)
+    text = tr("terms_error." + code, lang).format(**fields)
+    if "line" in fields:
+        text = tr("terms_error.line", lang).format(line=fields["line"], text=text)
+    return text
+
+
+def terms_error_text(exc: BaseException, lang: str = "ko") -> str:
+    """A ``TermsError`` in the UI language (its own ``Problem``), else ``str(exc)``."""
+    problem = getattr(exc, "problem", None)
+    return terms_problem_text(problem, lang) if problem is not None else str(exc)
 
 
 def caption(key: str, detail: str = "", lang: str = "ko") -> str:

@@ -36,7 +36,7 @@ from ..review.terms import TermList, TermsError, load_user_terms
 from ..review.workspace import Workspace
 from .actions import owned_by
 from .find_bar import FindBar
-from .i18n import tr
+from .i18n import terms_error_text, tr
 from .pdf_view import PdfPageView
 from .tools.find import FindTool
 from .tools.pages import PagesTool
@@ -91,7 +91,7 @@ class ReviewTools(WorkspaceTool, ExportAllTool, FindTool, TermsTool, PagesTool, 
             self.terms: TermList = load_user_terms()
         except TermsError as e:
             self.terms = TermList()
-            self.terms_error = str(e)
+            self.terms_error = terms_error_text(e, getattr(window, "lang", "ko"))   # shown with the dialog
 
         # the detector of the window drops suggestions inside keep terms
         window.detection.detectors.wrappers.append(lambda det: TermFilteringDetector(det, lambda: self.terms))

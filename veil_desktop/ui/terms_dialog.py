@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..labels import LABELS, display_name
-from ..review.terms import Term, TermList, TermsError
-from .i18n import tr
+from ..review.terms import Problem, Term, TermList, TermsError
+from .i18n import terms_problem_text, tr
 
 
 class TermsDialog(QDialog):
@@ -110,12 +110,13 @@ class TermsDialog(QDialog):
 
     # -- buttons ----------------------------------------------------------------------------------------
     def _show_errors(self, e: TermsError) -> None:
-        lines = e.errors[:20] + ([f"… (+{len(e.errors) - 20})"] if len(e.errors) > 20 else [])
+        shown = [terms_problem_text(p, self.lang) for p in e.errors]
+        lines = shown[:20] + ([f"… (+{len(e.errors) - 20})"] if len(e.errors) > 20 else [])
         box = QMessageBox(QMessageBox.Icon.Warning, tr("terms.title", self.lang),
                           tr("terms.errors", self.lang) + "\n\n" + "\n".join(lines), QMessageBox.StandardButton.Ok,
                           self)
         box.open()
-        self.last_error = "\n".join(e.errors)
+        self.last_error = "\n".join(shown)
 
     def import_file(self, path: str | Path) -> bool:
         try:
@@ -133,7 +134,8 @@ class TermsDialog(QDialog):
             self._show_errors(e)
             return False
         except OSError as e:
-            self._show_errors(TermsError(f"{Path(path).name}: {e.strerror or e}"))
+            name = Path(path).name
+            self._show_errors(TermsError(Problem("write_failed", f"{name}: {e.strerror or e}", name=name)))
             return False
         return True
 

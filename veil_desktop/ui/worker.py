@@ -148,6 +148,7 @@ class DetectWorker(QRunnable):
         try:
             self._work()
         except Exception as exc:  # noqa: BLE001 - every failure must reach the GUI as a message
+            sig.error = exc            # the exception itself, for a message in the UI language (read after `failed`)
             sig.failed.emit(job, describe(exc))
         finally:
             self.ended.set()
