@@ -203,6 +203,22 @@ _PATH_ATTRS = {"resource", "about", "Target", "PartName", "href", "full-path", "
 _FONT_ELEMENTS = {"rFonts", "font", "altName", "latin", "ea", "cs", "sym", "fontRef", "panose1",
                   "fontface", "font-face", "embedRegular", "embedBold", "embedItalic", "embedBoldItalic"}
 _FONT_ATTRS = {"typeface", "face", "ascii", "hAnsi", "eastAsia", "cs", "font", "fontName", "name"}
+_HEX8 = re.compile(r"[0-9A-Fa-f]{8}")
+_SMALL = re.compile(r"\d{1,3}")
+#: a font table's technical values by (element, attribute) and their exact grammar: PANOSE (20 hex
+#: digits), Unicode/code-page signature bits (8 hex digits each), charset (2 hex), family and pitch
+#: (enumerations), HWPX type info (FCAT_* and small numbers). Never reviewable text; a value without
+#: the grammar (13 digits in a signature) falls through to the other rules and is shown.
+_FONT_TECH = {
+    ("panose1", "val"): re.compile(r"[0-9A-Fa-f]{20}"),
+    **{("sig", a): _HEX8 for a in ("usb0", "usb1", "usb2", "usb3", "csb0", "csb1")},
+    ("charset", "val"): re.compile(r"[0-9A-Fa-f]{2}"), ("charset", "characterSet"): re.compile(r"[\w.\-]{1,24}"),
+    ("family", "val"): re.compile(r"auto|roman|swiss|modern|script|decorative"),
+    ("pitch", "val"): re.compile(r"default|fixed|variable"),
+    ("typeInfo", "familyType"): re.compile(r"FCAT_[A-Z]{1,16}"),
+    **{("typeInfo", a): _SMALL for a in ("weight", "proportion", "contrast", "strokeVariation", "armStyle",
+                                          "letterform", "midline", "xHeight")},
+}
 #: attributes neutralised by the writers whatever they hold (never shown: see docx.clean/scrub)
 NEUTRALISED = {"gfxdata"}
 #: person attributes the writers blank (authors are shown in captions / the removed part instead)
@@ -250,6 +266,9 @@ def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
     ename = localname(el)
     if _GUID.match(v) or v.lower() in _BOOL or _SCHEMA_URI.match(v) or _TIMESTAMP.match(v):
         return True
+    tech = _FONT_TECH.get((ename, local)) or (_FONT_TECH[("panose1", "val")] if local == "panose" else None)
+    if tech is not None and tech.fullmatch(v):
+        return True      # font-table numbers (PANOSE, signatures, charset …), whatever the walk's strictness
     if ename == "lvlText" and len(v) <= 16 and not _WIDE.search(v) and not re.search(r"[A-Za-z]{2}", v):
         return True      # list numbering ("%1.", "(%2)") and bullets ("\uf0b7", "o", "§")
     if strict and el.tag.startswith(_BIBLIOGRAPHY) and local in ("SelectedStyle", "StyleName", "Version") \
