@@ -58,6 +58,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("shrink_start", ("Alt+Shift+Right",), "review", "item"),
     ActionSpec("terms", (), "review", owner="tools"),
     ActionSpec("pdf_pages", ("F6",), "review", owner="tools"),
+    # the page view's zoom (ui/pdf_view.py; handled in ui/tools/pages.py); Ctrl+wheel zooms there too
+    ActionSpec("zoom_in", ("Ctrl+=", "Ctrl++"), "review", owner="tools"),
+    ActionSpec("zoom_out", ("Ctrl+-",), "review", owner="tools"),
+    ActionSpec("zoom_fit", ("Ctrl+0",), "review", owner="tools"),
     # the disclosure workflow (issue 24): ui/tools/disclosure.py builds and handles these
     ActionSpec("set_reason", ("G",), "review", owner="disclosure"),
     ActionSpec("duplicates", (), "review", owner="disclosure"),

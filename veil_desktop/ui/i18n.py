@@ -509,6 +509,11 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "pdf.page_n": ("{i} / {n}쪽", "Page {i} of {n}"),
     "pdf.not_pdf": ("쪽 보기는 PDF와 이미지 문서에서만 쓸 수 있습니다.",
                     "The page view is for PDF and image documents only."),
+    "action.zoom_in": ("쪽 확대", "Zoom in"),
+    "action.zoom_out": ("쪽 축소", "Zoom out"),
+    "action.zoom_fit": ("쪽 너비에 맞춤", "Fit width"),
+    "pdf.zoom": ("쪽 보기 배율 {pct}% (너비에 맞춤 = 100%)", "Page zoom {pct}% (fit width = 100%)"),
+    "pdf.zoom_pages_only": ("확대·축소는 쪽 보기(F6)에서 쓸 수 있습니다.", "Zoom works in the page view (F6)."),
     # disclosure workflow (issue 24: ui/tools/disclosure.py, ui/tools/disclosure_dialogs.py)
     "action.set_reason": ("비공개 사유 지정…", "Set disclosure reason…"),
     "action.duplicates": ("중복 쪽·문단…", "Duplicate pages/paragraphs…"),

@@ -3,27 +3,90 @@ characters' positions (``documents.pdf.char_boxes``/``span_rects``), in the labe
 of the text view; the current item is outlined. Clicking a box emits ``itemClicked(id)``; ``show_current``
 scrolls to an item's box.
 
-Pages are rendered lazily (only those on screen, under ``documents.pdf.PDFIUM_LOCK``) at a fit-to-width
-scale, on the pool when a ``renderer`` is set (the window sets one; a white page shows until it arrives),
-and cached; item boxes are computed per item on first use and dropped when the review changes.
+Pages are rendered lazily (only those on screen, under ``documents.pdf.PDFIUM_LOCK``) at the view's scale,
+on the pool when a ``renderer`` is set (the window sets one; a white page shows until it arrives), and
+cached; item boxes are computed per item on first use and dropped when the review changes.
+
+- **Zoom**: the scale is *fit width* x ``zoom`` (``ZOOM_MIN``..``ZOOM_MAX``, steps of ``ZOOM_STEP``):
+  Ctrl+wheel zooms about the pointer, Ctrl+= / Ctrl+- / Ctrl+0 (fit width) are window actions
+  (``ui/actions.py``, handled in ``ui/tools/pages.py``) that zoom about the centre; a page wider than the
+  view scrolls sideways. A render never exceeds ``MAX_VIEW_PIXELS``; cached pages are bounded by
+  ``MAX_CACHED_PIXELS`` as well as by count.
+- **Rotation**: pdfium renders a page with its ``/Rotate`` applied, while ``documents.pdf.char_boxes``
+  gives boxes in the unrotated page (its ``width``/``height`` are the *displayed* size, so for 90/270 the
+  boxes' top-left flip used the wrong height). ``load_boxes`` returns :class:`ViewPage` s: the boxes
+  corrected to the unrotated page's top-left, plus the rotation; lines are merged there
+  (``span_rects``) and each rectangle is rotated onto the rendered page when drawn (:func:`rotate_rect`).
 
 Threading: GUI thread only; ``load_boxes`` (pure, reads the file) may run on the pool.
 """
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QAbstractScrollArea
 
+from ..documents.pdf import PageBoxes
 from ..review.state import ReviewItem, ReviewState, StateListener, Status
 from .colors import label_color
 
 GAP = 12          # pixels between pages
 MARGIN = 10
 MAX_CACHED_PAGES = 12
+#: zoom relative to fit width
+ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.25, 6.0, 1.25
+#: the largest page render (pixels; 3 bytes each) and the most pixels the page cache keeps
+MAX_VIEW_PIXELS = 36_000_000
+MAX_CACHED_PIXELS = 90_000_000
+
+
+@dataclass(frozen=True)
+class ViewPage(PageBoxes):
+    """A page for the view: ``width``/``height`` and ``boxes`` in the *unrotated* page (top-left origin);
+    ``rotation`` (0, 90, 180, 270: clockwise, the page's ``/Rotate``) turns them onto the rendered page."""
+
+    rotation: int = 0
+
+    @property
+    def shown_size(self) -> tuple[float, float]:
+        return (self.height, self.width) if self.rotation in (90, 270) else (self.width, self.height)
+
+
+def rotate_rect(rect: tuple[float, float, float, float], width: float, height: float,
+                rotation: int) -> tuple[float, float, float, float]:
+    """``(x0, y0, x1, y1)`` in an unrotated ``width`` x ``height`` page (top-left origin) -> the same
+    rectangle on the page shown turned ``rotation`` degrees clockwise."""
+    x0, y0, x1, y1 = rect
+    if rotation == 90:                      # (x, y) -> (height - y, x)
+        return (height - y1, x0, height - y0, x1)
+    if rotation == 180:
+        return (width - x1, height - y1, width - x0, height - y0)
+    if rotation == 270:                     # (x, y) -> (y, width - x)
+        return (y0, width - x1, y1, width - x0)
+    return rect
+
+
+def _unrotated(pages: list, rotations: list[int]) -> list[ViewPage]:
+    """``char_boxes`` pages -> :class:`ViewPage` s in the unrotated page. ``char_boxes`` reports the
+    displayed size (pdfium's page size has the rotation applied) and flips y with the displayed height;
+    the boxes' x and the PDF's y are those of the unrotated page."""
+    out = []
+    for pb, rot in zip(pages, rotations):
+        rot = rot if rot in (90, 180, 270) else 0
+        w, h = (pb.height, pb.width) if rot in (90, 270) else (pb.width, pb.height)
+        dy = h - pb.height
+        boxes = pb.boxes if not dy else tuple(
+            None if b is None else (b[0], b[1] + dy, b[2], b[3] + dy) for b in pb.boxes)
+        out.append(ViewPage(pb.page, w, h, pb.start, boxes, rot))
+    return out
+
+
+def _as_view_page(p) -> ViewPage:
+    return p if isinstance(p, ViewPage) else ViewPage(p.page, p.width, p.height, p.start, p.boxes, 0)
 
 
 IMAGE_FORMATS = ("png", "jpg", "jpeg", "tif", "tiff")
@@ -46,6 +109,8 @@ def render_page(data: bytes, index: int, scale: float) -> QImage:
         try:
             page = pdf[index]
             try:
+                w, h = page.get_size()
+                scale = min(scale, (MAX_VIEW_PIXELS / max(1.0, w * h)) ** 0.5)
                 bitmap = page.render(scale=scale, may_draw_forms=False, draw_annots=False)
                 pil = bitmap.to_pil().convert("RGB")
                 bitmap.close()
@@ -75,16 +140,27 @@ def load_boxes(doc) -> tuple[bytes, list]:
     import hashlib
 
     from ..documents.errors import DocumentError
-    from ..documents.pdf import PageBoxes, char_boxes
+    from ..documents.pdf import PDFIUM_LOCK, _open, char_boxes
 
     data = Path(doc.path).read_bytes()
     if hashlib.sha256(data).hexdigest() != doc.sha256:
         raise DocumentError(f"{Path(doc.path).name} changed on disk since it was opened; open it again.")
     if doc.format in IMAGE_FORMATS:     # OCR boxes in source pixels (pixels count as points)
         starts = {s.slot: s.start for s in doc.segments if s.member == "page"}
-        return data, [PageBoxes(i, float(p.width), float(p.height), starts.get(i, -1), tuple(p.boxes))
+        return data, [ViewPage(i, float(p.width), float(p.height), starts.get(i, -1), tuple(p.boxes))
                       for i, p in enumerate(doc.extra.get("ocr_pages") or [])]
-    return data, char_boxes(doc, data)
+    pages = char_boxes(doc, data)
+    with PDFIUM_LOCK:
+        pdf = _open(data)
+        try:
+            rotations = []
+            for i in range(len(pages)):
+                page = pdf[i]
+                rotations.append(page.get_rotation())
+                page.close()
+        finally:
+            pdf.close()
+    return data, _unrotated(pages, rotations)
 
 
 class _Watcher(StateListener):
@@ -100,6 +176,8 @@ class _Watcher(StateListener):
 
 class PdfPageView(QAbstractScrollArea):
     itemClicked = Signal(int)
+    #: the zoom changed (factor over fit width)
+    zoomChanged = Signal(float)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -110,6 +188,8 @@ class PdfPageView(QAbstractScrollArea):
         self._data: bytes | None = None
         self._pages: list = []            # documents.pdf.PageBoxes
         self._scale = 1.0
+        self._zoom = 1.0
+        self._content_w = 0.0
         self._tops: list[float] = []
         self._images: OrderedDict[tuple[int, float], QImage] = OrderedDict()
         self._boxes: list[tuple[int, QRectF, int]] | None = None   # (page, rect in points, item id)
@@ -125,7 +205,7 @@ class PdfPageView(QAbstractScrollArea):
     def set_document(self, data: bytes | None, pages: list, state: ReviewState | None) -> None:
         if self._state is not None:
             self._state.remove_listener(self._watcher)
-        self._data, self._pages, self._state = data, list(pages), state
+        self._data, self._pages, self._state = data, [_as_view_page(p) for p in pages], state
         if state is not None:
             state.add_listener(self._watcher)
         self._images.clear()
@@ -146,23 +226,90 @@ class PdfPageView(QAbstractScrollArea):
         self._boxes = None
         self.viewport().update()
 
+    # -- zoom ----------------------------------------------------------------------------------------------
+    @property
+    def zoom(self) -> float:
+        """The zoom over fit width (1.0: the widest page fills the view's width)."""
+        return self._zoom
+
+    @property
+    def scale(self) -> float:
+        """Pixels per page point on screen."""
+        return self._scale
+
+    def set_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
+        """Zoom to ``zoom`` x fit width, keeping the page point under ``anchor`` (viewport pixels; the
+        centre if None) where it is."""
+        zoom = min(ZOOM_MAX, max(ZOOM_MIN, float(zoom)))
+        if abs(zoom - self._zoom) < 1e-6:
+            return
+        vp = self.viewport()
+        anchor = QPointF(vp.width() / 2, vp.height() / 2) if anchor is None else QPointF(anchor)
+        hit = self._page_point(anchor)
+        self._zoom = zoom
+        self._layout()
+        if hit is not None:
+            i, pt = hit
+            left, top = self._page_origin(i)       # at the current scroll position
+            s = self._scale
+            hbar, vbar = self.horizontalScrollBar(), self.verticalScrollBar()
+            hbar.setValue(round(hbar.value() + left + pt.x() * s - anchor.x()))
+            vbar.setValue(round(vbar.value() + top + pt.y() * s - anchor.y()))
+        self.viewport().update()
+        self.zoomChanged.emit(self._zoom)
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self._zoom * ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self._zoom / ZOOM_STEP)
+
+    def fit_width(self) -> None:
+        self.set_zoom(1.0)
+
+    def _page_point(self, pos: QPointF) -> tuple[int, QPointF] | None:
+        """The page under (or nearest above) viewport ``pos`` and the shown-page point there."""
+        if not self._pages:
+            return None
+        y = pos.y() + self.verticalScrollBar().value()
+        i = max(0, max((k for k, t in enumerate(self._tops) if t <= y), default=0))
+        left, top = self._page_origin(i)
+        return i, QPointF((pos.x() - left) / self._scale, (pos.y() - top) / self._scale)
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            d = event.angleDelta().y()
+            if d:
+                self.set_zoom(self._zoom * ZOOM_STEP ** (d / 120.0), event.position())
+            event.accept()
+            return
+        super().wheelEvent(event)
+
     def _layout(self) -> None:
-        width = max(100, self.viewport().width() - 2 * MARGIN)
-        widest = max((p.width for p in self._pages), default=595.0)
-        scale = width / widest
+        vw = self.viewport().width()
+        width = max(100, vw - 2 * MARGIN)
+        sizes = [p.shown_size for p in self._pages]
+        widest = max((w for w, _h in sizes), default=595.0)
+        scale = width / widest * self._zoom
+        biggest = max((w * h for w, h in sizes), default=1.0)
+        scale = min(scale, (MAX_VIEW_PIXELS / max(1.0, biggest)) ** 0.5)
         if abs(scale - self._scale) > 1e-3:
             self._scale = scale
-            self._images.clear()
         y = MARGIN
         self._tops = []
-        for p in self._pages:
+        for _w, h in sizes:
             self._tops.append(y)
-            y += p.height * self._scale + GAP
+            y += h * self._scale + GAP
         total = int(y)
+        self._content_w = widest * self._scale + 2 * MARGIN
         bar = self.verticalScrollBar()
         bar.setPageStep(self.viewport().height())
         bar.setSingleStep(40)
         bar.setRange(0, max(0, total - self.viewport().height()))
+        hbar = self.horizontalScrollBar()
+        hbar.setPageStep(vw)
+        hbar.setSingleStep(40)
+        hbar.setRange(0, max(0, int(self._content_w - vw + 0.999)))
         self.viewport().update()
 
     def resizeEvent(self, event) -> None:  # noqa: N802
@@ -200,12 +347,29 @@ class PdfPageView(QAbstractScrollArea):
     def boxes_of(self, item_id: int) -> list[tuple[int, QRectF]]:
         return [(p, r) for p, r, i in self.item_boxes() if i == item_id]
 
-    def to_widget(self, page: int, rect: QRectF) -> QRectF:
-        """A rect in page points -> viewport pixels (current scroll position)."""
+    def _page_origin(self, page: int) -> tuple[float, float]:
+        """The shown page's top-left corner in viewport pixels (current scroll position)."""
         s = self._scale
-        left = MARGIN + (self.viewport().width() - 2 * MARGIN - self._pages[page].width * s) / 2
-        top = self._tops[page] - self.verticalScrollBar().value()
-        return QRectF(left + rect.x() * s, top + rect.y() * s, rect.width() * s, rect.height() * s)
+        span = max(self.viewport().width(), self._content_w) - 2 * MARGIN
+        left = MARGIN + max(0.0, (span - self._pages[page].shown_size[0] * s) / 2) \
+            - self.horizontalScrollBar().value()
+        return left, self._tops[page] - self.verticalScrollBar().value()
+
+    def shown_rect(self, page: int, rect: QRectF) -> QRectF:
+        """A rect in the unrotated page's points -> the same rect on the shown (rotated) page, in points."""
+        p = self._pages[page]
+        if not p.rotation:
+            return QRectF(rect)
+        x0, y0, x1, y1 = rotate_rect((rect.left(), rect.top(), rect.right(), rect.bottom()), p.width, p.height,
+                                     p.rotation)
+        return QRectF(x0, y0, x1 - x0, y1 - y0)
+
+    def to_widget(self, page: int, rect: QRectF) -> QRectF:
+        """A rect in (unrotated) page points -> viewport pixels (rotation, zoom, current scroll position)."""
+        s = self._scale
+        left, top = self._page_origin(page)
+        r = self.shown_rect(page, rect)
+        return QRectF(left + r.x() * s, top + r.y() * s, r.width() * s, r.height() * s)
 
     def item_at(self, pos: QPointF) -> int | None:
         hits = [(r.width() * r.height(), i) for p, r, i in self.item_boxes()
@@ -218,10 +382,12 @@ class PdfPageView(QAbstractScrollArea):
             boxes = self.boxes_of(item.id)
             if boxes:
                 page, rect = boxes[0]
-                y = self._tops[page] + rect.y() * self._scale
-                bar = self.verticalScrollBar()
-                if not (bar.value() + 20 <= y <= bar.value() + self.viewport().height() - 40):
-                    bar.setValue(int(y - self.viewport().height() / 3))
+                r = self.to_widget(page, rect)
+                bar, hbar = self.verticalScrollBar(), self.horizontalScrollBar()
+                if not (20 <= r.y() <= self.viewport().height() - 40):
+                    bar.setValue(int(bar.value() + r.y() - self.viewport().height() / 3))
+                if not (0 <= r.x() and r.right() <= self.viewport().width()):
+                    hbar.setValue(int(hbar.value() + r.x() - self.viewport().width() / 3))
         self.viewport().update()
 
     # -- painting --------------------------------------------------------------------------------------------
@@ -251,14 +417,15 @@ class PdfPageView(QAbstractScrollArea):
 
     def _store(self, key, image: QImage) -> None:
         self._images[key] = image
-        while len(self._images) > MAX_CACHED_PAGES:
+        while len(self._images) > 1 and (len(self._images) > MAX_CACHED_PAGES or sum(
+                im.width() * im.height() for im in self._images.values()) > MAX_CACHED_PIXELS):
             self._images.popitem(last=False)
 
     def visible_pages(self) -> list[int]:
         top = self.verticalScrollBar().value()
         bottom = top + self.viewport().height()
         return [i for i, t in enumerate(self._tops)
-                if t < bottom and t + self._pages[i].height * self._scale > top]
+                if t < bottom and t + self._pages[i].shown_size[1] * self._scale > top]
 
     def paintEvent(self, event) -> None:  # noqa: N802
         p = QPainter(self.viewport())
@@ -270,8 +437,10 @@ class PdfPageView(QAbstractScrollArea):
         for i in visible:
             page_rect = self.to_widget(i, QRectF(0, 0, self._pages[i].width, self._pages[i].height))
             img = self._page_image(i)
-            if img is not None:
+            if img is not None and abs(img.width() - page_rect.width()) <= 2:
                 p.drawImage(page_rect.topLeft(), img)
+            elif img is not None:               # capped at MAX_VIEW_PIXELS: shown scaled up
+                p.drawImage(page_rect, img)
             else:
                 # while the page renders at this width: the same page at another width, scaled; else white
                 old = next((im for (pi, _sc), im in self._images.items() if pi == i), None)

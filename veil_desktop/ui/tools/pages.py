@@ -1,5 +1,5 @@
 """The PDF pages tool (``ui/pdf_view.py``): F6 switches a PDF between text and rendered pages with item
-boxes; boxes and pages are computed on the window's ``Jobs`` (channel ``"pages"``: a superseded load is
+boxes; Ctrl+= / Ctrl+- / Ctrl+0 zoom the pages (fit width = 100 %); boxes and pages are computed on the window's ``Jobs`` (channel ``"pages"``: a superseded load is
 dropped). A mixin of ``ReviewTools``; attributes declared below. Threading: GUI thread.
 """
 from __future__ import annotations
@@ -53,6 +53,23 @@ class PagesTool:
             self.pagesReady.emit()
 
         return w.jobs.start(lambda: load_boxes(doc), done, w.show_error, channel="pages").id
+
+    def _on_zoom_in(self) -> None:
+        self._zoom(self.pages.zoom_in)
+
+    def _on_zoom_out(self) -> None:
+        self._zoom(self.pages.zoom_out)
+
+    def _on_zoom_fit(self) -> None:
+        self._zoom(self.pages.fit_width)
+
+    def _zoom(self, fn) -> None:
+        """Zoom the page view when it is on screen; otherwise say where zoom works."""
+        if self.stack.currentWidget() is not self.pages:
+            self.w.statusBar().showMessage(tr("pdf.zoom_pages_only", self.lang), 5000)
+            return
+        fn()
+        self.w.statusBar().showMessage(tr("pdf.zoom", self.lang).format(pct=round(self.pages.zoom * 100)), 3000)
 
     def _render_page(self, data: bytes, index: int, scale: float, done) -> None:
         from ..pdf_view import render_page
