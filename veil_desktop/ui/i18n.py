@@ -552,7 +552,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                     "The items the two reviews decided differently. Choose A or B for each row (keys A / B). "
                     "Agreed items and items only one review has are merged as they are."),
     "merge.col.pos": ("위치", "Pos"),
-    "merge.col.text": ("텍스트", "Text"),
+    "merge.col.masked": ("가림 표시", "Masked as"),
     "merge.col.a": ("A: {who}", "A: {who}"),
     "merge.col.b": ("B: {who}", "B: {who}"),
     "merge.col.choice": ("선택", "Choice"),

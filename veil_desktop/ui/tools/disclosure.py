@@ -247,7 +247,8 @@ class DisclosureTool(QObject):
                 n=len(cmd.changes) if cmd is not None else 0))
             return None
         dlg = MergeDialog(self.w, st, result, mine.reviewer or tr("merge.this_review", self.lang),
-                          theirs.reviewer or Path(path).name, self.lang)
+                          theirs.reviewer or Path(path).name, self.lang, styles=self.w.settings.styles,
+                          default_style=self.w.settings.default_style)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         document = self.review.document
 

@@ -64,8 +64,9 @@ class DisclosureSettingsRows:
             combo = _reason_combo(lang, defaults.get(label))
             combo.setObjectName(f"reason_{label}")
             self.boxes[label] = combo
-            grid.addWidget(QLabel(display_name(label, lang)), i // 2, (i % 2) * 2)
-            grid.addWidget(combo, i // 2, (i % 2) * 2 + 1)
+            # three pairs a row: the settings dialog stays within a 1024x768 screen
+            grid.addWidget(QLabel(display_name(label, lang)), i // 3, (i % 3) * 2)
+            grid.addWidget(combo, i // 3, (i % 3) * 2 + 1)
         form.addRow(box)
 
     def values(self) -> dict:
@@ -105,6 +106,22 @@ def add_export_options(layout, settings, lang: str) -> DisclosureExportRows:
     return DisclosureExportRows(layout, settings, lang)
 
 
+def masked_form(text: str, start: int, end: int, label: str, styles=None, default_style=None) -> str:
+    """``text[start:end]`` as the export would mask it with the reviewer's styles (``masking``), so a view
+    that lists items (the merge dialog) shows no value in clear; a pseudonym shows as its tag (its number
+    depends on the whole export's order, not on this list)."""
+    from ...detect.span import Span
+    from ...masking import MaskStyle, export_masker
+
+    def no_pseudonym(v):
+        return MaskStyle.TAG.value if str(getattr(v, "value", v)) == MaskStyle.PSEUDONYM.value else v
+
+    styles = {k: no_pseudonym(v) for k, v in (styles or {}).items()}
+    default = None if default_style is None else no_pseudonym(default_style)
+    plan = export_masker(text, styles, default).plan(text, [Span(start, end, label, 1.0, "manual")])
+    return " ".join(plan[0].text.split()) if plan else ""
+
+
 def _side_text(entry, lang: str) -> str:
 
     if entry is None:
@@ -119,7 +136,8 @@ class MergeDialog(QDialog):
 
     COL_POS, COL_TEXT, COL_A, COL_B, COL_CHOICE = range(5)
 
-    def __init__(self, parent, state, result, who_a: str, who_b: str, lang: str = "ko") -> None:
+    def __init__(self, parent, state, result, who_a: str, who_b: str, lang: str = "ko", *, styles=None,
+                 default_style=None) -> None:
         super().__init__(parent)
         self.setObjectName("mergeDialog")
         self.lang = lang
@@ -129,7 +147,7 @@ class MergeDialog(QDialog):
         intro = QLabel(tr("merge.intro", lang))
         intro.setWordWrap(True)
         self.table = QTableWidget(len(result.conflicts), 5)
-        self.table.setHorizontalHeaderLabels([tr("merge.col.pos", lang), tr("merge.col.text", lang),
+        self.table.setHorizontalHeaderLabels([tr("merge.col.pos", lang), tr("merge.col.masked", lang),
                                               tr("merge.col.a", lang).format(who=who_a),
                                               tr("merge.col.b", lang).format(who=who_b),
                                               tr("merge.col.choice", lang)])
@@ -140,8 +158,9 @@ class MergeDialog(QDialog):
             e = c.a or c.b
             start = min(x.start for x in (c.a, c.b) if x is not None)
             end = max(x.end for x in (c.a, c.b) if x is not None)
-            value = " ".join(state.text[start:end].split())
-            for col, text in ((self.COL_POS, str(start)), (self.COL_TEXT, value[:60]),
+            # the masked form, never the value (no personal data on screen in a list of items)
+            shown = masked_form(state.text, start, end, e.label, styles, default_style)
+            for col, text in ((self.COL_POS, str(start)), (self.COL_TEXT, shown[:60]),
                               (self.COL_A, _side_text(c.a, lang)), (self.COL_B, _side_text(c.b, lang)),
                               (self.COL_CHOICE, "")):
                 self.table.setItem(r, col, QTableWidgetItem(text))
