@@ -96,8 +96,8 @@ def test_reader_notes_after_export_are_korean():
 
 def korean_and_latin_free(text: str, *values: str) -> bool:
     """``text`` is Korean and has no Latin words once the given names/paths are taken out."""
-    for v in values:
-        text = text.replace(str(v), "")
+    for v in sorted(map(str, values), key=len, reverse=True):      # a path before its name
+        text = text.replace(v, "")
     return bool(re.search(r"[가-힣]", text)) and latin_words(text) == []
 
 
@@ -251,3 +251,53 @@ def test_window_says_a_missing_model_folder_in_korean(qtbot, make_window, doc, t
         message=f"모델 폴더가 없습니다: {nowhere}\n설정 파일, 토크나이저, ONNX 모델이 든 폴더를 고르십시오. "
                 "비워 두면 내장 소형 모델을 씁니다.")
     assert korean_and_latin_free(w.last_error, nowhere)
+
+
+def test_document_errors_are_korean(tmp_path):
+    """Real broken files through the real readers: the messages the window shows are Korean."""
+    import zipfile
+
+    from veil_desktop.documents import open_document
+    from veil_desktop.documents.errors import DocumentError
+
+    zip_junk = tmp_path / "손상.docx"
+    zip_junk.write_bytes(b"PK\x03\x04 not really a zip")
+    no_body = tmp_path / "빈.docx"
+    with zipfile.ZipFile(no_body, "w") as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/'
+                   'package/2006/content-types"/>')
+    hwp_zip = tmp_path / "사실은.hwp"
+    hwp_zip.write_bytes(zip_junk.read_bytes())
+    not_hwp = tmp_path / "가짜.hwp"
+    not_hwp.write_bytes(b"just text, not an OLE file" * 20)
+    expected = {
+        tmp_path / "없음.txt": "없음.txt 파일이 없습니다.",
+        tmp_path: None,
+        zip_junk: "올바른 워드 문서 파일이 아닙니다 (ZIP 구조가 손상됨).",
+        no_body: None,
+        hwp_zip: None,
+        not_hwp: None,
+    }
+    for path, want in expected.items():
+        with pytest.raises(DocumentError) as ei:
+            open_document(path)
+        ko = i18n.document_error_text(str(ei.value), "ko")
+        suffixes = re.findall(r"\.\w+", ko)                          # the supported list, a code
+        assert korean_and_latin_free(ko, path, path.name, *suffixes), (path.name, str(ei.value), ko)
+        if want is not None:
+            assert ko == want
+        assert i18n.document_error_text(str(ei.value), "en") == str(ei.value)
+    assert i18n.document_error_text("Something new.", "ko") == "Something new."
+
+
+def test_window_says_an_unreadable_document_in_korean(qtbot, make_window, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    broken = tmp_path / "손상된_문서.docx"
+    broken.write_bytes(b"PK\x03\x04 not really a zip")
+    w = make_window()
+    with qtbot.waitSignal(w.errorShown, timeout=20000):
+        w.open_path(broken)
+    assert w.last_error == "문서를 열 수 없습니다.\n\n올바른 워드 문서 파일이 아닙니다 (ZIP 구조가 손상됨)."
+    box = [b for b in w.findChildren(QMessageBox) if b.isVisible()][-1]
+    assert [b.text() for b in box.buttons()] == ["확인"]           # not Qt's untranslated "OK"

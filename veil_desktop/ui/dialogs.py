@@ -420,6 +420,7 @@ class ShortcutsDialog(QDialog):
             self.table.setItem(row, 0, QTableWidgetItem(" / ".join(spec.shortcuts)))
             self.table.setItem(row, 1, QTableWidgetItem(tr(f"action.{spec.id}", lang)))
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.resizeColumnToContents(0)        # the keys whole ("A / Return / Enter"), never "A / …"
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

@@ -37,7 +37,7 @@ from ..review.review_session import ReviewSession
 from ..review.summary import ExportSummary
 from .export_summary import ExportResultDialog, ExportSummaryDialog, overwrite_box
 from .hit_list import HitListDialog
-from .i18n import tr
+from .i18n import document_error_text, tr
 from .jobs import Jobs
 
 
@@ -184,7 +184,7 @@ class ExportFlow(QObject):
 
     def _on_failed(self, message: str) -> None:
         self.w.statusBar().clearMessage()
-        self.w.show_error(tr("error.export", self.w.lang).format(message=message))
+        self.w.show_error(tr("error.export", self.w.lang).format(message=document_error_text(message, self.w.lang)))
         self.finished.emit("")
 
     # -- unmasked copies -----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QToolButton, QWidget,
+    QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QToolButton, QVBoxLayout, QWidget,
 )
 
 from ..labels import LABELS, display_name
@@ -64,12 +64,24 @@ class FindBar(QWidget):
         self.mark_btn = QPushButton(self)
         self.close_btn = QToolButton(self)
         self.close_btn.setText("✕")
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(6, 2, 6, 2)
-        for w in (self.query, self.prev_btn, self.next_btn, self.count, self.regex, self.case, self.width,
-                  self.spacing, self.mark_label, self.label_box, self.mark_btn, self.close_btn):
-            lay.addWidget(w)
-        lay.setStretch(0, 1)
+        # two rows, so that the bar fits a 1024-pixel window with room for the message beside the query
+        # (one row was wider than 1024 and cut the regex message): query, arrows, count/message, close;
+        # then the options and Mark all
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 2, 6, 2)
+        outer.setSpacing(2)
+        top, bottom = QHBoxLayout(), QHBoxLayout()
+        for w in (self.query, self.prev_btn, self.next_btn, self.count, self.close_btn):
+            top.addWidget(w)
+        top.setStretch(0, 3)
+        top.setStretch(3, 2)
+        for w in (self.regex, self.case, self.width, self.spacing):
+            bottom.addWidget(w)
+        bottom.addStretch(1)
+        for w in (self.mark_label, self.label_box, self.mark_btn):
+            bottom.addWidget(w)
+        outer.addLayout(top)
+        outer.addLayout(bottom)
 
         self.query.textChanged.connect(self._restart)
         for box in (self.regex, self.case, self.width, self.spacing):

@@ -645,6 +645,53 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "terms_error.not_utf8": ("{name} 파일이 UTF-8 글자가 아닙니다 ({byte}번째 바이트). UTF-8 CSV로 저장하십시오",
                              "{name} is not UTF-8 text (byte {byte}); save it as UTF-8 CSV"),
     "terms_error.write_failed": ("{name} 파일을 쓸 수 없습니다", "{name} could not be written"),
+    # document problems (documents/ DocumentError messages, matched by ui/i18n.document_error_text)
+    "doc_error.missing": ("{name} 파일이 없습니다.", "{name} does not exist."),
+    "doc_error.not_file": ("{name}은(는) 파일이 아닙니다.", "{name} is not a file."),
+    "doc_error.too_large": ("{name} 파일이 너무 큽니다 ({mb} MB).", "{name} is too large ({mb} MB)."),
+    "doc_error.unreadable": ("{name} 파일을 읽을 수 없습니다.", "{name} cannot be read."),
+    "doc_error.memory": ("{name} 파일을 여는 중 메모리가 부족했습니다 (너무 크거나 메모리를 고갈시키도록 만든 파일). "
+                         "더 작은 파일로 나누십시오.",
+                         "{name} ran out of memory while opening; split it into smaller files."),
+    "doc_error.nested": ("{name} 파일은 구조가 너무 깊어 읽을 수 없습니다 (손상되었거나 악의적인 파일).",
+                         "{name} is nested too deeply to be read (damaged or hostile file)."),
+    "doc_error.other_kind": ("{name} 파일의 내용이 확장자와 다른 종류입니다 (이름을 바꾸었거나 손상됨). 원본 파일을 여십시오.",
+                             "The content of {name} is of another kind (renamed or damaged). Open the original file."),
+    "doc_error.damaged": ("{name} 파일이 손상되었거나 해당 형식의 파일이 아닙니다.",
+                          "{name} is damaged or not a file of that kind."),
+    "doc_error.zip": ("올바른 {what} 파일이 아닙니다 (ZIP 구조가 손상됨).", "The file is not a valid {what} (damaged ZIP container)."),
+    "doc_error.encrypted": ("{what} 파일이 암호로 보호되어 있습니다. 암호를 해제한 뒤 다시 여십시오.",
+                            "The {what} is encrypted; remove the password and try again."),
+    "doc_error.not_word": ("워드 문서가 아닙니다 (본문 부분이 없음).", "This is not a Word document (no main document part)."),
+    "doc_error.not_hwpx": ("HWPX 문서가 아닙니다.", "This is not an HWPX document."),
+    "doc_error.not_hwp": ("HWP 5 문서가 아닙니다 (HWP 3 이전 형식은 지원하지 않음).", "This is not an HWP 5 document."),
+    "doc_error.hwp3": ("HWP 3 문서(한글 97 이전)는 지원하지 않습니다. 한컴오피스에서 HWP 5 또는 HWPX로 저장한 뒤 여십시오.",
+                       "HWP 3 documents (한글 97 or older) are not supported; save it as HWP 5 or HWPX first."),
+    "doc_error.hwp_zip": ("이 HWP 파일은 사실 ZIP(아마도 HWPX)입니다. 확장자를 HWPX로 바꾸십시오.",
+                          "This .hwp file is a ZIP (probably HWPX); rename it to .hwpx."),
+    "doc_error.hwp_password": ("암호가 걸린 HWP 문서입니다. 암호를 해제한 뒤 다시 여십시오.",
+                               "The HWP document is password-protected; remove the password first."),
+    "doc_error.hwp_distribution": ("배포용 HWP 문서(암호화)는 읽을 수 없습니다. 원본 문서를 요청하십시오.",
+                                   "This is an HWP distribution document (encrypted); ask for the original."),
+    "doc_error.hwp_drm": ("DRM 또는 인증서로 보호된 HWP 문서는 읽을 수 없습니다.",
+                          "The HWP document is DRM- or certificate-protected; it cannot be read."),
+    "doc_error.hwp_damaged": ("HWP 파일이 손상되었습니다.", "The HWP file is damaged."),
+    "doc_error.image": ("{name}은(는) 읽을 수 있는 그림 파일이 아닙니다 (손상되었거나 PNG, JPEG, TIFF가 아님).",
+                        "{name} is not a readable image (damaged or not PNG/JPEG/TIFF)."),
+    "doc_error.changed": ("{name} 파일이 연 뒤에 바뀌었습니다. 다시 여십시오.",
+                          "{name} changed on disk since it was opened; open it again."),
+    "doc_error.overwrite": ("결과가 원본 문서를 덮어쓰게 됩니다. 다른 이름이나 폴더를 고르십시오.",
+                            "The output would overwrite the original document; choose another name or folder."),
+    "doc_error.no_folder": ("출력 폴더가 없거나 폴더가 아닙니다: {folder}", "The output folder does not exist or is not a folder: {folder}"),
+    "doc_error.is_folder": ("{path}은(는) 폴더입니다. 파일 이름을 고르십시오.", "{path} is a folder; choose a file name."),
+    "doc_error.cannot_write": ("폴더에 쓸 수 없습니다: {folder}", "Cannot write into the folder {folder}."),
+    "doc_error.unsupported": ("{kind} 파일은 지원하지 않습니다. 지원하는 형식: {list}",
+                              "{kind} files are not supported; supported: {list}"),
+    "doc_error.export_as": ("{src} 문서는 {out} 형식으로 내보낼 수 없습니다. 가능한 형식: {list}",
+                            "A {src} document cannot be exported as {out}; choose one of: {list}"),
+    "what.word": ("워드 문서", "Word document"),
+    "what.hwpx": ("HWPX 문서", "HWPX document"),
+    "what.document": ("문서", "document"),
     # undo/redo menu texts for the descriptions without a count (review/state.py Command.description)
     "undo.mark_many": ("표시: {label} {n}개", "mark {n} {label}"),
     "undo.reason": ("비공개 사유 {reason}: {n}개", "reason {reason}: {n}"),
@@ -727,6 +774,58 @@ def terms_error_text(exc: BaseException, lang: str = "ko") -> str:
     """A ``TermsError`` in the UI language (its own ``Problem``), else ``str(exc)``."""
     problem = getattr(exc, "problem", None)
     return terms_problem_text(problem, lang) if problem is not None else str(exc)
+
+
+_DOC_ERRORS = (    # (pattern over the core's English DocumentError message, catalogue key)
+    (r"^'(?P<kind>.*)' files are not supported; supported: (?P<list>.+)\.$", "doc_error.unsupported"),
+    (r"^A (?P<src>\.\w+) document cannot be exported as (?P<out>\.\w+); choose one of: (?P<list>.+)\.$",
+     "doc_error.export_as"),
+    (r"^(?P<name>.+) does not exist\.$", "doc_error.missing"),
+    (r"^(?P<name>.+) is not a file\.$", "doc_error.not_file"),
+    (r"^(?P<name>.+) is too large \((?P<mb>\d+) MB\)\.$", "doc_error.too_large"),
+    (r"^Cannot read the original (?P<name>.+?): ", "doc_error.unreadable"),
+    (r"^Cannot read (?P<name>.+?): ", "doc_error.unreadable"),
+    (r"^(?P<name>.+) ran out of memory while opening", "doc_error.memory"),
+    (r"^(?P<name>.+) is nested too deeply to be read", "doc_error.nested"),
+    (r"^(?P<name>.+) is not an? .+ file: its content is of another kind", "doc_error.other_kind"),
+    (r"^(?P<name>.+) could not be read as \.\w+: the file is damaged", "doc_error.damaged"),
+    (r"^The file is not a valid (?P<what>.+) \(damaged ZIP container\)\.$", "doc_error.zip"),
+    (r"^The (?P<what>.+) is encrypted; remove the password", "doc_error.encrypted"),
+    (r"^This is not a Word document", "doc_error.not_word"),
+    (r"^This is not an HWPX document", "doc_error.not_hwpx"),
+    (r"^This \.hwp file is a ZIP", "doc_error.hwp_zip"),
+    (r"^This is an HWP 3 document", "doc_error.hwp3"),
+    (r"^This is not an HWP 5 document", "doc_error.not_hwp"),
+    (r"^The HWP document is password-protected", "doc_error.hwp_password"),
+    (r"^This is an HWP distribution document", "doc_error.hwp_distribution"),
+    (r"^The HWP document is DRM", "doc_error.hwp_drm"),
+    (r"^The HWP (?:file is damaged|stream .+ is damaged|section stream is truncated|record stream is truncated)",
+     "doc_error.hwp_damaged"),
+    (r"^(?P<name>.+) is not a readable image", "doc_error.image"),
+    (r"^(?P<name>.+) changed on disk since it was opened", "doc_error.changed"),
+    (r"^The output would overwrite the original document", "doc_error.overwrite"),
+    (r"^The output folder does not exist or is not a folder: (?P<folder>.+)$", "doc_error.no_folder"),
+    (r"^(?P<path>.+) is a folder; choose a file name\.$", "doc_error.is_folder"),
+    (r"^Cannot write into the folder (?P<folder>.+?): ", "doc_error.cannot_write"),
+)
+_WHAT = {"Word document": "what.word", "HWPX document": "what.hwpx", "document": "what.document"}
+
+
+def document_error_text(message: str, lang: str = "ko") -> str:
+    """A reader's or writer's ``DocumentError`` message (English, from the Qt-free core) in the UI
+    language when it is one the catalogue knows (matched like ``export_summary.note_text`` matches the
+    readers' notes); in English, and for a message not known here, as written."""
+    if lang == "en":
+        return message
+    first = message.strip()
+    for pattern, key in _DOC_ERRORS:
+        m = re.match(pattern, first, re.S)
+        if m:
+            fields = {k: (v or "").strip() for k, v in m.groupdict().items()}
+            if "what" in fields:
+                fields["what"] = tr(_WHAT.get(fields["what"], "what.document"), lang)
+            return tr(key, lang).format(**fields)
+    return message
 
 
 def caption(key: str, detail: str = "", lang: str = "ko") -> str:

@@ -23,7 +23,7 @@ from ..review.state import StateListener
 from .banner import StatusBanner, unreadable_captions
 from .document_view import DocumentView
 from .highlighter import SpanHighlighter
-from .i18n import tr
+from .i18n import document_error_text, tr
 from .jobs import Jobs
 from .settings_store import SettingsStore
 from .span_panel import SpanPanel
@@ -124,7 +124,7 @@ class DocumentOpening:
         self.cancel_button.setVisible(False)
         self.statusBar().clearMessage()
         self.update_actions()
-        self.show_error(tr("error.open", self.lang).format(message=message))
+        self.show_error(tr("error.open", self.lang).format(message=document_error_text(message, self.lang)))
 
     def show_loaded(self, loaded: Loaded) -> None:
         """Show a freshly loaded document (GUI thread). Old adapters are detached first."""

@@ -115,6 +115,9 @@ class TermsDialog(QDialog):
         box = QMessageBox(QMessageBox.Icon.Warning, tr("terms.title", self.lang),
                           tr("terms.errors", self.lang) + "\n\n" + "\n".join(lines), QMessageBox.StandardButton.Ok,
                           self)
+        from .dialogs import translate_buttons
+
+        translate_buttons(box, self.lang)          # "확인", not Qt's untranslated "OK"
         box.open()
         self.last_error = "\n".join(shown)
 

@@ -173,9 +173,21 @@ class DisclosureTool(QObject):
         menu.addAction(f"&0  {tr('reason.clear', lang)}").triggered.connect(lambda: self.set_reason(None, ids))
         return menu
 
+    def other_reason_dialog(self) -> QInputDialog:
+        """The "other reason" prompt, its buttons in the UI language (``QInputDialog.getText`` left Qt's
+        untranslated OK/Cancel in the Korean UI)."""
+        dlg = QInputDialog(self.w)
+        dlg.setObjectName("otherReason")
+        dlg.setWindowTitle(tr("reason.title", self.lang))
+        dlg.setLabelText(tr("reason.other_prompt", self.lang))
+        dlg.setOkButtonText(tr("ok", self.lang))
+        dlg.setCancelButtonText(tr("cancel", self.lang))
+        return dlg
+
     def _ask_other(self, ids: list[int]) -> None:
-        text, ok = QInputDialog.getText(self.w, tr("reason.title", self.lang), tr("reason.other_prompt", self.lang))
-        if ok and text.strip():
+        dlg = self.other_reason_dialog()
+        text = dlg.textValue() if dlg.exec() else ""
+        if text.strip():
             self.set_reason(OTHER_PREFIX + text.strip(), ids)
 
     def _on_set_reason(self) -> None:

@@ -255,6 +255,8 @@ class DuplicatesDialog(QDialog):
                     self.table.setItem(r, col, QTableWidgetItem(text))
                 self.rows.append((g, u))
         first = next((r for r, (_g, u) in enumerate(self.rows) if u.doc == current_doc), 0)
+        for col in (0, 2, 3):                   # whole headers ("Page/paragraph" was cut at 1024x768)
+            self.table.resizeColumnToContents(col)
         if self.rows:
             self.table.selectRow(first)
         self.message = QLabel()
