@@ -522,6 +522,7 @@ def class6() -> list[tuple]:
 # them (see docs/DOCUMENTS.md, "Second red-team corpus"): 2c (chart cache digits), 3a (glyph outlines),
 # 3b (tiling pattern / ActualText), 4a (low-contrast grey), 4c (TIFF page 2 rotated note), 5b (Hanja name).
 SUBSET = {"c1_png_no_extension.docx", "c2_href_targets.docx", "c3_strips_seal.pdf", "c4_photo_darkbar.jpg",
+          "c3_outlines_clip.pdf", "c3_pattern_actualtext.pdf", "c4_grey_footer.png", "c4_tiff_page2_rotated_hollow.tif",
           "c5_split_cells.csv", "c6_acronyms_ko.txt", "c6_other_software.docx", "c6_ghostscript_english.pdf"}
 
 

@@ -26,7 +26,7 @@ def test_redteam2_subset_no_published_leak_no_false_alarm(tmp_path):
         assert seen == set(m["values"]), rel
     summary = redteam2.redact(tmp_path, ROOT)
     res = redteam2_oracle.judge(tmp_path, summary, ocr=True)
-    assert len(res) == len(man) == 8
+    assert len(res) == len(man) == 12
     assert all(r["status"] != "missing" for r in res), summary
     leaks = [(r["file"], r["leaks"]) for r in res if r["verdict"] == "LEAK"]
     assert leaks == []

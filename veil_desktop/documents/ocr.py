@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import threading
 import unicodedata
 from dataclasses import dataclass, field
@@ -83,6 +84,8 @@ class OcrPage:
     skew: float = 0.0                  # deskew angle applied (degrees, counter-clockwise)
     words: int = 0
     line_heights: list[float] = field(default_factory=list, repr=False)  # per character (for padding)
+    #: symbols added by the second look at ink the first reading left unexplained (``_second_look``)
+    second_look: int = 0
 
     @property
     def readable(self) -> bool:
@@ -190,34 +193,15 @@ def remove_rules(gray):
     import numpy as np
     from PIL import Image
 
+    from .ink import rule_mask
+
     a = np.asarray(gray)
     ink = a < 160
     if not ink.any():
         return gray
-    length = max(60, min(a.shape) // 25)
-
-    def runs(mask: np.ndarray) -> np.ndarray:
-        # opening with a 1 x length element along axis 1: erosion by window sums, then dilation back
-        c = np.cumsum(np.pad(mask, ((0, 0), (1, 0))).astype(np.int32), axis=1)
-        full = (c[:, length:] - c[:, :-length]) == length          # window [j, j+length) all ink
-        d = np.cumsum(np.pad(full, ((0, 0), (1, 0))).astype(np.int32), axis=1)
-        out = np.zeros_like(mask)
-        w = full.shape[1]
-        for_j = np.arange(mask.shape[1])
-        lo = np.clip(for_j - length + 1, 0, w)
-        hi = np.clip(for_j + 1, 0, w)
-        out[:, :] = (d[:, hi] - d[:, lo]) > 0
-        return out
-
-    rule = runs(ink) | runs(ink.T).T
-    if not rule.any():
+    grown = rule_mask(ink)
+    if not grown.any():
         return gray
-    # grow by one pixel so the anti-aliased fringe of a rule goes too
-    grown = rule.copy()
-    grown[1:, :] |= rule[:-1, :]
-    grown[:-1, :] |= rule[1:, :]
-    grown[:, 1:] |= rule[:, :-1]
-    grown[:, :-1] |= rule[:, 1:]
     out = a.copy()
     out[grown] = 255
     return Image.fromarray(out)
@@ -255,7 +239,8 @@ def _inverse(point: tuple[float, float], src_size: tuple[int, int], angle: float
 
 
 def _recognise(api, img) -> tuple[list, float]:
-    """Symbols of ``img`` as ``(char, box, space_before, line_start, para_start, line_height)`` + mean conf.
+    """Symbols of ``img`` as ``(char, box, space_before, line_start, para_start, line_height, confidence)``
+    + the mean word confidence.
 
     Spacing comes from Tesseract's own text of the page (with the ``kor`` model it keeps Korean words
     whole; the per-symbol "beginning of word" flag, and the text of a single line, split them into
@@ -286,12 +271,16 @@ def _recognise(api, img) -> tuple[list, float]:
                           float(lb[3] - lb[1]) if lb else 0.0, []))
         if not ch or not ch.strip() or box is None:
             continue
-        lines[-1][3].append((ch, box, bool(r.IsAtBeginningOf(RIL.WORD))))
-    spaces = _spaces_from_text(page_text, [c for *_, syms in lines for c, _, _ in syms])
+        try:
+            sconf = float(r.Confidence(RIL.WORD))      # the word's: a symbol's own is near 99 even on garbage
+        except RuntimeError:
+            sconf = 0.0
+        lines[-1][3].append((ch, box, bool(r.IsAtBeginningOf(RIL.WORD)), sconf))
+    spaces = _spaces_from_text(page_text, [c for *_, syms in lines for c, *_ in syms])
     out = []
     i = 0
     for _, para, line_h, syms in lines:
-        for k, (ch, (x0, y0, x1, y1), word) in enumerate(syms):
+        for k, (ch, (x0, y0, x1, y1), word, sconf) in enumerate(syms):
             if k + 1 < len(syms):
                 nx0 = syms[k + 1][1][0]
                 if x0 < nx0 < x1:
@@ -299,7 +288,7 @@ def _recognise(api, img) -> tuple[list, float]:
             space = spaces[i] if spaces is not None else word
             i += 1
             out.append((ch, (x0, y0, x1, y1), space and k > 0, k == 0, para and k == 0,
-                        line_h or float(y1 - y0)))
+                        line_h or float(y1 - y0), sconf))
     return out, conf
 
 
@@ -338,7 +327,8 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
     skew = estimate_skew(gray)
     cancelled()
     rotation = 0
-    symbols, conf = _recognise(api, clean(_rotate(gray, skew)))
+    view = clean(_rotate(gray, skew))
+    symbols, conf = _recognise(api, view)
     if conf < ORIENTATION_RETRY_CONF:
         # compare the orientations on a reduced copy (cheap), then read the winner at full size
         small = gray.resize((max(1, gray.width // 2), max(1, gray.height // 2)), Image.BILINEAR)
@@ -354,23 +344,81 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
             rotated = _rotate(gray, rotation)
             skew = estimate_skew(rotated)
             cancelled()
-            symbols, conf = _recognise(api, clean(_rotate(rotated, skew)))
+            view = clean(_rotate(rotated, skew))
+            symbols, conf = _recognise(api, view)
     cancelled()
+    symbols = _reread_lines(api, view, symbols)
 
-    # map boxes back: deskewed -> rotated -> (scaled) source
+    # map boxes back: deskewed -> rotated -> the (scaled) grey image; ``factor`` is undone at the end
     rot_size = (gray.width, gray.height) if rotation in (0, 180) else (gray.height, gray.width)
 
     def back(px: float, py: float) -> tuple[float, float]:
         x, y = _inverse((px, py), rot_size, skew) if skew else (px, py)
         if rotation:
             x, y = _inverse((x, y), (gray.width, gray.height), rotation)
-        return x / factor, y / factor
+        return x, y
 
+    placed = [(ch, _map_box(box, back), space, line, para, line_h, c)
+              for ch, box, space, line, para, line_h, c in symbols]
+    # a page read without confidence stays *needs review* as a whole; a second look adds nothing there
+    extra = _second_look(api, gray, placed, cancelled) if conf >= MIN_PAGE_CONFIDENCE else []
+    return _page(placed + extra, conf, src_w, src_h, factor, rotation, skew, extra=len(extra))
+
+
+#: a line whose reading holds a bar, or a lone Latin letter beside Hangul or digits (``O| 1``: a Korean name read in English by the
+#: page's language context) is read again on its own; the new reading replaces it when it is more confident
+_SUSPECT_LINE = re.compile(r"[|¦]|(?<![A-Za-z])[A-Za-z](?![A-Za-z]).*[0-9가-힣]|[0-9가-힣].*(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+
+
+def _reread_lines(api, view, symbols: list) -> list:
+    """``symbols`` with suspect lines (``_SUSPECT_LINE``) replaced by a reading of the line alone."""
+    lines: list[list] = []
+    for sym in symbols:
+        if sym[3] or not lines:
+            lines.append([])
+        lines[-1].append(sym)
+    out: list = []
+    for line in lines:
+        text = "".join(("" if not k or not sym[2] else " ") + sym[0] for k, sym in enumerate(line))
+        if not _SUSPECT_LINE.search(text):
+            out.extend(line)
+            continue
+        x0 = min(sym[1][0] for sym in line)
+        y0 = min(sym[1][1] for sym in line)
+        x1 = max(sym[1][2] for sym in line)
+        y1 = max(sym[1][3] for sym in line)
+        m = max(4, int(0.3 * (y1 - y0)))
+        box = (max(0, x0 - m), max(0, y0 - m), min(view.width, x1 + m), min(view.height, y1 + m))
+        syms, _ = _recognise(api, view.crop(box))
+        old_conf = sum(sym[6] for sym in line) / len(line)
+        new_conf = sum(sym[6] for sym in syms) / len(syms) if syms else 0.0
+        new_text = "".join(sym[0] for sym in syms)
+        if syms and new_conf >= old_conf - 5 and not _SUSPECT_LINE.search(new_text) \
+                and _texty(syms) >= _texty(line):
+            first = line[0]
+            for k, (ch, (a, b, c, d), space, start, para, lh, conf) in enumerate(syms):
+                out.append((ch, (a + box[0], b + box[1], c + box[0], d + box[1]), space if k else first[2],
+                            k == 0, first[4] if k == 0 else False, first[5], conf))
+        else:
+            out.extend(line)
+    return out
+
+
+def _map_box(box, back) -> Box:
+    x0, y0, x1, y1 = box
+    corners = [back(x0, y0), back(x1, y0), back(x0, y1), back(x1, y1)]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _page(symbols: list, conf: float, src_w: int, src_h: int, factor: float, rotation: int, skew: float,
+          extra: int = 0) -> OcrPage:
+    """The ``OcrPage`` of ``symbols`` (boxes in the grey image scaled by ``factor``)."""
     text: list[str] = []
     boxes: list[Box | None] = []
     heights: list[float] = []
     words = 0
-    for ch, (x0, y0, x1, y1), space, line, para, line_h in symbols:
+    for ch, (x0, y0, x1, y1), space, line, para, line_h, _ in symbols:
         if text:
             if para:
                 sep = "\n"
@@ -386,9 +434,8 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
                 heights.append(0.0)
         if space or line or not text:
             words += 1
-        corners = [back(x0, y0), back(x1, y0), back(x0, y1), back(x1, y1)]
-        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
-        box = (max(0.0, min(xs)), max(0.0, min(ys)), min(float(src_w), max(xs)), min(float(src_h), max(ys)))
+        box = (max(0.0, x0 / factor), max(0.0, y0 / factor), min(float(src_w), x1 / factor),
+               min(float(src_h), y1 / factor))
         ch = unicodedata.normalize("NFC", ch)
         # a symbol may hold more than one code point (rare): every one gets the symbol's box
         for c in ch:
@@ -397,7 +444,88 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
             heights.append(line_h / factor)
     joined = "".join(text)
     return OcrPage(text=joined, boxes=boxes, confidence=conf if words else 0.0, width=src_w, height=src_h,
-                   rotation=rotation, skew=skew, words=words, line_heights=heights)
+                   rotation=rotation, skew=skew, words=words, line_heights=heights, second_look=extra)
+
+
+#: second look (``_second_look``): unexplained ink of at least this many pixels per 1,000 × 1,000 is read again
+SECOND_LOOK_MIN_PX = 150
+#: ... and what a second reading adds must have at least this mean confidence and this many letters/digits
+SECOND_LOOK_MIN_CONF = 55.0
+SECOND_LOOK_MIN_TEXTY = 2
+#: a first-reading word explains its ink only with this confidence (garbage read off turned text: 22-83)
+EXPLAIN_CONF = 85.0
+#: unexplained ink over this share of the page is a photo or a noise field: no second look
+SECOND_LOOK_MAX_SHARE = 0.2
+
+
+def _texty(symbols: list) -> int:
+    return sum(1 for ch, *_ in symbols if any(c.isalnum() for c in ch))
+
+
+def _inside(box: Box, boxes: list, pad: float) -> bool:
+    cx, cy = (box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0
+    return any(b[0] - pad <= cx <= b[2] + pad and b[1] - pad <= cy <= b[3] + pad for b in boxes)
+
+
+def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> list:
+    """Read the ink the first reading did not explain (``ink.residue``, grown to the block of ink it
+    touches: ``ink.grow``) again, with its contrast stretched (light-grey text, text on a dark bar that
+    Otsu binarisation drops), upright and turned 90° and 270° (margin notes); the most confident reading
+    wins; each block of ink is read on its own. Returns the new symbols, boxes in ``gray`` pixels, each reading its own paragraph. A reading
+    counts only with ``SECOND_LOOK_MIN_CONF`` mean confidence and ``SECOND_LOOK_MIN_TEXTY`` letters/digits."""
+    import numpy as np
+    from PIL import Image, ImageOps
+
+    from . import ink
+
+    a = np.asarray(gray)
+    heights = sorted(s[5] for s in placed if s[5] > 0)
+    line_h = heights[len(heights) // 2] if heights else 20.0
+    pad = max(PAD_MIN_PX, 0.25 * line_h)
+    # a word read with little confidence explains nothing (garbage read off a turned margin note)
+    explained = [s[1] for s in placed if s[6] >= EXPLAIN_CONF]
+    min_px = max(40, int(SECOND_LOOK_MIN_PX * a.size / 1e6))
+    found: list = []
+    res = ink.residue(a, explained, pad, speckle=True)
+    if not min_px <= int(res.sum()) <= SECOND_LOOK_MAX_SHARE * a.size:
+        return found        # nothing left, or a photo / noise field rather than text
+    bg = ink.background(a)
+    for region in ink.regions(res, ink.ink_mask(a), reach=max(4.0, 0.6 * line_h)):
+        if int((region & res).sum()) < min_px // 2:
+            continue
+        cancelled()
+        x0, y0, x1, y1 = ink.bbox(region, margin=int(2 * pad) + 4)
+        crop = a[y0:y1, x0:x1].copy()
+        # the block's marks stay (with a 2 px fringe: anti-aliasing); everything else becomes background
+        near = ink._dilate(ink._dilate(region[y0:y1, x0:x1]))
+        crop[~near] = bg
+        img = Image.fromarray(crop)
+        if bg < 128:
+            img = ImageOps.invert(img)          # light text on a dark ground: make it dark on light
+        img = ImageOps.autocontrast(img, cutoff=1)
+        best = None
+        for rot in (0, 90, 270):   # upright and both quarter turns: the most confident reading wins
+            syms, conf = _recognise(api, _rotate(img, rot))
+            if conf >= SECOND_LOOK_MIN_CONF and _texty(syms) >= SECOND_LOOK_MIN_TEXTY \
+                    and (best is None or conf > best[2]):
+                best = (rot, syms, conf)
+        if best is None:
+            continue
+        rot, syms, _ = best
+        size = img.size
+
+        def back(px: float, py: float, rot=rot, size=size, ox=x0, oy=y0) -> tuple[float, float]:
+            x, y = _inverse((px, py), size, rot) if rot else (px, py)
+            return x + ox, y + oy
+
+        new = [(ch, _map_box(box, back), space, line, para, lh, c) for ch, box, space, line, para, lh, c in syms]
+        # what the first reading already holds is not read twice (the block may reach into it)
+        new = [t for t in new if not any(w[0] == t[0] and _inside(t[1], [w[1]], pad) for w in placed)]
+        if _texty(new) < SECOND_LOOK_MIN_TEXTY:
+            continue
+        new[0] = new[0][:4] + (True,) + new[0][5:]
+        found.extend(new)
+    return found
 
 
 class OcrCancelled(DocumentError):

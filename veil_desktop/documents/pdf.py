@@ -231,6 +231,8 @@ def _unreadable(page_no: int, reason: str) -> Unreadable:
                          "text layer does not match the glyphs drawn (broken or lying font map) — review it"),
         "vector_text": ("윤곽선으로 그린 글자(도형)가 있을 수 있습니다: 직접 확인하세요",
                         "has complex filled shapes that may be text converted to outlines — review it"),
+        "ink_text": ("글자 층에 없는 잉크(도형·무늬로 그린 글자)가 있습니다: 직접 확인하세요",
+                     "has ink outside the text layer (text drawn as shapes or patterns) — review it"),
     }[reason]
     return Unreadable(where=f"page {page_no}", reason=reason, caption=f"{page_no}쪽: {ko}",
                       caption_en=f"page {page_no}: {en}", page=page_no)
@@ -349,6 +351,97 @@ def _check_streams(data: bytes) -> None:
                     "(possible compression bomb); refusing to open it. Split the PDF and try again.")
 
 
+#: ``/ActualText`` replacements are dropped before a page's text is read: the text layer is what the glyphs
+#: draw, which is what a recipient of the rasterised export sees (a replacement can claim "see attached
+#: form" over a drawn phone number). Readers, the writer and the page view read the same way.
+MAX_MARKED_OBJECTS = 200_000
+
+
+def _textpage(page, raw):
+    """``page.get_textpage()`` after dropping every ``/ActualText`` marked-content replacement."""
+    n = 0
+    for obj in page.get_objects(max_depth=8):
+        n += 1
+        if n > MAX_MARKED_OBJECTS:
+            break
+        if obj.type != raw.FPDF_PAGEOBJ_TEXT:
+            continue
+        for m in range(raw.FPDFPageObj_CountMarks(obj.raw) - 1, -1, -1):
+            mark = raw.FPDFPageObj_GetMark(obj.raw, m)
+            if mark and raw.FPDFPageObjMark_GetParamValueType(mark, b"ActualText") == raw.FPDF_OBJECT_STRING:
+                raw.FPDFPageObj_RemoveMark(obj.raw, mark)
+    return page.get_textpage()
+
+
+#: ink check (``_ink_outside_text``): the page is looked at at this resolution, and ink of at least
+#: ``INK_MIN_PX`` pixels there that no visible character and no picture explains is read again by OCR
+INK_DPI = 110
+INK_MIN_PX = 80
+INK_PAD_PX = 2.0
+#: ... OCR of that ink holding this many letters/digits (at ``ocr.MIN_PAGE_CONFIDENCE``) makes it a scan page
+INK_MIN_TEXTY = 3
+
+
+def _ink_outside_text(page, tp, raw, boxes: dict[int, tuple], images: list) -> bool | None:
+    """Does the rendered page hold text that its text layer does not? True: OCR read letters or digits in
+    the ink no visible character (and no picture) explains — glyph outlines drawn as paths, text painted
+    through a pattern, a replaced glyph run; False: none; None: unexplained ink OCR is not there to read."""
+    import numpy as np
+
+    from . import ink, ocr
+
+    invisible: dict[int, bool] = {}
+    visible: list[tuple] = []
+    for k, box in boxes.items():
+        obj = raw.FPDFText_GetTextObject(tp, k)
+        key = ctypes.cast(obj, ctypes.c_void_p).value or 0
+        if key not in invisible:
+            invisible[key] = bool(obj) and raw.FPDFTextObj_GetTextRenderMode(obj) == raw.FPDF_TEXTRENDERMODE_INVISIBLE
+        if not invisible[key] and box[2] > box[0] and box[3] > box[1]:
+            visible.append(_char_box(raw, tp, k, loose=True))
+    w_pt, h_pt = page.get_size()
+    scale = _render_scale(w_pt, h_pt, INK_DPI, MAX_PAGE_PIXELS)
+    bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=False, draw_annots=False)
+    try:
+        a = np.ascontiguousarray(bitmap.to_numpy()[..., 0] if bitmap.to_numpy().ndim == 3 else bitmap.to_numpy())
+        conv = bitmap.get_posconv(page)
+
+        def px(rect) -> tuple[float, float, float, float]:
+            x0, y0 = conv.to_bitmap(rect[0], rect[1])
+            x1, y1 = conv.to_bitmap(rect[2], rect[3])
+            return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+        explained = [px(b) for b in visible] + [px(b) for b in images]
+    finally:
+        bitmap.close()
+    res = ink.residue(a, explained, INK_PAD_PX)
+    if int(res.sum()) < INK_MIN_PX:
+        return False
+    if not ocr.available():
+        return None
+    # read the unexplained ink at OCR resolution: that region of the page, what the text layer explains blanked
+    x0, y0, x1, y1 = ink.bbox(res, margin=8)
+    left, top = x0 / scale, y0 / scale
+    crop = (left, h_pt - y1 / scale, w_pt - x1 / scale, top)   # points trimmed from left, bottom, right, top
+    hi = _render_scale(w_pt, h_pt, OCR_DPI, OCR_MAX_PIXELS)
+    bitmap = page.render(scale=hi, crop=tuple(max(0.0, c) for c in crop), grayscale=True,
+                         may_draw_forms=False, draw_annots=False)
+    try:
+        img = bitmap.to_pil().convert("L")
+    finally:
+        bitmap.close()
+    from PIL import ImageDraw
+
+    draw = ImageDraw.Draw(img)
+    f = hi / scale
+    for b in explained:
+        draw.rectangle([(b[0] - x0) * f - INK_PAD_PX * f, (b[1] - y0) * f - INK_PAD_PX * f,
+                        (b[2] - x0) * f + INK_PAD_PX * f, (b[3] - y0) * f + INK_PAD_PX * f], fill=255)
+    page_ocr = ocr.ocr_image(img)
+    texty = sum(1 for c in page_ocr.text if c.isalnum())
+    return texty >= INK_MIN_TEXTY and page_ocr.confidence >= ocr.MIN_PAGE_CONFIDENCE
+
+
 def _read_pdf(path: Path, data: bytes) -> Document:
     import pypdfium2.raw as raw
 
@@ -367,7 +460,7 @@ def _read_pdf(path: Path, data: bytes) -> Document:
         ocr_ok = _ocr_available()
         for i in range(n_pages):
             page = pdf[i]
-            tp = page.get_textpage()
+            tp = _textpage(page, raw)
             try:
                 n = tp.count_chars()
                 if n > MAX_DOCUMENT_CHARS:
@@ -401,6 +494,9 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                 filled = []
                 n_objects, images = _page_objects(page, raw, filled)
                 w_pt, h_pt = page.get_size()
+                # the rendered page is the truth: ink the text layer does not explain is read by OCR
+                ink_text = _ink_outside_text(page, tp.raw, raw, boxes, images) \
+                    if "".join(chars).strip() else False
             finally:
                 tp.close()
                 page.close()
@@ -414,6 +510,8 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                 reason = "garbled_text"
             elif filled and filled[0] >= VECTOR_TEXT_SEGMENTS:
                 reason = "vector_text"      # text converted to outlines? read the whole page by OCR
+            elif ink_text is not False:
+                reason = "ink_text"         # ink outside the text layer reads as text: the page is a scan
             if reason and ocr_ok:
                 from .ocr import report_page
 
@@ -506,6 +604,7 @@ def write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
 
 
 def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
+    import pypdfium2.raw as pdfium_raw
     from PIL import ImageDraw
 
     from . import ocr
@@ -545,7 +644,7 @@ def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
                     img = ocr.burn(img, boxes)
                 if masked.get(i):
                     conv = bitmap.get_posconv(page)
-                    tp = page.get_textpage()
+                    tp = _textpage(page, pdfium_raw)
                     draw = ImageDraw.Draw(img)
                     try:
                         for rect in _burn_rects(tp, masked[i]):
@@ -651,6 +750,8 @@ class PageBoxes:
 
 def char_boxes(doc: Document, source: bytes) -> list[PageBoxes]:
     """The box of every text character of a PDF ``doc`` (as read by ``read_pdf`` from ``source``)."""
+    import pypdfium2.raw as pdfium_raw
+
     with PDFIUM_LOCK:
         pages: list[array] = doc.extra.get("pdf_pages") or []
         starts = {s.slot: s.start for s in doc.segments if s.member == "page"}
@@ -670,7 +771,7 @@ def char_boxes(doc: Document, source: bytes) -> list[PageBoxes]:
                             None if b is None else (b[0] / sc, b[1] / sc, b[2] / sc, b[3] / sc)
                             for b in po.boxes)))
                         continue
-                    tp = page.get_textpage()
+                    tp = _textpage(page, pdfium_raw)
                     try:
                         boxes = []
                         for k in pages[i]:

@@ -1,0 +1,176 @@
+"""Ink accounting: which marks on a rendered page are *not* explained by the text a reader found — no Qt.
+
+Default deny for pixels (issue 26): a reader explains ink by the characters it read (the text layer of a
+PDF page, the symbols OCR recognised in a scan) and by the parts a separate rule judges (pictures). Ink
+that nothing explains — glyph outlines drawn as paths, text painted through a tiling pattern or hidden
+behind an ``/ActualText`` replacement, grey text Otsu binarisation drops, a margin note turned 90° — is
+text a recipient reads and the reviewer never saw. Callers read that residue again (OCR) and, when it holds
+text, make it reviewable; nothing here decides what the residue *is*.
+
+What counts as ink: a pixel whose grey level differs from the page background (the median level) by at least
+``INK_CONTRAST`` levels, so light-grey text on white and white text on a dark bar both count. Long straight
+runs (rules, table grids, filled bars and cell shading, whose rows are long runs too) are taken out first:
+they are drawing, not text (``rule_mask``).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+#: grey levels from the background that make a pixel ink (205 grey on white differs by 50)
+INK_CONTRAST = 28
+#: a straight run of ink at least this long (pixels; or 1/25 of the shorter page side) is a rule, not text
+MIN_RULE_PX = 60
+
+Box = tuple[float, float, float, float]   # x0, y0, x1, y1 in the image's pixels
+
+
+def background(a: np.ndarray) -> int:
+    """The page's background grey level: the median of a coarse sample (robust to text and pictures)."""
+    step = max(1, int((a.size / 250_000) ** 0.5))
+    return int(np.median(a[::step, ::step]))
+
+
+def ink_mask(a: np.ndarray, contrast: int = INK_CONTRAST) -> np.ndarray:
+    """Pixels of the grey image ``a`` (uint8, H×W) that differ from the background by ``contrast`` levels."""
+    bg = background(a)
+    return np.abs(a.astype(np.int16) - bg) >= contrast
+
+
+def _runs(mask: np.ndarray, length: int) -> np.ndarray:
+    """Pixels on a horizontal run of ``mask`` at least ``length`` long (opening with a 1 × length line)."""
+    if mask.shape[1] < length:
+        return np.zeros_like(mask)
+    c = np.cumsum(np.pad(mask, ((0, 0), (1, 0))).astype(np.int32), axis=1)
+    full = (c[:, length:] - c[:, :-length]) == length          # window [j, j + length) all ink
+    d = np.cumsum(np.pad(full, ((0, 0), (1, 0))).astype(np.int32), axis=1)
+    w = full.shape[1]
+    j = np.arange(mask.shape[1])
+    lo = np.clip(j - length + 1, 0, w)
+    hi = np.clip(j + 1, 0, w)
+    return (d[:, hi] - d[:, lo]) > 0
+
+
+def rule_mask(mask: np.ndarray, length: int | None = None) -> np.ndarray:
+    """Pixels of ``mask`` on long horizontal or vertical runs, grown by one pixel (anti-aliased fringe)."""
+    if length is None:
+        length = max(MIN_RULE_PX, min(mask.shape) // 25)
+    rule = _runs(mask, length) | _runs(mask.T, length).T
+    if rule.any():
+        grown = rule.copy()
+        grown[1:, :] |= rule[:-1, :]
+        grown[:-1, :] |= rule[1:, :]
+        grown[:, 1:] |= rule[:, :-1]
+        grown[:, :-1] |= rule[:, 1:]
+        rule = grown
+    return rule
+
+
+def clear_boxes(mask: np.ndarray, boxes: Iterable[Box], pad: float = 0.0) -> None:
+    """Set ``mask`` False inside every box (padded by ``pad`` pixels), in place."""
+    h, w = mask.shape
+    for x0, y0, x1, y1 in boxes:
+        a0 = max(0, int(np.floor(min(x0, x1) - pad)))
+        a1 = min(w, int(np.ceil(max(x0, x1) + pad)) + 1)
+        b0 = max(0, int(np.floor(min(y0, y1) - pad)))
+        b1 = min(h, int(np.ceil(max(y0, y1) + pad)) + 1)
+        if a0 < a1 and b0 < b1:
+            mask[b0:b1, a0:a1] = False
+
+
+def despeckle(mask: np.ndarray) -> np.ndarray:
+    """``mask`` without isolated pixels (fewer than two 8-neighbours set): scanner noise, JPEG ringing."""
+    m = mask.astype(np.uint8)
+    p = np.pad(m, 1)
+    n = sum(p[1 + dy:p.shape[0] - 1 + dy, 1 + dx:p.shape[1] - 1 + dx]
+            for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)
+    return mask & (n >= 2)
+
+
+def residue(a: np.ndarray, boxes: Iterable[Box], pad: float, *, speckle: bool = False,
+            contrast: int = INK_CONTRAST) -> np.ndarray:
+    """Ink of ``a`` not under ``boxes`` (padded) and not on rules: the marks nothing explained."""
+    ink = ink_mask(a, contrast)
+    if not ink.any():
+        return ink
+    ink &= ~rule_mask(ink)
+    clear_boxes(ink, boxes, pad)
+    return despeckle(ink) if speckle else ink
+
+
+def bbox(mask: np.ndarray, margin: int = 0) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1) bounding the set pixels of ``mask`` (exclusive end), grown by ``margin``."""
+    rows = np.flatnonzero(mask.any(axis=1))
+    if rows.size == 0:
+        return None
+    cols = np.flatnonzero(mask.any(axis=0))
+    h, w = mask.shape
+    return (max(0, int(cols[0]) - margin), max(0, int(rows[0]) - margin),
+            min(w, int(cols[-1]) + 1 + margin), min(h, int(rows[-1]) + 1 + margin))
+
+
+def _dilate(m: np.ndarray) -> np.ndarray:
+    out = m.copy()
+    out[1:, :] |= m[:-1, :]
+    out[:-1, :] |= m[1:, :]
+    out[:, 1:] |= out[:, :-1].copy()
+    out[:, :-1] |= out[:, 1:].copy()
+    return out
+
+
+def grow(seed: np.ndarray, ink: np.ndarray, reach: float) -> np.ndarray:
+    """The ink connected to ``seed`` across gaps of up to about ``reach`` pixels (glyphs of one line, the
+    lines of one block): a morphological reconstruction done on ``reach``-sized blocks, so a block of text
+    whose first reading explained only part of it (garbage read off a turned note) is read again whole."""
+    b = max(2, int(reach))
+    h, w = ink.shape
+    hh, ww = -(-h // b), -(-w // b)
+
+    def blocks(m: np.ndarray) -> np.ndarray:
+        p = np.zeros((hh * b, ww * b), dtype=bool)
+        p[:h, :w] = m
+        return p.reshape(hh, b, ww, b).any(axis=(1, 3))
+
+    allowed = _dilate(blocks(ink))
+    region = blocks(seed) & allowed
+    for _ in range(hh + ww):
+        nxt = _dilate(region) & allowed
+        if np.array_equal(nxt, region):
+            break
+        region = nxt
+    full = np.repeat(np.repeat(region, b, axis=0), b, axis=1)[:h, :w]
+    return ink & full
+
+
+def regions(seed: np.ndarray, ink: np.ndarray, reach: float, limit: int = 16) -> list[np.ndarray]:
+    """The blocks of ink ``seed`` touches (``grow``), one mask each, largest first (at most ``limit``):
+    a light-grey line and a turned margin note are read apart, each in its own orientation."""
+    from collections import deque
+
+    grown = grow(seed, ink, reach)
+    b = max(2, int(reach))
+    h, w = ink.shape
+    hh, ww = -(-h // b), -(-w // b)
+    p = np.zeros((hh * b, ww * b), dtype=bool)
+    p[:h, :w] = grown
+    cells = _dilate(p.reshape(hh, b, ww, b).any(axis=(1, 3)))
+    label = np.zeros(cells.shape, dtype=np.int32)
+    n = 0
+    for y, x in zip(*np.nonzero(cells)):
+        if label[y, x]:
+            continue
+        n += 1
+        label[y, x] = n
+        q = deque([(y, x)])
+        while q:
+            cy, cx = q.popleft()
+            for ny, nx in ((cy - 1, cx), (cy + 1, cx), (cy, cx - 1), (cy, cx + 1)):
+                if 0 <= ny < hh and 0 <= nx < ww and cells[ny, nx] and not label[ny, nx]:
+                    label[ny, nx] = n
+                    q.append((ny, nx))
+    full = np.repeat(np.repeat(label, b, axis=0), b, axis=1)[:h, :w]
+    out = [grown & (full == k) for k in range(1, n + 1)]
+    out = [m for m in out if m.any()]
+    out.sort(key=lambda m: -int(m.sum()))
+    return out[:limit]
