@@ -2,20 +2,17 @@
 summary (before writing) and result (outcomes in the UI language, the copies fix button), Mark all's hit
 list (an in-word hit listed unchecked). Real window, the embedded default detector, real files.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/ui_issue22_screenshots.py --lang ko|en
+    xvfb-run -a .venv/bin/python benchmarks/ui_issue22_screenshots.py --lang ko|en
 
 Writes docs/ui22_*.png (palette-quantised with Pillow to stay small)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shots import ROOT, Shots  # noqa: E402
 
 
 def main() -> int:
@@ -23,27 +20,12 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "docs"))
     ap.add_argument("--lang", default="ko", choices=("ko", "en"))
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="veil-i22-shots-"))
-    os.environ["VEIL_DATA_DIR"] = str(tmp / "data")
-    os.environ["VEIL_CONFIG_DIR"] = str(tmp / "config")
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    s = Shots(args.lang, args.out, prefix="veil-i22-shots-")   # private profile, app font, settings
+    tmp, wait, settle, shot = s.tmp, s.wait, s.settle, s.shot
 
-    from PIL import Image
-    from PySide6.QtGui import QFont
-    from PySide6.QtWidgets import QApplication
-
-    from veil_desktop.review.settings import AppSettings
     from veil_desktop.review.state import Status
     from veil_desktop.review.workspace import DocStatus
-    from veil_desktop.ui.fonts import korean_font_family
-    from veil_desktop.ui.main_window import MainWindow
-    from veil_desktop.ui.settings_store import SettingsStore
 
-    app = QApplication.instance() or QApplication([])
-    app.setFont(QFont(korean_font_family(), 10))
-    SettingsStore().save(AppSettings(language=args.lang))
-    suffix = "" if args.lang == "ko" else "_en"
-    out = Path(args.out)
     folder = tmp / "inbox"
     folder.mkdir()
     (folder / "1_민원.txt").write_text("민원인 홍길동 (010-1234-5678) 님께. 담당 김철수 주무관\n", encoding="utf-8")
@@ -51,29 +33,7 @@ def main() -> int:
     (folder / "3_소설.txt").write_text("홍길동 님께. 소설 홍길동전을 읽은 홍길동 과장이 서명함. 홍길동\n",
                                        encoding="utf-8")
 
-    w = MainWindow(SettingsStore())
-    w.resize(1024, 768)
-    w.show()
-
-    def wait(cond, timeout=300.0):
-        t0 = time.monotonic()
-        while not cond():
-            app.processEvents()
-            time.sleep(0.01)
-            if time.monotonic() - t0 > timeout:
-                raise SystemExit("timed out")
-
-    def settle(n=30):
-        for _ in range(n):
-            app.processEvents()
-            time.sleep(0.005)
-
-    def shot(widget, name):
-        settle()
-        path = out / f"{name}{suffix}.png"
-        widget.grab().save(str(path))
-        Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
-        print("wrote", path, f"{widget.width()}x{widget.height()}", path.stat().st_size, "bytes")
+    w = s.window((1024, 768))
 
     tools = w.tools
     ws = tools.ws

@@ -1,6 +1,6 @@
 """Screenshots of the reviewer's tools for docs/UI.md (prints the files it wrote; asserts nothing).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/ui_tool_screenshots.py [--out docs] [--lang ko]
+    xvfb-run -a .venv/bin/python benchmarks/ui_tool_screenshots.py [--out docs] [--lang ko]
 
 A fresh profile (temporary user dirs), the app's default detector (embedded compact model + rules), a folder
 of four documents built from resources/samples/sample_ko.txt (TXT, DOCX, HWPX-free: TXT copy, PDF via fpdf2),
@@ -10,14 +10,11 @@ item boxes), ui_terms.png (term lists dialog).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shots import ROOT, Shots  # noqa: E402
 
 
 def build_folder(folder: Path) -> None:
@@ -48,39 +45,18 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "docs"))
     ap.add_argument("--lang", default="ko", choices=("ko", "en"))
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="veil-shots-"))
-    os.environ["VEIL_DATA_DIR"] = str(tmp / "data")
-    os.environ["VEIL_CONFIG_DIR"] = str(tmp / "config")
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    s = Shots(args.lang, args.out)        # private profile, app font, settings
+    app, tmp, wait = s.app, s.tmp, s.wait
 
-    from PySide6.QtWidgets import QApplication
-
-    from veil_desktop.review.settings import AppSettings
     from veil_desktop.review.state import Status
     from veil_desktop.review.terms import Term, TermList, save_user_terms
     from veil_desktop.review.workspace import DocStatus
-    from veil_desktop.ui.main_window import MainWindow
-    from veil_desktop.ui.settings_store import SettingsStore
 
-    app = QApplication.instance() or QApplication([])
-    SettingsStore().save(AppSettings(language=args.lang))
     save_user_terms(TermList([Term("가람 프로젝트", "mask", "OTHER"), Term("박서연", "mask", "PERSON"),
                               Term("강남구청", "keep")]))
     folder = tmp / "민원_묶음"
     build_folder(folder)
-    out = Path(args.out)
-
-    w = MainWindow(SettingsStore())
-    w.resize(1280, 800)
-    w.show()
-
-    def wait(cond, timeout=600.0):
-        t0 = time.monotonic()
-        while not cond():
-            app.processEvents()
-            time.sleep(0.01)
-            if time.monotonic() - t0 > timeout:
-                raise SystemExit("timed out")
+    w = s.window((1280, 800))
 
     tools = w.tools
     tools.open_paths([folder])
@@ -96,8 +72,7 @@ def main() -> int:
     wait(lambda: not tools.find_bar.scanning, 10)
     for _ in range(20):
         app.processEvents()
-    w.grab().save(str(out / "ui_workspace.png"))
-    print("wrote", out / "ui_workspace.png")
+    s.shot(w, "ui_workspace", lang_suffix=False)
 
     tools.find_toolbar.hide()
     tools.goto(3)
@@ -113,8 +88,7 @@ def main() -> int:
     wait(lambda: (0, round(pv._scale, 4)) in pv._images, 30)
     for _ in range(20):
         app.processEvents()
-    w.grab().save(str(out / "ui_pages.png"))
-    print("wrote", out / "ui_pages.png")
+    s.shot(w, "ui_pages", lang_suffix=False)
 
     from veil_desktop.ui.terms_dialog import TermsDialog
 
@@ -122,8 +96,7 @@ def main() -> int:
     dlg.show()
     for _ in range(20):
         app.processEvents()
-    dlg.grab().save(str(out / "ui_terms.png"))
-    print("wrote", out / "ui_terms.png")
+    s.shot(dlg, "ui_terms", lang_suffix=False)
     dlg.close()
     w.close()
     return 0

@@ -1,7 +1,7 @@
 """Screenshots of the export summary, the result dialog, a bulk-action hit list and a DOCX with a table,
 for docs/UI.md (prints the files it wrote; asserts nothing).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/ui_trust_screenshots.py [--out docs] [--lang ko]
+    xvfb-run -a .venv/bin/python benchmarks/ui_trust_screenshots.py [--out docs] [--lang ko]
 
 A fresh profile (temporary user dirs) and the app's default detector (embedded compact model + rules). The
 DOCX (python-docx) holds a header, a paragraph and a table of people with phone numbers and RRNs. Writes
@@ -14,14 +14,11 @@ detection was cancelled).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shots import ROOT, Shots  # noqa: E402
 
 ROWS = [("성명", "소속", "연락처", "주민등록번호"),
         ("김민준", "강남구청 교통행정과", "010-2345-6789", "880412-1234567"),
@@ -49,52 +46,16 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "docs"))
     ap.add_argument("--lang", default="ko", choices=("ko", "en"))
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="veil-trust-shots-"))
-    os.environ["VEIL_DATA_DIR"] = str(tmp / "data")
-    os.environ["VEIL_CONFIG_DIR"] = str(tmp / "config")
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-    from PySide6.QtWidgets import QApplication
+    s = Shots(args.lang, args.out, prefix="veil-trust-shots-")   # private profile, app font, settings
+    tmp, wait, shot = s.tmp, s.wait, s.shot
 
     from veil_desktop.review.export import PendingPolicy
-    from veil_desktop.review.settings import AppSettings
     from veil_desktop.review.state import Status
-    from PySide6.QtGui import QFont
 
-    from veil_desktop.ui.fonts import korean_font_family
-    from veil_desktop.ui.main_window import MainWindow
-    from veil_desktop.ui.settings_store import SettingsStore
-
-    app = QApplication.instance() or QApplication([])
-    app.setFont(QFont(korean_font_family(), 10))   # as ui/app.py does
-    SettingsStore().save(AppSettings(language=args.lang))
-    suffix = "" if args.lang == "ko" else "_en"
-    out = Path(args.out)
     src = tmp / "이의신청_검토결과.docx"
     build_docx(src)
 
-    w = MainWindow(SettingsStore())
-    w.resize(1280, 800)
-    w.show()
-
-    def wait(cond, timeout=600.0):
-        t0 = time.monotonic()
-        while not cond():
-            app.processEvents()
-            time.sleep(0.01)
-            if time.monotonic() - t0 > timeout:
-                raise SystemExit("timed out")
-
-    def settle(n=20):
-        for _ in range(n):
-            app.processEvents()
-            time.sleep(0.005)
-
-    def shot(widget, name):
-        settle()
-        path = out / f"{name}{suffix}.png"
-        widget.grab().save(str(path))
-        print("wrote", path, f"{widget.width()}x{widget.height()}")
+    w = s.window((1280, 800))
 
     done = []
     w.detectionFinished.connect(lambda c: done.append(c))
