@@ -301,3 +301,28 @@ def test_window_says_an_unreadable_document_in_korean(qtbot, make_window, tmp_pa
     assert w.last_error == "문서를 열 수 없습니다.\n\n올바른 워드 문서 파일이 아닙니다 (ZIP 구조가 손상됨)."
     box = [b for b in w.findChildren(QMessageBox) if b.isVisible()][-1]
     assert [b.text() for b in box.buttons()] == ["확인"]           # not Qt's untranslated "OK"
+
+
+def test_export_core_copies_message_is_korean(tmp_path):
+    """The export core's own refusal (unmasked copies of a masked value) in Korean, the part named in the
+    UI language and the offset counted from 1."""
+    import docx
+
+    from veil_desktop.documents import open_document
+    from veil_desktop.documents.errors import LeakDetected
+    from veil_desktop.documents.export import export_document
+    from veil_desktop.masking import Replacement
+
+    src = tmp_path / "통보.docx"
+    d = docx.Document()
+    d.add_paragraph("담당 홍길동 주무관. 문의는 홍길동에게.")
+    d.save(str(src))
+    doc = open_document(src)
+    a = doc.text.index("홍길동")
+    with pytest.raises(LeakDetected) as ei:
+        export_document(doc, [Replacement(a, a + 3, "[인명]", "PERSON")], tmp_path / "out.docx")
+    second = doc.text.index("홍길동", a + 1)
+    assert i18n.document_error_text(str(ei.value), "ko") == (
+        f"마스킹한 값의 사본 1개가 가려지지 않은 채 남아 있습니다 (첫 위치: 본문, {second + 1}번째 글자). "
+        "사본도 마스킹한 뒤 내보내십시오.")
+    assert not (tmp_path / "out.docx").exists()

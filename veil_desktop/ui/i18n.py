@@ -689,6 +689,18 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                               "{kind} files are not supported; supported: {list}"),
     "doc_error.export_as": ("{src} 문서는 {out} 형식으로 내보낼 수 없습니다. 가능한 형식: {list}",
                             "A {src} document cannot be exported as {out}; choose one of: {list}"),
+    "doc_error.copies": ("마스킹한 값의 사본 {n}개가 가려지지 않은 채 남아 있습니다 (첫 위치: {where}, {at}번째 글자). "
+                         "사본도 마스킹한 뒤 내보내십시오.",
+                         "{n} unmasked copies of masked values remain (first: {where} at character {at}); mask them too."),
+    "doc_error.leak": ("마스킹한 값이 결과 파일에 아직 남아 있어 결과를 지웠습니다 (원본은 그대로; 위치: {where}). 창에서 그 "
+                       "사본도 마스킹하거나 (이스케이프·분할되었거나 메타데이터·속성 안에 있을 수 있음) 원본에서 지운 뒤 다시 "
+                       "내보내십시오.",
+                       "A masked value was still found in the output ({where}); the output was deleted. Mask that "
+                       "copy too or remove it from the original, then export again."),
+    "doc_error.second_opinion": ("검토자에게 보이지 않는 곳에 개인정보로 보이는 내용이 있어 결과를 지웠습니다 (위치: {where}). "
+                                 "창에서 그 부분(문서 속성, 설정, 속성값)을 보고 마스킹하거나 지우십시오.",
+                                 "The second opinion found what looks like personal information where no reviewer "
+                                 "sees it ({where}); the output was deleted and the file needs review."),
     "what.word": ("워드 문서", "Word document"),
     "what.hwpx": ("HWPX 문서", "HWPX document"),
     "what.document": ("문서", "document"),
@@ -778,6 +790,11 @@ def terms_error_text(exc: BaseException, lang: str = "ko") -> str:
 
 _DOC_ERRORS = (    # (pattern over the core's English DocumentError message, catalogue key)
     (r"^'(?P<kind>.*)' files are not supported; supported: (?P<list>.+)\.$", "doc_error.unsupported"),
+    (r"^(?P<n>\d+) unmasked cop(?:y|ies) of masked values remain in the text \(first: (?P<where>.+) at "
+     r"character (?P<at>\d+)\); mask them too", "doc_error.copies"),
+    (r"^A masked value was still found in the output \((?P<where>.+?)\); the output was deleted", "doc_error.leak"),
+    (r"^The second opinion found what looks like personal information where no reviewer sees it "
+     r"\((?P<where>.+?)\); the output was deleted", "doc_error.second_opinion"),
     (r"^A (?P<src>\.\w+) document cannot be exported as (?P<out>\.\w+); choose one of: (?P<list>.+)\.$",
      "doc_error.export_as"),
     (r"^(?P<name>.+) does not exist\.$", "doc_error.missing"),
@@ -811,6 +828,19 @@ _DOC_ERRORS = (    # (pattern over the core's English DocumentError message, cat
 _WHAT = {"Word document": "what.word", "HWPX document": "what.hwpx", "document": "what.document"}
 
 
+def part_name_text(name: str, lang: str = "ko") -> str:
+    """A document part's name as the core wrote it (the readers' English captions, ``documents.model
+    .CAPTIONS_EN``: "Body", "Header 1") in the UI language; a Korean or unknown name as it is."""
+    from ..documents.model import CAPTIONS_EN
+
+    for key, template in CAPTIONS_EN.items():
+        pattern = "^" + re.escape(template).replace(re.escape("{detail}"), "(?P<detail>.*)") + "$"
+        m = re.match(pattern, name)
+        if m:
+            return caption(key, (m.groupdict().get("detail") or "").strip(), lang)
+    return name
+
+
 def document_error_text(message: str, lang: str = "ko") -> str:
     """A reader's or writer's ``DocumentError`` message (English, from the Qt-free core) in the UI
     language when it is one the catalogue knows (matched like ``export_summary.note_text`` matches the
@@ -824,6 +854,9 @@ def document_error_text(message: str, lang: str = "ko") -> str:
             fields = {k: (v or "").strip() for k, v in m.groupdict().items()}
             if "what" in fields:
                 fields["what"] = tr(_WHAT.get(fields["what"], "what.document"), lang)
+            if key == "doc_error.copies":
+                fields["where"] = part_name_text(fields["where"], lang)
+                fields["at"] = f"{int(fields['at']) + 1:,}"
             return tr(key, lang).format(**fields)
     return message
 
