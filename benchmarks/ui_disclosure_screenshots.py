@@ -5,8 +5,11 @@
 
 Under Xvfb (1024x768) so that the reason chooser, a popup menu, is on the grabbed screen. A fresh profile
 (temporary user dirs), the app's default detector (embedded compact model + rules), the bundled Korean
-sample as TXT. Writes: ui_disclosure_reasons.png (the window, reason column, chooser open on ``G``) and
-ui_disclosure_merge.png (merge dialog with a second reviewer's review).
+sample as TXT. Writes: ui_disclosure_reasons.png (the window, reason column, chooser open on ``G``),
+ui_disclosure_merge.png (merge dialog with a second reviewer's review: masked forms, no values),
+ui_disclosure_log_pdf.png (page 1 of the export's printable redaction log, rendered by pdfium),
+ui_disclosure_duplicates.png (the same page in three PDFs of a workspace) and ui_pages_rotated.png (a
+PDF page with /Rotate 90 in the page view, zoomed in three steps, boxes on the turned glyphs).
 """
 from __future__ import annotations
 
@@ -65,7 +68,13 @@ def main() -> int:
     def screen(path: Path):
         settle()
         app.primaryScreen().grabWindow(0).save(str(path))
+        small(path)
         print("wrote", path)
+
+    def small(path: Path):
+        from PIL import Image
+
+        Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
 
     done = []
     w.detectionFinished.connect(lambda _c: done.append(1))
@@ -111,6 +120,109 @@ def main() -> int:
     dlg.choose(0, "b")
     screen(out / "ui_disclosure_merge.png")
     dlg.done(0)
+    settle()
+
+    # the printable redaction log of an export (page 1, rendered by pdfium at about 110 dpi)
+    import pypdfium2 as pdfium
+
+    w.settings = w.settings.__class__(**{**w.settings.__dict__, "redaction_log": True, "reason_in_output": "short"})
+    exported = []
+    w.exportFinished.connect(exported.append)
+    target = tmp / "out" / "민원_통보서.masked.txt"
+    target.parent.mkdir()
+    from PySide6.QtCore import QTimer
+
+    # the sample repeats a masked value: the reviewer agrees to mask the copy too
+    def mask_every_copy():
+        dlg = w.exporter.copies_dialog
+        for i in range(len(dlg.hits)):
+            dlg.set_checked(i, True)
+        dlg.done(1)
+
+    w.copiesFound.connect(lambda _n: QTimer.singleShot(0, mask_every_copy))
+    w.export_to(target, styles={}, default_style="tag", policy="block", overwrite=True, below_threshold_ok=True)
+    wait(lambda: any(exported), 60)
+    for d in ([w.exporter.result_dialog] if w.exporter.result_dialog else []):
+        d.done(0)
+    log = pdfium.PdfDocument(str(target) + ".redaction-log.pdf")
+    page = log[0]
+    img = page.render(scale=1.5).to_pil().convert("RGB")
+    page.close()
+    log.close()
+    img = img.crop((0, 0, img.width, min(img.height, 700)))     # the header and the first rows
+    img.save(out / "ui_disclosure_log_pdf.png")
+    small(out / "ui_disclosure_log_pdf.png")
+    print("wrote", out / "ui_disclosure_log_pdf.png")
+
+    # duplicates: the same page in three PDFs of a workspace
+    from fpdf import FPDF
+
+    def pdf_with(path: Path, pages: list[list[str]], rotate: int = 0) -> Path:
+        pdf = FPDF(unit="pt", format="A4")
+        pdf.add_font("K", "", str(ROOT / "resources" / "fonts" / "NanumGothic.ttf"))
+        for lines in pages:
+            pdf.add_page()
+            pdf.set_font("K", size=16)
+            for k, line in enumerate(lines):
+                pdf.text(60, 90 + 34 * k, line)
+        doc = pdfium.PdfDocument(bytes(pdf.output()))
+        if rotate:
+            pg = doc[0]
+            pg.set_rotation(rotate)
+            pg.close()
+        doc.save(str(path))
+        doc.close()
+        return path
+
+    shared = ["민원 처리 안내", "담당자 김민준 주무관 (민원과)", "연락처 010-2345-6789", "처리 기한은 접수일부터 7일입니다."]
+    pdfs = [pdf_with(tmp / f"회신_{i + 1}.pdf", [[f"{i + 1}번 회신 표지", f"접수번호 민원과-2026-04{12 + i}"], shared])
+            for i in range(3)]
+    w.tools.open_paths([str(p) for p in pdfs])
+    from veil_desktop.review.workspace import DocStatus
+
+    def ws_ready():
+        ws = w.tools.ws
+        return (ws is not None and len(ws.entries) >= 3 and not w.detection.running
+                and all(e.status not in (DocStatus.QUEUED, DocStatus.DETECTING) for e in ws.entries))
+
+    try:
+        wait(ws_ready, 300)
+    except SystemExit:
+        ws = w.tools.ws
+        print("ws", ws and [(e.path, e.status) for e in ws.entries], w.path, w.detection.running)
+        raise
+    w.open_path(pdfs[0])       # its session (from the background queue) is restored: no detection runs
+    wait(lambda: w.state is not None and str(w.path) == str(pdfs[0]) and not w.detection.running
+         and len(w.state) > 0, 120)
+    w.state.set_status([it.id for it in w.state], Status.ACCEPTED)
+    dups = []
+    dis.duplicatesShown.connect(dups.append)
+    dis.actions["duplicates"].trigger()
+    wait(lambda: bool(dups), 60)
+    ddlg = dups[0]
+    ddlg.move(60, 120)
+    screen(out / "ui_disclosure_duplicates.png")
+    ddlg.done(0)
+    settle()
+
+    # the page view: a PDF page with /Rotate 90, zoomed in (Ctrl+=)
+    rotated = pdf_with(tmp / "회전된_쪽.pdf", [["회전된 쪽 (/Rotate 90)", "담당자 김민준 주무관", "연락처 010-2345-6789",
+                                              "주소 서울특별시 강남구 테헤란로 152"]], rotate=90)
+    done.clear()
+    w.open_path(rotated)
+    wait(lambda: bool(done) and w.state is not None and str(w.path) == str(rotated), 120)
+    ready = []
+    w.tools.pagesReady.connect(lambda: ready.append(1))
+    w.tools.show_pages()
+    wait(lambda: bool(ready), 60)
+    for _ in range(3):                      # Ctrl+= three times: 195 % of fit width
+        w.tools.actions["zoom_in"].trigger()
+    pv = w.tools.pages
+    wait(lambda: (0, round(pv.scale, 4)) in pv._images, 60)
+    items = w.state.in_text_order()
+    if items:
+        w.select_item(items[0].id)
+    screen(out / "ui_pages_rotated.png")
 
     w.close()
     return 0
