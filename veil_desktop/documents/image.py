@@ -128,7 +128,7 @@ def write_image(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
     ranges = page_ranges(doc, plan)
     out_frames = []
     for i, frame in enumerate(frames):
-        burned = ocr.burn(frame, ocr.boxes_for(pages[i], ranges.get(i, ())))
+        burned = ocr.burn(frame, ocr.burn_boxes(pages[i], ranges.get(i, ()), frame))
         out_frames.append(burned)
     return encode(out_frames, IMAGE_FORMATS[doc.format])
 

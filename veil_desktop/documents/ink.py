@@ -52,10 +52,21 @@ def _runs(mask: np.ndarray, length: int) -> np.ndarray:
     return (d[:, hi] - d[:, lo]) > 0
 
 
-def rule_mask(mask: np.ndarray, length: int | None = None) -> np.ndarray:
-    """Pixels of ``mask`` on long horizontal or vertical runs, grown by one pixel (anti-aliased fringe)."""
+def rule_mask(mask: np.ndarray, length: int | None = None, fast: bool = False) -> np.ndarray:
+    """Pixels of ``mask`` on long horizontal or vertical runs, grown by one pixel (anti-aliased fringe).
+    ``fast``: on a big page, found on a half-size copy (for deciding what is left, not for cleaning a page
+    for recognition: that copy's rules come out up to a pixel wider)."""
     if length is None:
         length = max(MIN_RULE_PX, min(mask.shape) // 25)
+    if fast and mask.size > 2_000_000:
+        # a big page: find the rules on a half-size copy (a pixel set when any of its 2 x 2 is), twice as
+        # fast per pass and four times less memory; scaled back, the rules come out a pixel wider at most
+        h, w = mask.shape
+        p = np.zeros((h + h % 2, w + w % 2), dtype=bool)
+        p[:h, :w] = mask
+        half = p.reshape(p.shape[0] // 2, 2, p.shape[1] // 2, 2).any(axis=(1, 3))
+        small = rule_mask(half, max(2, length // 2))
+        return np.repeat(np.repeat(small, 2, axis=0), 2, axis=1)[:h, :w] & _dilate(mask)
     rule = _runs(mask, length) | _runs(mask.T, length).T
     if rule.any():
         grown = rule.copy()
@@ -80,12 +91,15 @@ def clear_boxes(mask: np.ndarray, boxes: Iterable[Box], pad: float = 0.0) -> Non
 
 
 def despeckle(mask: np.ndarray) -> np.ndarray:
-    """``mask`` without isolated pixels (fewer than two 8-neighbours set): scanner noise, JPEG ringing."""
-    m = mask.astype(np.uint8)
-    p = np.pad(m, 1)
-    n = sum(p[1 + dy:p.shape[0] - 1 + dy, 1 + dx:p.shape[1] - 1 + dx]
-            for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)
-    return mask & (n >= 2)
+    """``mask`` with only pixels of some all-set 2 × 2 square kept (an opening): scanner noise, JPEG
+    ringing and the one-pixel fringe of a rule go; a glyph stroke of a scan (≥ 2 px at 200 dpi) stays."""
+    sq = mask[:-1, :-1] & mask[1:, :-1] & mask[:-1, 1:] & mask[1:, 1:]
+    out = np.zeros_like(mask)
+    out[:-1, :-1] |= sq
+    out[1:, :-1] |= sq
+    out[:-1, 1:] |= sq
+    out[1:, 1:] |= sq
+    return out
 
 
 def residue(a: np.ndarray, boxes: Iterable[Box], pad: float, *, speckle: bool = False,
@@ -94,7 +108,7 @@ def residue(a: np.ndarray, boxes: Iterable[Box], pad: float, *, speckle: bool = 
     ink = ink_mask(a, contrast)
     if not ink.any():
         return ink
-    ink &= ~rule_mask(ink)
+    ink &= ~rule_mask(ink, fast=True)
     clear_boxes(ink, boxes, pad)
     return despeckle(ink) if speckle else ink
 
@@ -143,9 +157,11 @@ def grow(seed: np.ndarray, ink: np.ndarray, reach: float) -> np.ndarray:
     return ink & full
 
 
-def regions(seed: np.ndarray, ink: np.ndarray, reach: float, limit: int = 16) -> list[np.ndarray]:
-    """The blocks of ink ``seed`` touches (``grow``), one mask each, largest first (at most ``limit``):
-    a light-grey line and a turned margin note are read apart, each in its own orientation."""
+def regions(seed: np.ndarray, ink: np.ndarray, reach: float, limit: int = 16
+            ) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
+    """The blocks of ink ``seed`` touches (``grow``), largest first (at most ``limit``), each as its bounding
+    box ``(x0, y0, x1, y1)`` and its mask cropped to that box: a light-grey line and a turned margin note are
+    read apart, each in its own orientation."""
     from collections import deque
 
     grown = grow(seed, ink, reach)
@@ -169,8 +185,14 @@ def regions(seed: np.ndarray, ink: np.ndarray, reach: float, limit: int = 16) ->
                 if 0 <= ny < hh and 0 <= nx < ww and cells[ny, nx] and not label[ny, nx]:
                     label[ny, nx] = n
                     q.append((ny, nx))
-    full = np.repeat(np.repeat(label, b, axis=0), b, axis=1)[:h, :w]
-    out = [grown & (full == k) for k in range(1, n + 1)]
-    out = [m for m in out if m.any()]
-    out.sort(key=lambda m: -int(m.sum()))
+    out = []
+    for k in range(1, n + 1):
+        ys, xs = np.nonzero(label == k)
+        by0, by1, bx0, bx1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+        y0, y1, x0, x1 = by0 * b, min(h, by1 * b), bx0 * b, min(w, bx1 * b)
+        cell = np.repeat(np.repeat(label[by0:by1, bx0:bx1] == k, b, axis=0), b, axis=1)[:y1 - y0, :x1 - x0]
+        m = grown[y0:y1, x0:x1] & cell
+        if m.any():
+            out.append(((x0, y0, x1, y1), m))
+    out.sort(key=lambda r: -int(r[1].sum()))
     return out[:limit]

@@ -86,6 +86,8 @@ class OcrPage:
     line_heights: list[float] = field(default_factory=list, repr=False)  # per character (for padding)
     #: symbols added by the second look at ink the first reading left unexplained (``_second_look``)
     second_look: int = 0
+    #: per character: the confidence (0..100) of the word it belongs to (100 for inserted separators)
+    confidences: list[float] = field(default_factory=list, repr=False)
 
     @property
     def readable(self) -> bool:
@@ -361,8 +363,9 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
     placed = [(ch, _map_box(box, back), space, line, para, line_h, c)
               for ch, box, space, line, para, line_h, c in symbols]
     # a page read without confidence stays *needs review* as a whole; a second look adds nothing there
-    extra = _second_look(api, gray, placed, cancelled) if conf >= MIN_PAGE_CONFIDENCE else []
-    return _page(placed + extra, conf, src_w, src_h, factor, rotation, skew, extra=len(extra))
+    extra, dropped = _second_look(api, gray, placed, cancelled) if conf >= MIN_PAGE_CONFIDENCE else ([], set())
+    kept = [p for k, p in enumerate(placed) if k not in dropped]
+    return _page(kept + extra, conf, src_w, src_h, factor, rotation, skew, extra=len(extra))
 
 
 #: a line whose reading holds a bar, or a lone Latin letter beside Hangul or digits (``O| 1``: a Korean name read in English by the
@@ -417,8 +420,9 @@ def _page(symbols: list, conf: float, src_w: int, src_h: int, factor: float, rot
     text: list[str] = []
     boxes: list[Box | None] = []
     heights: list[float] = []
+    confs: list[float] = []
     words = 0
-    for ch, (x0, y0, x1, y1), space, line, para, line_h, _ in symbols:
+    for ch, (x0, y0, x1, y1), space, line, para, line_h, sconf in symbols:
         if text:
             if para:
                 sep = "\n"
@@ -432,6 +436,7 @@ def _page(symbols: list, conf: float, src_w: int, src_h: int, factor: float, rot
                 text.append(s)
                 boxes.append(None)
                 heights.append(0.0)
+                confs.append(100.0)
         if space or line or not text:
             words += 1
         box = (max(0.0, x0 / factor), max(0.0, y0 / factor), min(float(src_w), x1 / factor),
@@ -442,18 +447,22 @@ def _page(symbols: list, conf: float, src_w: int, src_h: int, factor: float, rot
             text.append(c)
             boxes.append(box)
             heights.append(line_h / factor)
+            confs.append(sconf)
     joined = "".join(text)
     return OcrPage(text=joined, boxes=boxes, confidence=conf if words else 0.0, width=src_w, height=src_h,
-                   rotation=rotation, skew=skew, words=words, line_heights=heights, second_look=extra)
+                   rotation=rotation, skew=skew, words=words, line_heights=heights, second_look=extra,
+                   confidences=confs)
 
 
 #: second look (``_second_look``): unexplained ink of at least this many pixels per 1,000 × 1,000 is read again
 SECOND_LOOK_MIN_PX = 150
 #: ... and what a second reading adds must have at least this mean confidence and this many letters/digits
-SECOND_LOOK_MIN_CONF = 55.0
-SECOND_LOOK_MIN_TEXTY = 2
-#: a first-reading word explains its ink only with this confidence (garbage read off turned text: 22-83)
-EXPLAIN_CONF = 85.0
+SECOND_LOOK_MIN_CONF = 70.0
+SECOND_LOOK_MIN_TEXTY = 3
+#: a second reading replaces the first reading's symbols under it when this much more confident
+SECOND_LOOK_BETTER = 15.0
+#: a block is read again only when at least this share of its ink is unexplained
+SECOND_LOOK_MIN_SHARE = 0.15
 #: unexplained ink over this share of the page is a photo or a noise field: no second look
 SECOND_LOOK_MAX_SHARE = 0.2
 
@@ -467,12 +476,51 @@ def _inside(box: Box, boxes: list, pad: float) -> bool:
     return any(b[0] - pad <= cx <= b[2] + pad and b[1] - pad <= cy <= b[3] + pad for b in boxes)
 
 
-def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> list:
+def _words(placed: list) -> list[list[int]]:
+    """Indices of ``placed`` grouped by word (a symbol that starts a word or a line starts a new one)."""
+    out: list[list[int]] = []
+    for k, sym in enumerate(placed):
+        if not out or sym[2] or sym[3]:
+            out.append([])
+        out[-1].append(k)
+    return out
+
+
+def _stacked(placed: list, words: list[list[int]], line_h: float) -> set[int]:
+    """Symbols of narrow words stacked one under another in a column (three or more): the signature of
+    turned text read upright (``oe) ™ Ne) …`` off a margin note), whatever confidence Tesseract gives it."""
+    boxes = [_union([placed[k][1] for k in w]) for w in words]
+    out: set[int] = set()
+    n = len(words)
+    for i in range(n):
+        col = [i]
+        for j in range(i + 1, n):
+            a, b = boxes[col[-1]], boxes[j]
+            if b[1] < a[1]:
+                continue
+            ov = min(a[2], b[2]) - max(a[0], b[0])
+            narrow = min(a[2] - a[0], b[2] - b[0])
+            if ov > 0.5 * narrow and b[1] >= a[3] - 0.2 * line_h and b[1] - a[3] < line_h:
+                col.append(j)
+        if len(col) >= 3 and all(boxes[c][2] - boxes[c][0] < 2.0 * line_h for c in col):
+            for c in col:
+                out.update(words[c])
+    return out
+
+
+def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tuple[list, set[int]]:
     """Read the ink the first reading did not explain (``ink.residue``, grown to the block of ink it
-    touches: ``ink.grow``) again, with its contrast stretched (light-grey text, text on a dark bar that
-    Otsu binarisation drops), upright and turned 90° and 270° (margin notes); the most confident reading
-    wins; each block of ink is read on its own. Returns the new symbols, boxes in ``gray`` pixels, each reading its own paragraph. A reading
-    counts only with ``SECOND_LOOK_MIN_CONF`` mean confidence and ``SECOND_LOOK_MIN_TEXTY`` letters/digits."""
+    touches and split into blocks: ``ink.regions``) again, each block on its own, contrast stretched
+    (light-grey text, text on a dark bar that Otsu binarisation drops); a tall block also turned 90° and
+    270° (margin notes), the most confident reading winning. Explained means: under a word of the first
+    reading that is not part of a turned-text stack (``_stacked``); a word's confidence is no guide (garbage
+    read off turned text scored 22-89, real words of a degraded page as low).
+
+    Returns (new symbols, boxes in ``gray`` pixels, each reading its own paragraph; indices of ``placed``
+    they replace). A reading counts with ``SECOND_LOOK_MIN_CONF`` mean confidence and
+    ``SECOND_LOOK_MIN_TEXTY`` letters/digits; it replaces the first reading's symbols under it only when it
+    is ``SECOND_LOOK_BETTER`` points more confident than they are, else only its symbols outside them are
+    added."""
     import numpy as np
     from PIL import Image, ImageOps
 
@@ -482,36 +530,41 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> list
     heights = sorted(s[5] for s in placed if s[5] > 0)
     line_h = heights[len(heights) // 2] if heights else 20.0
     pad = max(PAD_MIN_PX, 0.25 * line_h)
-    # a word read with little confidence explains nothing (garbage read off a turned margin note)
-    explained = [s[1] for s in placed if s[6] >= EXPLAIN_CONF]
+    words = _words(placed)
+    turned = _stacked(placed, words, line_h)
+    explained = [s[1] for k, s in enumerate(placed) if k not in turned]
     min_px = max(40, int(SECOND_LOOK_MIN_PX * a.size / 1e6))
     found: list = []
+    dropped: set[int] = set()
     res = ink.residue(a, explained, pad, speckle=True)
     if not min_px <= int(res.sum()) <= SECOND_LOOK_MAX_SHARE * a.size:
-        return found        # nothing left, or a photo / noise field rather than text
+        return found, dropped        # nothing left, or a photo / noise field rather than text
     bg = ink.background(a)
-    for region in ink.regions(res, ink.ink_mask(a), reach=max(4.0, 0.6 * line_h)):
-        if int((region & res).sum()) < min_px // 2:
-            continue
+    for (rx0, ry0, rx1, ry1), region in ink.regions(res, ink.ink_mask(a), reach=max(4.0, 0.6 * line_h)):
+        left = int((region & res[ry0:ry1, rx0:rx1]).sum())
+        if left < min_px // 2 or left < SECOND_LOOK_MIN_SHARE * int(region.sum()):
+            continue    # a few specks beside words already read (noise, a stray stroke): not worth a reading
         cancelled()
-        x0, y0, x1, y1 = ink.bbox(region, margin=int(2 * pad) + 4)
+        # the block's box (block-aligned, so it has a margin) with its marks (and a 2 px fringe:
+        # anti-aliasing) kept; everything else becomes background
+        bx0, by0, bx1, by1 = ink.bbox(region, margin=int(2 * pad) + 4)   # clamped to the block's box
+        x0, y0, x1, y1 = rx0 + bx0, ry0 + by0, rx0 + bx1, ry0 + by1
         crop = a[y0:y1, x0:x1].copy()
-        # the block's marks stay (with a 2 px fringe: anti-aliasing); everything else becomes background
-        near = ink._dilate(ink._dilate(region[y0:y1, x0:x1]))
-        crop[~near] = bg
+        crop[~ink._dilate(ink._dilate(region[by0:by1, bx0:bx1]))] = bg
         img = Image.fromarray(crop)
         if bg < 128:
             img = ImageOps.invert(img)          # light text on a dark ground: make it dark on light
         img = ImageOps.autocontrast(img, cutoff=1)
         best = None
-        for rot in (0, 90, 270):   # upright and both quarter turns: the most confident reading wins
+        rots = (0, 90, 270) if (y1 - y0) >= 1.5 * (x1 - x0) else (0,)
+        for rot in rots:
             syms, conf = _recognise(api, _rotate(img, rot))
             if conf >= SECOND_LOOK_MIN_CONF and _texty(syms) >= SECOND_LOOK_MIN_TEXTY \
                     and (best is None or conf > best[2]):
                 best = (rot, syms, conf)
         if best is None:
             continue
-        rot, syms, _ = best
+        rot, syms, conf = best
         size = img.size
 
         def back(px: float, py: float, rot=rot, size=size, ox=x0, oy=y0) -> tuple[float, float]:
@@ -519,13 +572,19 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> list
             return x + ox, y + oy
 
         new = [(ch, _map_box(box, back), space, line, para, lh, c) for ch, box, space, line, para, lh, c in syms]
-        # what the first reading already holds is not read twice (the block may reach into it)
-        new = [t for t in new if not any(w[0] == t[0] and _inside(t[1], [w[1]], pad) for w in placed)]
+        new_boxes = [t[1] for t in new]
+        under = [k for k, p in enumerate(placed) if k not in dropped and _inside(p[1], new_boxes, pad)]
+        old_conf = sum(placed[k][6] for k in under) / len(under) if under else 0.0
+        if under and conf >= old_conf + SECOND_LOOK_BETTER:
+            dropped.update(under)              # the first reading of this block was garbage: replaced
+        else:
+            old_boxes = [placed[k][1] for k in under]
+            new = [t for t in new if not _inside(t[1], old_boxes, pad)]
         if _texty(new) < SECOND_LOOK_MIN_TEXTY:
             continue
         new[0] = new[0][:4] + (True,) + new[0][5:]
         found.extend(new)
-    return found
+    return found, dropped
 
 
 class OcrCancelled(DocumentError):
@@ -555,6 +614,141 @@ def boxes_for(page: OcrPage, ranges: Iterable[tuple[int, int]]) -> list[Box]:
             hmax = max(hmax, page.line_heights[i] if i < len(page.line_heights) else 0.0, bx[3] - bx[1])
         if run:
             out.append(_pad(_union(run), hmax, page))
+    return out
+
+
+#: a word touching a masked value (or one space away on its line) read with less confidence than this is
+#: burned with it: a value's misread tail (``010-1234-56 7ㅂ``) is part of the value more often than not
+NEAR_LOW_CONF = 60.0
+#: fitting a burn box to the pixels: glyph runs up to this fraction of the line height away are the same word
+FIT_GAP = 0.4
+
+
+def _widen(page: OcrPage, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` grown over a weakly read neighbouring word on the same line (``NEAR_LOW_CONF``)."""
+    text, confs = page.text, page.confidences
+    if len(confs) != len(text):
+        return list(ranges)
+
+    def weak(i: int, j: int) -> bool:
+        return j > i and sum(confs[i:j]) / (j - i) < NEAR_LOW_CONF
+
+    out = []
+    for a, b in ranges:
+        j = a - 1 if a > 0 and text[a - 1] == " " else a     # one space before the value, not a line break
+        k = j
+        while k > 0 and not text[k - 1].isspace():
+            k -= 1
+        if weak(k, j):
+            a = k
+        j = b + 1 if b < len(text) and text[b] == " " else b
+        k = j
+        while k < len(text) and not text[k].isspace():
+            k += 1
+        if weak(j, k):
+            b = k
+        out.append((a, b))
+    return out
+
+
+def _fit(a, box: Box, n: int, line_h: float) -> Box:
+    """``box`` (a run of ``n`` characters, unpadded, in the pixels of grey array ``a``) grown to the ink
+    it must cover: every glyph run it touches whole, and neighbouring glyph runs (gaps under ``FIT_GAP`` line
+    heights) while it holds fewer glyph runs than characters — an OCR box that starts two glyphs late."""
+    import numpy as np
+
+    from . import ink
+
+    h, w = a.shape
+    lh = max(4.0, line_h, box[3] - box[1])
+    y0, y1 = max(0, int(box[1] - 0.1 * lh)), min(h, int(math.ceil(box[3] + 0.1 * lh)) + 1)
+    wx0, wx1 = max(0, int(box[0] - 3 * lh)), min(w, int(math.ceil(box[2] + 3 * lh)) + 1)
+    if y1 <= y0 or wx1 <= wx0:
+        return box
+    band = ink.ink_mask(a[y0:y1, wx0:wx1]) if a.size else None
+    if band is None or not band.any():
+        return box
+    cols = band.any(axis=0)
+    runs = []                                   # [start, end) of ink columns, in page pixels
+    x = 0
+    while x < cols.size:
+        if cols[x]:
+            e = x
+            while e < cols.size and cols[e]:
+                e += 1
+            runs.append((wx0 + x, wx0 + e))
+            x = e
+        else:
+            x += 1
+    inside = [r for r in runs if r[1] > box[0] and r[0] < box[2]]
+    if not inside:
+        return box
+    left, right = min(r[0] for r in inside), max(r[1] for r in inside)
+    count = len(inside)
+    while count < n:
+        before = [r for r in runs if r[1] <= left]
+        after = [r for r in runs if r[0] >= right]
+        gl = left - before[-1][1] if before else None
+        gr = after[0][0] - right if after else None
+        cands = [(g, side) for g, side in ((gl, "l"), (gr, "r")) if g is not None and g <= FIT_GAP * lh]
+        if not cands:
+            break
+        _, side = min(cands)
+        if side == "l":
+            left = before[-1][0]
+        else:
+            right = after[0][1]
+        count += 1
+    # the ink rows of the chosen columns, near the line (not the next line)
+    sub = band[:, left - wx0:right - wx0]
+    rows = np.flatnonzero(sub.any(axis=1))
+    top = min(box[1], y0 + int(rows[0])) if rows.size else box[1]
+    bottom = max(box[3], y0 + int(rows[-1]) + 1) if rows.size else box[3]
+    return (min(box[0], float(left)), float(top), max(box[2], float(right)), float(bottom))
+
+
+def burn_boxes(page: OcrPage, ranges: Iterable[tuple[int, int]], image=None, scale: float = 1.0) -> list[Box]:
+    """The boxes a writer burns for ``ranges`` of ``page.text``, in the pixels of ``image`` (the page OCR read,
+    rendered ``scale`` times its OCR size): ``boxes_for`` over the ranges grown by weakly read neighbours
+    (``_widen``), each fitted to the glyphs in ``image`` (``_fit``) and padded again."""
+    import numpy as np
+
+    ranges = _widen(page, ranges)
+    boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1 in boxes_for(page, ranges)]
+    if image is None or not boxes:
+        return boxes
+    a = np.asarray(_gray(image))
+    out = list(boxes)
+    for run, n, line_h in _runs(page, ranges):
+        b = (run[0] * scale, run[1] * scale, run[2] * scale, run[3] * scale)
+        f = _fit(a, b, n, line_h * scale)
+        if f != b:
+            pad = max(PAD_MIN_PX, PAD_FRACTION * line_h * scale)
+            out.append((max(0.0, f[0] - pad), max(0.0, f[1] - pad), f[2] + pad, f[3] + pad))
+    return out
+
+
+def _runs(page: OcrPage, ranges: Iterable[tuple[int, int]]) -> list[tuple[Box, int, float]]:
+    """Per line of each range: (unpadded union box, its characters that are not white space — with a box
+    or not —, line height)."""
+    out = []
+    for a, b in ranges:
+        run: list[Box] = []
+        n = 0
+        hmax = 0.0
+        for i in range(max(0, a), min(b, len(page.boxes))):
+            bx = page.boxes[i]
+            if bx is None:
+                n += 0 if page.text[i].isspace() else 1
+                continue
+            if run and bx[0] < run[-1][0] - 1 and bx[1] > run[-1][1]:
+                out.append((_union(run), n, hmax))
+                run, hmax, n = [], 0.0, 0
+            run.append(bx)
+            n += 1
+            hmax = max(hmax, page.line_heights[i] if i < len(page.line_heights) else 0.0, bx[3] - bx[1])
+        if run:
+            out.append((_union(run), n, hmax))
     return out
 
 

@@ -638,10 +638,7 @@ def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
                 img = bitmap.to_pil().convert("RGB")
                 if ocr_masked.get(i):
                     page_ocr, ocr_scale = ocr_pages[i]
-                    f = scale / ocr_scale
-                    boxes = [(x0 * f, y0 * f, x1 * f, y1 * f)
-                             for x0, y0, x1, y1 in ocr.boxes_for(page_ocr, ocr_masked[i])]
-                    img = ocr.burn(img, boxes)
+                    img = ocr.burn(img, ocr.burn_boxes(page_ocr, ocr_masked[i], img, scale / ocr_scale))
                 if masked.get(i):
                     conv = bitmap.get_posconv(page)
                     tp = _textpage(page, pdfium_raw)
