@@ -236,3 +236,24 @@ def test_export_all_counts_suggestions_left_below_the_threshold(tmp_path, detect
     assert report["review"]["pending_below_threshold"] == 1
     data = json.loads((tmp_path / "out" / SUMMARY_NAME).read_text("utf-8"))
     assert data["documents"][0]["pending_below_threshold"] == 1
+
+
+def test_export_all_writes_reasons_and_the_redaction_log_like_a_single_export(tmp_path, detector):
+    doc = tmp_path / "memo.txt"
+    doc.write_text("담당자 홍길동 과장, 수신 이영희\n", encoding="utf-8")
+    out = detect_document(doc, detector)
+    decide_all(doc, Status.ACCEPTED)
+    ws = Workspace()
+    ws.add([doc])
+    ws.update(0, DocStatus.REVIEWED)
+    summary = export_reviewed(ws.entries, tmp_path / "out", disclosure={
+        "reasons": {"PERSON": "6"}, "reason_in_output": "short", "redaction_log": True, "reviewer": "김검토"})
+    assert out.items == 2 and summary.rows[0].status == "exported", summary.rows[0].message
+    text = (tmp_path / "out" / "memo.txt").read_text("utf-8")
+    assert "홍길동" not in text and "이영희" not in text and text.count("(6호)") == 2
+    report = json.loads((tmp_path / "out" / "memo.txt.report.json").read_text("utf-8"))
+    assert [d["reason"] for d in report["decisions"]] == ["6", "6"]
+    log = (tmp_path / "out" / "memo.txt.redaction-log.csv").read_text("utf-8-sig")
+    assert log.count("6호") >= 2 and "홍길동" not in log
+    pdf = (tmp_path / "out" / "memo.txt.redaction-log.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and "김검토" in json.dumps(report, ensure_ascii=False)

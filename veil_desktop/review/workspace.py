@@ -370,10 +370,13 @@ def output_path_for(entry: DocEntry, folder: Path) -> Path:
 
 
 def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, lang: str | None = None,
-               allow_below_threshold: bool = False, overwrite: bool = False, second_opinion=None) -> ExportRow:
+               allow_below_threshold: bool = False, overwrite: bool = False, second_opinion=None,
+               disclosure: dict | None = None) -> ExportRow:
     """Export one reviewed document from its session through the export core (``second_opinion``: the
-    detector's ``detect``, run over the output as the window and the CLI do). Failures become a row with
-    a message."""
+    detector's ``detect``, run over the output as the window and the CLI do; ``disclosure``: the
+    ``ExportRequest`` fields a single export takes from the settings — ``reasons``, ``reason_in_output``,
+    ``redaction_log``, ``reviewer`` —, so export all writes the same reasons and redaction log). Failures
+    become a row with a message."""
     from ..documents import open_document
     from ..documents.errors import DocumentError, LeakDetected
     from ..masking import DEFAULT_MASK_STYLE
@@ -396,7 +399,7 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
         req = ExportRequest(out, dict(styles or {}), default_style or DEFAULT_MASK_STYLE.value,
                             PendingPolicy.BLOCK, info.model_id, allow_below_threshold=allow_below_threshold,
                             tag_lang=lang, review={"export_all": True}, overwrite=overwrite,
-                            second_opinion=second_opinion)
+                            second_opinion=second_opinion, **_disclosure_fields(disclosure))
         res = export_review(doc, state, req)
         if isinstance(res, CopiesFound):
             where = res.examples[0][0] if res.examples else ""
@@ -414,9 +417,14 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
         return ExportRow(entry.path, None, "failed", str(e), code="error")
 
 
+def _disclosure_fields(disclosure: dict | None) -> dict:
+    known = ("reasons", "reason_in_output", "redaction_log", "reviewer")
+    return {k: v for k, v in (disclosure or {}).items() if k in known}
+
+
 def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, default_style=None,
                     lang: str | None = None, allow_below_threshold: bool = False, overwrite: bool = False,
-                    second_opinion=None, cancelled: Callable[[], bool] = lambda: False,
+                    second_opinion=None, disclosure: dict | None = None, cancelled: Callable[[], bool] = lambda: False,
                     progress: Callable[[int, int], None] | None = None) -> ExportAllSummary:
     """Export every reviewed entry into ``folder`` and write the summary; others are listed only."""
     folder = Path(folder)
@@ -449,7 +457,7 @@ def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, d
             continue
         rows.append(export_one(e, out, styles=styles, default_style=default_style, lang=lang,
                                allow_below_threshold=allow_below_threshold, overwrite=overwrite,
-                               second_opinion=second_opinion))
+                               second_opinion=second_opinion, disclosure=disclosure))
         if progress is not None:
             progress(n, len(todo))
     order = {_key(e.path): i for i, e in enumerate(entries)}
