@@ -194,10 +194,26 @@ def found(detector, text: str, vals: list[str], typed: str | None = None) -> int
     return n
 
 
+def _without_second_look(img):
+    """(OcrPage, seconds, CPU seconds) of ``img`` read without the second look and line re-reading."""
+    keep = ocr._second_look, ocr._reread_lines
+    ocr._second_look = lambda *a, **k: ([], set())
+    ocr._reread_lines = lambda api, view, symbols: symbols
+    try:
+        t0, c0 = time.perf_counter(), time.process_time()
+        page = ocr.ocr_image(img)
+        return page, time.perf_counter() - t0, time.process_time() - c0
+    finally:
+        ocr._second_look, ocr._reread_lines = keep
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pages-per-kind", type=int, default=1)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--compare", action="store_true",
+                    help="read every page twice, interleaved: as shipped and without the second look / line "
+                         "re-reading of issue 26 (ocr._second_look, ocr._reread_lines), and print both")
     args = ap.parse_args()
     if not ocr.available():
         print("OCR not available", file=sys.stderr)
@@ -214,6 +230,11 @@ def main() -> int:
                 base, typed, planted = draw(kind, rng, dpi)
                 for degraded in (False, True):
                     img = degrade(base, rng) if degraded else base
+                    if args.compare:
+                        plain = _without_second_look(img)
+                        ref0, hyp0 = squash("".join(typed)), squash(plain[0].text)
+                        print(f"{'':>4} {'':6} {'':8} {1 - levenshtein(ref0, hyp0) / max(1, len(ref0)):7.2%} "
+                              f"{'':>6} {'':>6} {plain[1]:7.2f} {plain[2]:7.2f}  (without second look)")
                     t0, c0 = time.perf_counter(), time.process_time()
                     page = ocr.ocr_image(img)
                     secs, cpu = time.perf_counter() - t0, time.process_time() - c0
