@@ -4,6 +4,7 @@ specifications and from what a hostile author could do -- not from the product's
     nice .venv/bin/python benchmarks/redteam3.py generate DIR            # DIR/in/* + DIR/manifest.json
     nice .venv/bin/python benchmarks/redteam3.py run DIR [--base PATH]   # generate, redact, judge, figures
     nice .venv/bin/python benchmarks/redteam3.py selfcheck DIR           # the oracle sees every planted value
+    nice .venv/bin/python benchmarks/redteam3.py judge DIR [--base PATH] # judge DIR/out again (DIR/summary.txt)
 
 ``run`` redacts DIR/in with the CLI of ``--base`` (a checkout; default this one) through
 ``redteam2.redact`` and judges every published output with ``benchmarks/redteam3_oracle.py`` (the views of
@@ -612,6 +613,18 @@ def generate(dest: Path) -> list[dict]:
     return man
 
 
+def redact(d: Path, base: Path, extra: list[str]) -> str:
+    """redteam2.redact with extra CLI arguments."""
+    import os
+    import subprocess
+    env = dict(os.environ, PYTHONPATH=str(base), QT_QPA_PLATFORM="offscreen")
+    cmd = [sys.executable, "-c", "import sys; from veil_desktop.cli import main; sys.argv[0] = 'veil-redact'; "
+           "sys.exit(main())", "redact", str(d / "in"), "--out", str(d / "out"), "--quiet", "--threads", "1", *extra]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(base))
+    (d / "summary.txt").write_text(r.stdout + "\n--- stderr ---\n" + r.stderr, encoding="utf-8")
+    return r.stdout
+
+
 def selfcheck(d: Path, ocr: bool) -> int:
     """The oracle must see every planted value in the unredacted inputs (else a 'clean' proves nothing)."""
     import redteam3_oracle
@@ -625,28 +638,43 @@ def selfcheck(d: Path, ocr: bool) -> int:
     return 1 if bad else 0
 
 
+def report(res: list[dict], label: str) -> None:
+    import redteam2_oracle
+    redteam2_oracle.print_table(res, label)
+    for r in res:
+        for k, where, _ in r["leaks"]:
+            print(f"LEAK {r['file']} {k} hidden in: {r.get('places', {}).get(k, '?')} -- found in {where[:60]}")
+
+
 def main(argv: list[str]) -> int:
     import argparse
     ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["generate", "run", "selfcheck"])
+    ap.add_argument("cmd", choices=["generate", "run", "selfcheck", "judge"])
     ap.add_argument("dir", type=Path)
     ap.add_argument("--base", type=Path, default=ROOT, help="checkout whose veil_desktop is run")
     ap.add_argument("--no-ocr", action="store_true")
+    ap.add_argument("--cli-arg", action="append", default=[],
+                    help="extra argument for veil-redact redact, e.g. --cli-arg=--allow-unreadable (a supplement: "
+                         "the REVIEW message tells the user to rerun with it)")
     a = ap.parse_args(argv)
+    if a.cmd == "judge":                      # judge DIR/out again from DIR/summary.txt (no generate, no redact)
+        import redteam2_oracle
+        import redteam3_oracle
+        summary = (a.dir / "summary.txt").read_text(encoding="utf-8").split("\n--- stderr ---\n")[0]
+        res = redteam3_oracle.judge(a.dir, summary, ocr=not a.no_ocr)
+        report(res, str(a.base))
+        return 1 if any(r["verdict"] in ("LEAK", "FALSE ALARM") for r in res) else 0
     man = generate(a.dir)
     print(f"generated {len(man)} files in {a.dir / 'in'}")
     if a.cmd == "generate":
         return 0
     if a.cmd == "selfcheck":
         return selfcheck(a.dir, not a.no_ocr)
-    summary = r2.redact(a.dir, a.base.resolve())
+    summary = redact(a.dir, a.base.resolve(), a.cli_arg) if a.cli_arg else r2.redact(a.dir, a.base.resolve())
     import redteam2_oracle
     import redteam3_oracle
     res = redteam3_oracle.judge(a.dir, summary, ocr=not a.no_ocr)
-    redteam2_oracle.print_table(res, str(a.base))
-    for r in res:
-        for k, where, _ in r["leaks"]:
-            print(f"LEAK {r['file']} {k} hidden in: {r.get('places', {}).get(k, '?')} -- found in {where[:60]}")
+    report(res, str(a.base))
     return 1 if any(r["verdict"] in ("LEAK", "FALSE ALARM") for r in res) else 0
 
 

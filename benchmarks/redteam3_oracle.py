@@ -8,7 +8,10 @@ printed by ``redteam2_oracle.print_table``. Added (redteam2_oracle.judge cannot 
     칠 팔 구 becomes digits: a recipient reads "공일공 오팔이삼" as 010 5823), and with Cyrillic/Greek
     look-alike letters read as Latin (a recipient reads "сhаewоn" as "chaewon");
   * picture metadata (Pillow's info and Exif) of every ZIP member Pillow opens, whatever its format
-    (leak_oracle only does PNG/JPEG members).
+    (leak_oracle only does PNG/JPEG members);
+  * every picture (a published image, every frame of every ZIP member) OCR'd again turned by +-30 degrees
+    and as grey thresholded at 60 and 160, whole and in 160 px bands (dark text on a coloured band, a slanted line: ``selfcheck``
+    showed the views above miss them in the unredacted inputs).
 Shares no code with the product's readers or leak check (Tesseract via leak_oracle.ocr_text aside).
 """
 from __future__ import annotations
@@ -62,11 +65,47 @@ def member_metadata(path: Path) -> list[tuple[str, str]]:
     return views
 
 
+def more_ocr(path: Path) -> list[tuple[str, str]]:
+    from PIL import ImageOps
+    data = path.read_bytes()
+    if data[:5] == b"%PDF-":
+        return []
+    pics = [("image", data)]
+    if data[:2] == b"PK":
+        try:
+            z = zipfile.ZipFile(io.BytesIO(data))
+            pics = [(i.filename, z.read(i)) for i in z.infolist() if not i.filename.endswith((".xml", ".rels"))]
+        except Exception:  # noqa: BLE001
+            return []
+    views = []
+    for name, b in pics:
+        for n, fr in enumerate(r2o._frames(b)):
+            if fr.width < 20 or fr.height < 8:
+                continue
+            from PIL import Image
+            g = ImageOps.autocontrast(fr.convert("L"), cutoff=1)
+            k = 4 if g.height < 100 else (3 if max(g.size) < 1500 else 1)
+            big = g.resize((g.width * k, g.height * k), Image.LANCZOS) if k > 1 else g
+            ims = [("rot+30", big.rotate(30, expand=True, fillcolor=255, resample=Image.BICUBIC)),
+                   ("rot-30", big.rotate(-30, expand=True, fillcolor=255, resample=Image.BICUBIC))]
+            for t in (60, 160):
+                th = g.point(lambda v, t=t: 0 if v < t else 255)
+                ims.append((f"thr{t}", th))
+                if g.height <= 2000:              # in bands: Tesseract's page layout drops lines on colour bands
+                    ims += [(f"thr{t}-band{y}", ImageOps.expand(th.crop((0, y, g.width, min(g.height, y + 160))),
+                                                                  40, fill=255))
+                            for y in range(0, max(1, g.height - 40), 120)]
+            for label, im in ims:
+                views.append((f"{name}:frame{n + 1}:ocr-{label}", lo.ocr_text(im.convert("RGB"))))
+    return views
+
+
 def leaks(path: Path, keys: list[str], values: dict, ocr: bool) -> list[tuple[str, str, str]]:
     pats = lo.patterns(values)
     if "ACCOUNT" in values:
         pats["ACCOUNT"] = [("digits", re.sub(r"\D", "", values["ACCOUNT"]))]
-    views = lo.views_of(path, ocr) + r2o.extra_views(path, ocr) + member_metadata(path)
+    views = (lo.views_of(path, ocr) + r2o.extra_views(path, ocr) + member_metadata(path)
+             + (more_ocr(path) if ocr else []))
     found, seen = [], set()
     for where, text in views:
         for seps in (True, False):
