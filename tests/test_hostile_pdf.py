@@ -287,3 +287,43 @@ def test_glyphs_typed_with_spaces_between_are_rejoined_too(tmp_path):
     for v in (RRN, EMAIL):
         for box in glyph_boxes(tmp_path / "typed.pdf", doc.text, v):
             assert dark(img, box) > 0.95
+
+
+def multi_claim_pdf(path: Path, text: str, claims: dict[str, str]) -> Path:
+    """``text`` drawn in NanumGothic; each glyph of ``claims``' keys says, in ToUnicode, the several letters
+    of its value (one glyph for two characters: how a ligature "fi" is written, or a lie)."""
+    pdf = FPDF()
+    pdf.set_compression(False)
+    pdf.add_font("K", "", str(FONT))
+    pdf.add_page()
+    pdf.set_font("K", size=14)
+    pdf.cell(0, 12, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+    data = path.read_bytes()
+    for ch, claim in claims.items():
+        glyph = b"%04X" % ord(ch)
+        i = data.index(b"> <" + glyph + b">")
+        data = data[:i] + b"> <" + "".join(f"{ord(c):04X}" for c in claim).encode() + b">" + data[i + 9:]
+    path.write_bytes(data)
+    return path
+
+
+def test_one_glyph_for_two_letters_is_checked_as_a_pair_not_flagged_as_garbled(tmp_path):
+    # 'm' claimed as "rn" (the two letters look like the glyph, as a ligature's letters do): honest enough.
+    # The letters are drawn elsewhere on the line, so the subset font holds their glyphs to compare with.
+    doc = open_document(multi_claim_pdf(tmp_path / "lig.pdf", "Summer memo: run", {"m": "rn"}))
+    assert "Surnrner rnerno: run" in doc.text
+    assert [u.reason for u in doc.unreadable if u.reason == "garbled_text"] == []
+
+
+def test_digit_glyphs_claiming_two_letters_each_are_garbled(tmp_path):
+    doc = open_document(multi_claim_pdf(tmp_path / "lie2.pdf", "Code 34567 abcdef",
+                                        {"3": "ab", "4": "cd", "5": "ef"}))
+    assert "abcdef67" in doc.text.replace(" ", "")        # the text layer lies ...
+    assert [(u.page, u.reason) for u in doc.unreadable] == [(1, "garbled_text")]   # ... and is caught
+
+
+def test_with_ocr_digit_glyphs_claiming_two_letters_are_read_from_the_pixels(tmp_path):
+    doc = open_document(multi_claim_pdf(tmp_path / "lie3.pdf", "Code 34567 abcdef",
+                                        {"3": "ab", "4": "cd", "5": "ef"}))
+    assert 0 in doc.extra["pdf_ocr"] and "34567" in doc.text.replace(" ", "")

@@ -62,6 +62,8 @@ MIN_IMAGE_FRACTION = 0.002
 MIN_IMAGE_PT = 6.0
 #: glyph check: ink boxes may differ by this much (in 1/1000 em) before a character counts as lying
 GLYPH_TOLERANCE = 40
+#: one glyph mapped to several letters (a ligature) is at least this share of their ink widths added up
+LIGATURE_MIN_WIDTH = 0.7
 #: a page is "garbled" from this many characters whose glyph does not match the text layer
 GARBLED_MIN_CHARS = 2
 
@@ -208,12 +210,23 @@ class _GlyphCheck:
         size = raw.FPDFText_GetFontSize(tp, k)
         if size <= 0:
             return None
-        ink = self._ink(key, f, ch)
-        if ink is None:
-            return None
         scale = 1000.0 / size
         w = (box[2] - box[0]) * scale
         h = (box[3] - box[1]) * scale
+        if len(ch) > 1 and not ch.isspace():
+            # one glyph claimed as several letters (a ligature "fi", "ffl"): it is narrower than the letters
+            # set apart, never wider, and at least LIGATURE_MIN_WIDTH of their widths together; as tall as
+            # the tallest
+            inks = [self._ink(key, f, c) for c in ch if not c.isspace()]
+            if not inks or any(i is None for i in inks):
+                return None
+            total = sum(i[0] for i in inks)
+            tall = max(i[1] for i in inks)
+            return not (LIGATURE_MIN_WIDTH * total - GLYPH_TOLERANCE <= w <= total + GLYPH_TOLERANCE) \
+                or abs(h - tall) > 2 * GLYPH_TOLERANCE
+        ink = self._ink(key, f, ch)
+        if ink is None:
+            return None
         if ch.isspace():
             return w > GLYPH_TOLERANCE and h > GLYPH_TOLERANCE   # ink where the text says "space"
         if ink == (0, 0) or w <= 0:
@@ -470,7 +483,8 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                 idx: list[int] = []
                 gen: list[bool] = []
                 boxes: dict[int, tuple] = {}
-                bad = lying = 0
+                checkable: list[tuple[int, str, tuple]] = []   # (first index, characters claimed, glyph box)
+                bad = 0
                 for k in range(n):
                     c = raw.FPDFText_GetUnicode(tp.raw, k)
                     if c == 0x0D:       # pdfium's generated "\r\n": keep the "\n" only
@@ -485,11 +499,16 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                         if ch == "\ufffd" or raw.FPDFText_HasUnicodeMapError(tp.raw, k) == 1 \
                                 or (0xE000 <= c <= 0xF8FF):
                             bad += 1
-                        elif checker.mismatch(tp.raw, k, ch, box):
-                            lying += 1
+                        elif checkable and checkable[-1][2] == box and checkable[-1][0] == k - len(checkable[-1][1]):
+                            # the same glyph box again: one glyph mapped to several characters (a ligature
+                            # "fi", "ffl"): the glyph is checked against the characters it claims, together
+                            checkable[-1] = (checkable[-1][0], checkable[-1][1] + ch, box)
+                        else:
+                            checkable.append((k, ch, box))
                     chars.append(ch)
                     idx.append(k)
                     gen.append(generated)
+                lying = sum(1 for k, claimed, box in checkable if checker.mismatch(tp.raw, k, claimed, box))
                 chars, idx = _rejoin(chars, idx, gen, boxes)
                 filled = []
                 n_objects, images = _page_objects(page, raw, filled)
