@@ -141,3 +141,26 @@ def test_residue_keeps_marks_and_drops_rules_and_explained_boxes():
     assert not res[50].any() and not res[100:120, 30:40].any()
     assert res[150:170, 300:310].all() and int(res.sum()) == 200
     assert ink.bbox(res) == (300, 150, 310, 170)
+
+
+def test_white_text_on_a_dark_bar_and_a_negative_page_are_read(tmp_path):
+    page = Image.new("RGB", (1200, 480), "white")
+    d = ImageDraw.Draw(page)
+    d.text((60, 50), "처리 결과를 알려드립니다.", fill="black", font=font(32))
+    d.rectangle((40, 170, 900, 240), fill=(15, 25, 60))                       # a navy title bar
+    d.text((60, 182), f"문의 {PHONE}", fill="white", font=font(36))
+    d.text((60, 320), "끝.", fill="black", font=font(32))
+    bar = tmp_path / "bar.png"
+    page.save(bar)
+    assert PHONE in open_document(bar).text.replace(" ", "")
+    neg = tmp_path / "negative.png"                                         # the whole page a negative
+    Image.eval(page.convert("L"), lambda v: 255 - v).save(neg)
+    doc = open_document(neg)
+    assert "처리결과를알려드립니다" in doc.text.replace(" ", "") and PHONE in doc.text.replace(" ", "")
+    # burned on the negative: the phone's pixels end up dark (the box), the rest of the page unchanged
+    start = doc.text.find(PHONE)
+    out = tmp_path / "negative.masked.png"
+    res = export_document(doc, mask(doc, PHONE), out)
+    assert res.leak_check["result"] == "clean"
+    assert PHONE not in ocr.ocr_image(Image.open(out)).text.replace(" ", "")
+    assert start >= 0

@@ -153,6 +153,21 @@ def _gray(img):
     return img.convert("L")
 
 
+#: a page whose background (median grey) is darker than this is a negative (white on black): read inverted
+NEGATIVE_BACKGROUND = 110
+
+
+def _positive(gray):
+    """``gray``, inverted when it is a negative (a dark page with light text): the geometry is unchanged,
+    so the boxes still land on the source pixels."""
+    import numpy as np
+    from PIL import ImageOps
+
+    from .ink import background
+
+    return ImageOps.invert(gray) if background(np.asarray(gray)) < NEGATIVE_BACKGROUND else gray
+
+
 def estimate_skew(gray) -> float:
     """Deskew angle (degrees, counter-clockwise rotation that makes text lines horizontal)."""
     import numpy as np
@@ -320,6 +335,7 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
     if src_w * src_h > MAX_OCR_PIXELS:
         factor = math.sqrt(MAX_OCR_PIXELS / float(src_w * src_h))
         gray = gray.resize((max(1, int(src_w * factor)), max(1, int(src_h * factor))), Image.BILINEAR)
+    gray = _positive(gray)
     api = _api()
 
     def cancelled() -> None:
@@ -584,7 +600,47 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tupl
             continue
         new[0] = new[0][:4] + (True,) + new[0][5:]
         found.extend(new)
+    found.extend(_dark_bars(api, a, placed + found, line_h, pad, cancelled))
     return found, dropped
+
+
+#: a solid area at least this dark (mean grey) holds light text to read inverted (white on a dark bar)
+DARK_BAR_MEAN = 110
+
+
+def _dark_bars(api, a, placed: list, line_h: float, pad: float, cancelled: Callable[[], None]) -> list:
+    """Light text on dark solid areas (a white-on-navy title bar, a black box with a white phone number):
+    the rule step takes a filled area for drawing, and the first reading, dark-on-light, never sees the
+    text inside. Each solid area at least a line high and two wide, ``DARK_BAR_MEAN`` dark on average, is
+    read again inverted; symbols kept as in ``_second_look``."""
+    from PIL import Image, ImageOps
+
+    from . import ink
+
+    inked = ink.ink_mask(a)
+    solid = inked & ink.rule_mask(inked, fast=True)
+    if not solid.any():
+        return []
+    found: list = []
+    for (x0, y0, x1, y1), m in ink.regions(solid, solid, reach=max(2.0, 0.2 * line_h), limit=12):
+        if y1 - y0 < 0.8 * line_h or x1 - x0 < 2 * line_h or m.mean() < 0.5:
+            continue          # a rule, a grid, a thin frame: not an area that can hold a line of text
+        crop = a[y0:y1, x0:x1]
+        if float(crop.mean()) >= DARK_BAR_MEAN:
+            continue          # a light fill: its dark text was read by the first reading
+        cancelled()
+        img = ImageOps.autocontrast(ImageOps.invert(Image.fromarray(crop)), cutoff=1)
+        syms, conf = _recognise(api, img)
+        if conf < SECOND_LOOK_MIN_CONF or _texty(syms) < SECOND_LOOK_MIN_TEXTY:
+            continue
+        new = [(ch, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), space, line, para, lh, c)
+               for ch, b, space, line, para, lh, c in syms]
+        new = [t for t in new if not any(w[0] == t[0] and _inside(t[1], [w[1]], pad) for w in placed)]
+        if _texty(new) < SECOND_LOOK_MIN_TEXTY:
+            continue
+        new[0] = new[0][:4] + (True,) + new[0][5:]
+        found.extend(new)
+    return found
 
 
 class OcrCancelled(DocumentError):
