@@ -115,4 +115,5 @@ def test_rule_detector_reports_names_only_with_entities():
     got = [(text[s.start:s.end], s.label) for s in ENTITIES.detect(text)]
     assert ("김민수", "PERSON") in got and ("010-1234-5678", "PHONE") in got
     assert [s.label for s in RuleDetector().detect(text)] == ["PHONE"]
-    assert set(NAME_FINDERS) == {"role_names", "table_names", "account_holder_names", "romanised_names"}
+    assert set(NAME_FINDERS) == {"role_names", "table_names", "account_holder_names", "romanised_names",
+                                 "split_column_names", "glossed_surname_names"}

@@ -378,6 +378,97 @@ def _tsv_line(text: str, a: int, b: int) -> bool:
     return False
 
 
+# -- Cyrillic / Greek letters that look Latin inside a Latin-looking token (issue 26 class 5) -----------
+#: ``сhаеwоn.уооn@example.net`` (Cyrillic с а е о у): a reader reads Latin, the e-mail finder saw a word break.
+#: Folded for the rule view only, one to one, and only inside a token that also holds a Latin letter or
+#: ``@`` and touches no other Cyrillic/Greek letter (a Russian or Greek word is left as written).
+HOMOGLYPHS: dict[str, str] = {
+    # Cyrillic lower / upper
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
+    "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ѵ": "v",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+    "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Ү": "Y",
+    # Greek lower / upper
+    "ο": "o", "α": "a", "ρ": "p", "ν": "v", "ι": "i", "υ": "u", "κ": "k", "τ": "t", "ϲ": "c", "ϳ": "j",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+}
+_HOMO_CLASS = "".join(HOMOGLYPHS)
+_HAS_HOMO = re.compile(f"[{_HOMO_CLASS}]")
+_HOMO_TOKEN = re.compile(f"[A-Za-z0-9\uff10-\uff19\uff21-\uff3a\uff41-\uff5a._%+@\uff20\\-{_HOMO_CLASS}]+")
+_LATIN_OR_AT = re.compile("[A-Za-z\uff21-\uff3a\uff41-\uff5a@\uff20]")
+
+
+def _greek_or_cyrillic(c: str) -> bool:
+    return "\u0370" <= c <= "\u052f" or "\u1f00" <= c <= "\u1fff"
+
+
+def _homoglyph_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
+    if not _HAS_HOMO.search(text):
+        return []
+    out = []
+    for m in _HOMO_TOKEN.finditer(text):
+        tok = m.group()
+        if not _HAS_HOMO.search(tok) or not _LATIN_OR_AT.search(tok):
+            continue
+        a, b = m.span()
+        if (a > 0 and _greek_or_cyrillic(text[a - 1])) or (b < len(text) and _greek_or_cyrillic(text[b])):
+            continue  # part of a real Cyrillic/Greek word
+        out.append((a, b, "".join(HOMOGLYPHS.get(c, c) for c in tok), list(range(a, b))))
+    return out
+
+
+# -- Sino-Korean digit words (issue 26 class 5) ------------------------------------------------------
+#: ``구이공사일칠 다시 일육삼사팔오육`` (an RRN), ``공구일칠 사팔이육 일삼`` (an account): a number read out digit by
+#: digit, ``다시``/``에``/``의`` for the dash. Read as digits (one syllable, one digit) only when (a) every
+#: group has 2+ syllables, one 3+, and the run stands alone (no Hangul glued before or after it), (b) it
+#: has 8+ digits in all or one group of 6+ (an RRN's first half), and (c) a number word (전화, 연락처, 주민, 계좌, 번호 …) stands before it on its line, within
+#: 24 characters: prose such as ``일이 삼일 만에`` or ``이사 오일`` has no such run.
+DIGIT_WORDS = {"공": "0", "영": "0", "일": "1", "이": "2", "삼": "3", "사": "4", "오": "5", "육": "6", "륙": "6",
+               "칠": "7", "팔": "8", "구": "9"}
+_DW = "".join(DIGIT_WORDS)
+_HAS_DW_RUN = re.compile(f"[{_DW}]{{2}}")
+_DW_GROUP = f"[{_DW}0-9]{{2,}}"
+_DW_SEP = r"(?:[ ]?(?:다시|에|의)[ ]?|[ ]?-[ ]?|[ ])"
+_DW_NUMBER = re.compile(f"(?<![가-힣0-9A-Za-z]){_DW_GROUP}(?:{_DW_SEP}{_DW_GROUP})*(?![가-힣0-9A-Za-z])")
+_DW_CONTEXT = re.compile(r"전화|연락처|연락|휴대|핸드폰|폰|번호|주민|등록|생년|계좌|통장|입금|송금|은행|농협|국민|신한|우리|하나"
+                         r"|기업|카카오|토스|phone|tel|mobile|account|acct", re.I)
+_DW_GROUP_RE = re.compile(_DW_GROUP)
+_DW_SEP_RE = re.compile(r"[ ]?(?:다시|에|의)[ ]?|[ ]?-[ ]?")
+
+
+def _digit_word_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
+    if not _HAS_DW_RUN.search(text):
+        return []
+    out = []
+    for m in _DW_NUMBER.finditer(text):
+        run = m.group()
+        n_words = sum(c in DIGIT_WORDS for c in run)
+        n_digits = n_words + sum(c.isdigit() for c in run)
+        longest = max(len(g) for g in _DW_GROUP_RE.findall(run))
+        if not n_words or longest < 3 or (n_digits < 8 and longest < 6):
+            continue  # ``이사 오일 구이`` (moving, five days, grill): short words, not a number
+        a = m.start()
+        line_start = text.rfind("\n", 0, a) + 1
+        if _DW_CONTEXT.search(text, max(line_start, a - 24), a) is None:
+            continue
+        rep: list[str] = []
+        where: list[int] = []
+        i = 0
+        while i < len(run):
+            sep = _DW_SEP_RE.match(run, i)
+            if sep is not None and sep.end() > i and not run[i].isdigit() and run[i] not in DIGIT_WORDS:
+                rep.append("-")
+                where.append(a + i)
+                i = sep.end()
+                continue
+            rep.append(DIGIT_WORDS.get(run[i], run[i]))
+            where.append(a + i)
+            i += 1
+        out.append((a, m.end(), "".join(rep), where))
+    return out
+
+
 def _apply(cur: TextView, edits: list[tuple]) -> TextView:
     """``cur`` with ``edits`` (on ``cur.text``) applied, its map composed back to ``cur.original``."""
     if not edits:
@@ -411,7 +502,8 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
     """The detection view of ``text`` (see above). ``fullwidth``: fold full-width forms one-to-one;
     ``spaced_digits``: the rule stage's view: also join letter-spaced digit runs, numbers broken over a
     line, odd separators, written-out e-mail addresses, formula string concatenation, circled digits,
-    OCR's digit confusions in phone/RRN-shaped numbers (the model has no number labels and reads the text as written). HTML character references are
+    OCR's digit confusions in phone/RRN-shaped numbers, Sino-Korean digit words after a number word
+    (``공일공 오팔…``), Cyrillic/Greek look-alike letters inside Latin tokens (the model has no number labels and reads the text as written). HTML character references are
     decoded in both views. Identity (``changed`` False) when nothing applies.
 
     Stages, each mapped back through the ones before: entities -> NFC / invisibles -> (rule view:
@@ -422,7 +514,8 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
         cur = _apply(cur, _compose_edits(cur.text))
     if spaced_digits:
         cur = _apply(cur, _first_free(sorted(_formula_edits(cur.text) + _circled_edits(cur.text)
-                                             + _ocr_digit_edits(cur.text), key=lambda e: (e[0], e[1]))))
+                                             + _ocr_digit_edits(cur.text) + _digit_word_edits(cur.text)
+                                             + _homoglyph_edits(cur.text), key=lambda e: (e[0], e[1]))))
         base = cur.text
         sp = [(m.start(), m.end(), _SPACE_IN_RUN.sub("", m.group()),
                [m.start() + i for i, c in enumerate(m.group()) if c not in " \t"])

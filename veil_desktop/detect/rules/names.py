@@ -302,10 +302,106 @@ def find_romanised_names(text: str, cx: ContextIndex) -> Iterator[Span]:
             yield _span(*best, 0.88)
 
 
+# ---------------------------------------------------------------------------------------------
+# names split over a surname column and a given-name column; a surname glossed in Hanja (issue 26 class 5)
+
+_SURNAME_HEADERS = frozenset(("성", "성씨", "姓", "성(한글)", "last name", "lastname", "last_name", "surname",
+                              "family name", "familyname", "family_name"))
+_GIVEN_HEADERS = frozenset(("이름", "명", "名", "이름(한글)", "first name", "firstname", "first_name", "given name",
+                            "givenname", "given_name"))
+#: a line that may be such a header: a surname header word alone in a cell
+_SPLIT_HEADER_GATE = re.compile(r'(?im)(?:^|[,;\t])[ ]*"?[ ]*(?:성|성씨|姓|성\(한글\)|last[ _]?name|surname|family[ _]?name)'
+                                r'[ ]*"?[ ]*(?:[,;\t]|\r?$)')
+_GIVEN_KO = re.compile(r"[가-힣]{1,3}")
+_GIVEN_LATIN = re.compile(r"[A-Z][a-z]{1,15}(?:[- ][A-Za-z][a-z]{1,15})?")
+_SURNAME_KO = re.compile(_SUR_RX)
+
+
+def _header_key(cell: str) -> str:
+    return " ".join(cell.strip().strip('"').split()).lower()
+
+
+def _split_header(text: str, a: int, b: int, split_row) -> tuple[str, int, int, int] | None:
+    """(delimiter, surname column, given-name column, cells) when the line ``text[a:b]`` is a header with a
+    surname cell and a given-name cell beside it."""
+    for delim in ("\t", ";", ","):
+        if delim not in text[a:b]:
+            continue
+        cells = split_row(text, a, b, delim)
+        keys = [_header_key(text[x:y]) for x, y in cells]
+        for sur, k in enumerate(keys):
+            if k not in _SURNAME_HEADERS:
+                continue
+            for given in (sur + 1, sur - 1):
+                if 0 <= given < len(keys) and keys[given] in _GIVEN_HEADERS:
+                    return delim, sur, given, len(cells)
+    return None
+
+
+def find_split_column_names(text: str, cx: ContextIndex) -> Iterator[Span]:
+    """``성,이름`` / ``last name,first name`` columns of a CSV/TSV: the given name alone in its cell is a
+    person's name too (the model, reading ``윤,채원``, finds at most the surname). Both cells of every row
+    under such a header, when the surname cell holds a Korean surname (or a romanised one) and the other
+    cell a given name's shape."""
+    if _SPLIT_HEADER_GATE.search(text) is None:
+        return
+    from .tabular import split_row  # noqa: PLC0415 - tabular is a sibling; imported late to keep the graph flat
+
+    pos = 0
+    cols = None  # (delimiter, surname column, given column, number of cells) of the header above
+    for line in text.split("\n"):
+        a, pos = pos, pos + len(line) + 1
+        b = a + len(line) - (1 if line.endswith("\r") else 0)
+        if not line.strip():
+            cols = None  # a blank line ends the table
+            continue
+        if _SPLIT_HEADER_GATE.search(line):
+            header = _split_header(text, a, b, split_row)
+            if header is not None:
+                cols = header
+                continue
+        if cols is None:
+            continue
+        delim, sur, given, n = cols
+        cells = split_row(text, a, b, delim)
+        if len(cells) != n:
+            continue
+        (sa, sb), (ga, gb) = cells[sur], cells[given]
+        s, g = text[sa:sb], text[ga:gb]
+        if _SURNAME_KO.fullmatch(s) and _GIVEN_KO.fullmatch(g) and _name_ok(s + g):
+            yield _span(sa, sb)
+            yield _span(ga, gb)
+        elif s.lower() in ROMAN_SURNAMES and s[:1].isupper() and _GIVEN_LATIN.fullmatch(g):
+            yield _span(sa, sb, 0.88)
+            yield _span(ga, gb, 0.88)
+
+
+#: ``윤(尹) 채원``, ``남궁(南宮) 민``: a Hangul surname, its own Hanja in brackets, then the given name
+_GLOSSED_NAME = re.compile(r"(?<![가-힣])(?P<sur>" + _SUR_RX + r")[ ]?\([ ]?(?P<han>[\u4e00-\u9fff\uf900-\ufaff]{1,2})[ ]?\)"
+                           r"[ ]?(?P<given>[가-힣]{1,2})" + _NAME_END)
+
+
+def find_glossed_surname_names(text: str, cx: ContextIndex) -> Iterator[Span]:
+    """A surname with its Hanja in brackets before the given name (``윤(尹) 채원``): the whole name."""
+    if "(" not in text:
+        return
+    from .hanja import COMPOUND_SURNAMES, HANJA_SURNAMES  # noqa: PLC0415
+    import unicodedata  # noqa: PLC0415
+
+    for m in _GLOSSED_NAME.finditer(text):
+        han = unicodedata.normalize("NFC", m.group("han"))
+        if len(m.group("sur")) != len(han) or (han not in HANJA_SURNAMES and han not in COMPOUND_SURNAMES):
+            continue
+        if _name_ok(m.group("sur") + m.group("given")):
+            yield _span(m.start(), m.end("given"))
+
+
 #: family name -> (labels, finder); run by ``RuleDetector(entities=True)``
 NAME_FINDERS = {
     "role_names": (("PERSON",), find_role_names),
     "table_names": (("PERSON",), find_table_names),
     "account_holder_names": (("PERSON",), find_account_holder_names),
     "romanised_names": (("PERSON",), find_romanised_names),
+    "split_column_names": (("PERSON",), find_split_column_names),
+    "glossed_surname_names": (("PERSON",), find_glossed_surname_names),
 }
