@@ -385,7 +385,7 @@ def _tsv_line(text: str, a: int, b: int) -> bool:
 HOMOGLYPHS: dict[str, str] = {
     # Cyrillic lower / upper
     "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
-    "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ѵ": "v",
+    "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ѵ": "v", "к": "k",
     "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
     "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Ү": "Y",
     # Greek lower / upper
@@ -428,7 +428,7 @@ DIGIT_WORDS = {"공": "0", "영": "0", "일": "1", "이": "2", "삼": "3", "사"
                "칠": "7", "팔": "8", "구": "9"}
 _DW = "".join(DIGIT_WORDS)
 _HAS_DW_RUN = re.compile(f"[{_DW}]{{2}}")
-_DW_GROUP = f"[{_DW}0-9]{{2,}}"
+_DW_GROUP = f"(?:[{_DW}]{{2,}}|[0-9]{{2,}})"  # words or digits, never glued (``1234567이``: a particle)
 _DW_SEP = r"(?:[ ]?(?:다시|에|의)[ ]?|[ ]?-[ ]?|[ ])"
 _DW_NUMBER = re.compile(f"(?<![가-힣0-9A-Za-z]){_DW_GROUP}(?:{_DW_SEP}{_DW_GROUP})*(?![가-힣0-9A-Za-z])")
 _DW_CONTEXT = re.compile(r"전화|연락처|연락|휴대|핸드폰|폰|번호|주민|등록|생년|계좌|통장|입금|송금|은행|농협|국민|신한|우리|하나"

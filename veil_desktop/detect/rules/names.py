@@ -381,9 +381,12 @@ _GLOSSED_NAME = re.compile(r"(?<![가-힣])(?P<sur>" + _SUR_RX + r")[ ]?\([ ]?(?
                            r"[ ]?(?P<given>[가-힣]{1,2})" + _NAME_END)
 
 
+_HANJA_IN_BRACKETS = re.compile(r"\([ ]?[\u4e00-\u9fff\uf900-\ufaff]")
+
+
 def find_glossed_surname_names(text: str, cx: ContextIndex) -> Iterator[Span]:
     """A surname with its Hanja in brackets before the given name (``윤(尹) 채원``): the whole name."""
-    if "(" not in text:
+    if "(" not in text or _HANJA_IN_BRACKETS.search(text) is None:
         return
     from .hanja import COMPOUND_SURNAMES, HANJA_SURNAMES  # noqa: PLC0415
     import unicodedata  # noqa: PLC0415
