@@ -60,6 +60,10 @@ def test_phone_in_digit_words_with_e_as_separator():
     assert masked(text) == "연락처 [PHONE]"
 
 
+def test_one_group_that_is_also_a_word_still_reads_as_digits():
+    assert rule_spans("계좌 일일이 삼사오 육칠팔구공") == [("일일이 삼사오 육칠팔구공", "ACCOUNT")]
+
+
 def test_digit_words_mixed_with_ascii_digits():
     assert rule_spans("전화번호 010 사오육칠 팔구공일") == [("010 사오육칠 팔구공일", "PHONE")]
 
@@ -79,6 +83,8 @@ def test_digit_word_view_keeps_offsets():
     "전화로 사이사이 일이삼 해 주세요",               # glued / too short
     "오늘 메모: 삼오이 공구일칠 사팔이육 일삼",          # digit words, but no number word before them
     "계좌 개설은 이사일 이후 가능",                  # one short group
+    "우리 삼삼오오 일일이 사이사이 모였다",            # 우리 is not a bank here; words of digit syllables
+    "연락처 목록은 삼삼오오 일일이 구구단 외우듯",        # a number word, then such words
     "일사천리로 진행된 오구오구 프로젝트의 번호 삼",      # ordinary words
 ])
 def test_prose_with_digit_syllables_is_not_read_as_a_number(text):

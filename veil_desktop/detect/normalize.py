@@ -423,7 +423,8 @@ def _homoglyph_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
 #: digit, ``다시``/``에``/``의`` for the dash. Read as digits (one syllable, one digit) only when (a) every
 #: group has 2+ syllables, one 3+, and the run stands alone (no Hangul glued before or after it), (b) it
 #: has 8+ digits in all or one group of 6+ (an RRN's first half), and (c) a number word (전화, 연락처, 주민, 계좌, 번호 …) stands before it on its line, within
-#: 24 characters: prose such as ``일이 삼일 만에`` or ``이사 오일`` has no such run.
+#: 24 characters (not 우리/하나/국민: ordinary words), and (d) at most one group is an ordinary word spelt
+#: with digit syllables (``삼삼오오 일일이`` is not a number): prose such as ``일이 삼일 만에`` or ``이사 오일`` has no such run.
 DIGIT_WORDS = {"공": "0", "영": "0", "일": "1", "이": "2", "삼": "3", "사": "4", "오": "5", "육": "6", "륙": "6",
                "칠": "7", "팔": "8", "구": "9"}
 _DW = "".join(DIGIT_WORDS)
@@ -431,8 +432,10 @@ _HAS_DW_RUN = re.compile(f"[{_DW}]{{2}}")
 _DW_GROUP = f"(?:[{_DW}]{{2,}}|[0-9]{{2,}})"  # words or digits, never glued (``1234567이``: a particle)
 _DW_SEP = r"(?:[ ]?(?:다시|에|의)[ ]?|[ ]?-[ ]?|[ ])"
 _DW_NUMBER = re.compile(f"(?<![가-힣0-9A-Za-z]){_DW_GROUP}(?:{_DW_SEP}{_DW_GROUP})*(?![가-힣0-9A-Za-z])")
-_DW_CONTEXT = re.compile(r"전화|연락처|연락|휴대|핸드폰|폰|번호|주민|등록|생년|계좌|통장|입금|송금|은행|농협|국민|신한|우리|하나"
-                         r"|기업|카카오|토스|phone|tel|mobile|account|acct", re.I)
+_DW_CONTEXT = re.compile(r"전화|연락처|연락|휴대|핸드폰|폰|번호|주민|등록|생년|계좌|통장|입금|송금|은행|농협|신한|카카오"
+                         r"|phone|tel|mobile|account|acct", re.I)  # not 우리/하나/국민: ordinary words too
+#: words spelt only with digit syllables (in groups, in a row, one by one)
+_DW_VETO = frozenset(("삼삼오오", "일일이", "사이사이", "사이", "이사", "오일", "구이", "일일"))
 _DW_GROUP_RE = re.compile(_DW_GROUP)
 _DW_SEP_RE = re.compile(r"[ ]?(?:다시|에|의)[ ]?|[ ]?-[ ]?")
 
@@ -445,7 +448,11 @@ def _digit_word_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
         run = m.group()
         n_words = sum(c in DIGIT_WORDS for c in run)
         n_digits = n_words + sum(c.isdigit() for c in run)
-        longest = max(len(g) for g in _DW_GROUP_RE.findall(run))
+        groups = _DW_GROUP_RE.findall(run)
+        words = sum(g in _DW_VETO for g in groups)
+        if words >= 2 or words == len(groups):
+            continue  # two such words (a real number's groups are seldom both words), or nothing else
+        longest = max(len(g) for g in groups)
         if not n_words or longest < 3 or (n_digits < 8 and longest < 6):
             continue  # ``이사 오일 구이`` (moving, five days, grill): short words, not a number
         a = m.start()
