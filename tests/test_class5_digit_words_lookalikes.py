@@ -168,3 +168,31 @@ def test_glossed_surname_needs_the_matching_kind_of_hanja():
 def test_particle_after_ascii_digits_is_not_a_digit_word():
     text = "법인등록번호 110111-1234567이 맞습니다"   # 이 is the subject particle
     assert detection_view(text, spaced_digits=True).text == text
+
+
+# -- through the shipped default detector (embedded compact model + rules) -----------------------------
+@pytest.fixture(scope="module")
+def default_detector():
+    from veil_desktop.detect.default import build_default_detector
+
+    return build_default_detector(threads=1)
+
+
+def _mask_all(det, text: str) -> str:
+    out, pos = [], 0
+    for s in sorted(det.detect(text), key=lambda s: s.start):
+        out.append(text[pos:s.start] + "#")
+        pos = s.end
+    return "".join(out) + text[pos:]
+
+
+def test_default_detector_masks_the_values_written_these_ways(default_detector):
+    text = ("순번,성,이름,연락처\n1,서,하율,010-3141-5926\n\n"
+            "주민등록번호: 칠육공팔이일 다시 이칠일팔이팔일\n"
+            "환불계좌: 신한 일일공 삼삼사 오오육칠팔구\n"
+            "메일: mіnsеο.kаng@example.co.kr\n")                 # і е а Cyrillic, ο Greek
+    got = _mask_all(default_detector, text)
+    for value in ("하율", "칠육공팔이일", "이칠일팔이팔일", "삼삼사", "오오육칠팔구", "mіnsеο", "example.co.kr"):
+        assert value not in got, (value, got)
+    assert got.splitlines()[0] == "순번,성,이름,연락처"          # the header stays
+    assert "주민등록번호:" in got and "환불계좌:" in got and "메일:" in got
