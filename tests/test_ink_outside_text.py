@@ -164,3 +164,14 @@ def test_white_text_on_a_dark_bar_and_a_negative_page_are_read(tmp_path):
     assert res.leak_check["result"] == "clean"
     assert PHONE not in ocr.ocr_image(Image.open(out)).text.replace(" ", "")
     assert start >= 0
+
+
+def test_black_text_on_a_mid_blue_band_is_read(tmp_path):
+    page = Image.new("RGB", (1200, 360), "white")
+    d = ImageDraw.Draw(page)
+    d.text((60, 40), "점검 결과 요약", fill="black", font=font(32))
+    d.rectangle((40, 150, 1100, 225), fill=(70, 110, 210))      # grey ~110: wiped with the rules before
+    d.text((60, 165), f"연락처 {PHONE}", fill="black", font=font(36))
+    src = tmp_path / "band.png"
+    page.save(src)
+    assert PHONE in open_document(src).text.replace(" ", "")

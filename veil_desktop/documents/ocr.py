@@ -342,6 +342,25 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
         if (progress is not None and progress()) or _cancel_requested():
             raise OcrCancelled()
 
+    page = _ocr_gray(api, gray, factor, src_w, src_h, cancelled)
+    if page.confidence < UPSCALE_BELOW_CONF and gray.width * gray.height * 4 <= MAX_OCR_PIXELS:
+        # a poor reading of a small page (a 100 dpi fax, small print): read it again at twice the size
+        cancelled()
+        big = gray.resize((gray.width * 2, gray.height * 2), Image.LANCZOS)
+        again = _ocr_gray(api, big, factor * 2, src_w, src_h, cancelled)
+        if again.confidence > page.confidence + 5:
+            page = again
+    return page
+
+
+#: a page read with less mean confidence than this, small enough, is read again at twice its size
+UPSCALE_BELOW_CONF = 65.0
+
+
+def _ocr_gray(api, gray, factor: float, src_w: int, src_h: int, cancelled: Callable[[], None]) -> OcrPage:
+    """``ocr_image`` of the grey page ``gray`` (the source scaled by ``factor``)."""
+    from PIL import Image
+
     skew = estimate_skew(gray)
     cancelled()
     rotation = 0
@@ -553,10 +572,11 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tupl
     found: list = []
     dropped: set[int] = set()
     res = ink.residue(a, explained, pad, speckle=True)
-    if not min_px <= int(res.sum()) <= SECOND_LOOK_MAX_SHARE * a.size:
-        return found, dropped        # nothing left, or a photo / noise field rather than text
+    # nothing left, or a photo / noise field rather than text: no block is read again
+    blocks = ink.regions(res, ink.ink_mask(a), reach=max(4.0, 0.6 * line_h)) \
+        if min_px <= int(res.sum()) <= SECOND_LOOK_MAX_SHARE * a.size else []
     bg = ink.background(a)
-    for (rx0, ry0, rx1, ry1), region in ink.regions(res, ink.ink_mask(a), reach=max(4.0, 0.6 * line_h)):
+    for (rx0, ry0, rx1, ry1), region in blocks:
         left = int((region & res[ry0:ry1, rx0:rx1]).sum())
         if left < min_px // 2 or left < SECOND_LOOK_MIN_SHARE * int(region.sum()):
             continue    # a few specks beside words already read (noise, a stray stroke): not worth a reading
@@ -572,7 +592,10 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tupl
             img = ImageOps.invert(img)          # light text on a dark ground: make it dark on light
         img = ImageOps.autocontrast(img, cutoff=1)
         best = None
-        rots = (0, 90, 270) if (y1 - y0) >= 1.5 * (x1 - x0) else (0,)
+        rots = [0, 90, 270] if (y1 - y0) >= 1.5 * (x1 - x0) else [0]
+        slant = _block_angle(img)
+        if abs(slant) > MAX_SKEW_DEG:
+            rots.append(slant)                  # a line set at an angle (a slanted stamp, a 30° note)
         for rot in rots:
             syms, conf = _recognise(api, _rotate(img, rot))
             if conf >= SECOND_LOOK_MIN_CONF and _texty(syms) >= SECOND_LOOK_MIN_TEXTY \
@@ -604,15 +627,41 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tupl
     return found, dropped
 
 
-#: a solid area at least this dark (mean grey) holds light text to read inverted (white on a dark bar)
-DARK_BAR_MEAN = 110
+#: a solid area darker than this (mean grey) is taken out with the rules before the first reading (``clean``
+#: paints ink under 160 on long runs white), with any text on it: such areas are read again on their own
+DARK_BAR_MEAN = 160
+
+
+def _block_angle(img) -> float:
+    """The angle (degrees, counter-clockwise, within ±``MAX_BLOCK_ANGLE``) that makes a block's text lines
+    horizontal: the projection-profile search of ``estimate_skew`` over a wider range, coarse then fine."""
+    import numpy as np
+    from PIL import Image
+
+    ink = img.point(lambda v: 255 if v < 160 else 0)
+    if not ink.getbbox():
+        return 0.0
+
+    def score(angle: float) -> float:
+        rot = ink.rotate(angle, resample=Image.NEAREST, expand=True, fillcolor=0)
+        return float(np.square(np.diff(np.asarray(rot, dtype=np.float32).sum(axis=1))).sum())
+
+    best = max(range(-MAX_BLOCK_ANGLE, MAX_BLOCK_ANGLE + 1, 5), key=lambda a: (score(a), -abs(a)))
+    fine = [best + d / 2.0 for d in range(-5, 6)]
+    return max(fine, key=lambda a: (score(a), -abs(a)))
+
+
+#: a block of unexplained ink is also read turned by its own angle, searched within this range (degrees)
+MAX_BLOCK_ANGLE = 45
 
 
 def _dark_bars(api, a, placed: list, line_h: float, pad: float, cancelled: Callable[[], None]) -> list:
-    """Light text on dark solid areas (a white-on-navy title bar, a black box with a white phone number):
-    the rule step takes a filled area for drawing, and the first reading, dark-on-light, never sees the
-    text inside. Each solid area at least a line high and two wide, ``DARK_BAR_MEAN`` dark on average, is
-    read again inverted; symbols kept as in ``_second_look``."""
+    """Text on dark solid areas (a white-on-navy title bar, a black box with a white phone number, black
+    on a blue band): the rule step takes a filled area for drawing and paints it out with its text, so the
+    first reading never sees it. Each solid area at least a line high and two wide, darker than
+    ``DARK_BAR_MEAN`` on average, is read again on its own, its text made dark on light; symbols kept as
+    in ``_second_look``."""
+    import numpy as np
     from PIL import Image, ImageOps
 
     from . import ink
@@ -625,11 +674,20 @@ def _dark_bars(api, a, placed: list, line_h: float, pad: float, cancelled: Calla
     for (x0, y0, x1, y1), m in ink.regions(solid, solid, reach=max(2.0, 0.2 * line_h), limit=12):
         if y1 - y0 < 0.8 * line_h or x1 - x0 < 2 * line_h or m.mean() < 0.5:
             continue          # a rule, a grid, a thin frame: not an area that can hold a line of text
-        crop = a[y0:y1, x0:x1]
+        bx0, by0, bx1, by1 = ink.bbox(m)              # the area itself, not its block-aligned box
+        m = m[by0:by1, bx0:bx1]
+        x0, y0, x1, y1 = x0 + bx0, y0 + by0, x0 + bx1, y0 + by1
+        crop = a[y0:y1, x0:x1].copy()
         if float(crop.mean()) >= DARK_BAR_MEAN:
-            continue          # a light fill: its dark text was read by the first reading
+            continue          # a light fill: the rule step left it, and its text, to the first reading
         cancelled()
-        img = ImageOps.autocontrast(ImageOps.invert(Image.fromarray(crop)), cutoff=1)
+        # the text is the minority of the area's pixels: lighter than the fill (white on navy) or darker
+        # (black on blue); make it dark on light either way
+        med = float(np.median(crop[m]))
+        lighter = int((crop > med + ink.INK_CONTRAST).sum())
+        darker = int((crop < med - ink.INK_CONTRAST).sum())
+        img = Image.fromarray(crop)
+        img = ImageOps.autocontrast(ImageOps.invert(img) if lighter >= darker else img, cutoff=1)
         syms, conf = _recognise(api, img)
         if conf < SECOND_LOOK_MIN_CONF or _texty(syms) < SECOND_LOOK_MIN_TEXTY:
             continue
