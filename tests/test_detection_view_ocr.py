@@ -17,7 +17,8 @@ def detector():
 
 @pytest.mark.parametrize("ocr, label", [(")10-1234-5678", "PHONE"), ("O10-1234-5678", "PHONE"),
                                         ("0l0-1234-5678", "PHONE"), ("010-12|4-5678", "PHONE"),
-                                        ("9O0101-1234568", "RRN")])
+                                        ("9O0101-1234568", "RRN"), ("010-5823-/461", "PHONE"),
+                                        ("010-S823-7461", "PHONE"), ("010-5B23-74Z1", "PHONE")])
 def test_confused_digits_are_found_and_masked_whole(detector, ocr, label):
     text = f"연락처 {ocr} 로 회신 바랍니다"
     spans = [s for s in detector.detect(text) if s.label == label]
@@ -28,6 +29,7 @@ def test_confused_digits_are_found_and_masked_whole(detector, ocr, label):
 
 
 def test_ordinary_text_is_left_as_written():
-    for text in ("Room IO1-2345 (lobby)", "모델 ABC-1234-5678", "(주)한빛 02-1234", "Illinois-1234-5678x"):
+    for text in ("Room IO1-2345 (lobby)", "모델 ABC-1234-5678", "(주)한빛 02-1234", "Illinois-1234-5678x",
+                 "SBZ-2024-1234", "경로 2024/11/30 14:00", "BS-12345-SZ"):
         view = detection_view(text, spaced_digits=True)
         assert view.text == text, text

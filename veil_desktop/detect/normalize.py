@@ -269,16 +269,18 @@ def _circled_edits(text: str) -> list[tuple[int, int, str]]:
 
 
 #: OCR's digit confusions inside numbers shaped like a phone or an RRN (issue 22: OCR read ``010-1234-5678``
-#: as ``)10-1234-5678``): ``)``/``(`` and ``O``/``o`` for 0, ``l``/``I``/``|`` for 1 — read as those digits, one
-#: to one, only when most of the run is digits and the groups have a phone's or an RRN's lengths
-_CONF = "0-9OoIl|)("
+#: as ``)10-1234-5678``): ``)``/``(`` and ``O``/``o`` for 0, ``l``/``I``/``|`` for 1, ``/`` for 7, ``S`` for 5,
+#: ``B`` for 8, ``Z`` for 2 (redteam3: an inverted image mask read ``010-5823-/461``) — read as those digits,
+#: one to one, only when most of the run is digits and the groups have a phone's or an RRN's lengths
+_CONF = "0-9OoIl|)(/SBZ"
 _OCR_NUMBER = re.compile(
     rf"(?<![0-9A-Za-z])(?:[{_CONF}]{{2,3}}-[{_CONF}]{{3,4}}-[{_CONF}]{{4}}|[{_CONF}]{{6}}-[{_CONF}]{{7}})(?![0-9A-Za-z])")
-_OCR_DIGIT = {")": "0", "(": "0", "O": "0", "o": "0", "I": "1", "l": "1", "|": "1"}
+_OCR_DIGIT = {")": "0", "(": "0", "O": "0", "o": "0", "I": "1", "l": "1", "|": "1", "/": "7", "S": "5",
+              "B": "8", "Z": "2"}
 
 
 def _ocr_digit_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
-    if not any(c in text for c in ")(OoIl|"):
+    if not any(c in _OCR_DIGIT for c in text):
         return []
     out = []
     for m in _OCR_NUMBER.finditer(text):
