@@ -343,7 +343,9 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
             raise OcrCancelled()
 
     page = _ocr_gray(api, gray, factor, src_w, src_h, cancelled)
-    if page.confidence < UPSCALE_BELOW_CONF and gray.width * gray.height * 4 <= MAX_OCR_PIXELS:
+    heights = sorted(h * factor for h in page.line_heights if h > 0)
+    small_print = page.words >= UPSCALE_MIN_WORDS and bool(heights) and heights[len(heights) // 2] < UPSCALE_BELOW_PX
+    if small_print and page.confidence < UPSCALE_BELOW_CONF and gray.width * gray.height * 4 <= MAX_OCR_PIXELS:
         # a poor reading of a small page (a 100 dpi fax, small print): read it again at twice the size
         cancelled()
         big = gray.resize((gray.width * 2, gray.height * 2), Image.LANCZOS)
@@ -353,8 +355,11 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
     return page
 
 
-#: a page read with less mean confidence than this, small enough, is read again at twice its size
+#: a page read with less mean confidence than this, whose lines (median) are under UPSCALE_BELOW_PX high and
+#: that gave at least UPSCALE_MIN_WORDS words (small print, not a photo), is read again at twice its size
 UPSCALE_BELOW_CONF = 65.0
+UPSCALE_BELOW_PX = 24.0
+UPSCALE_MIN_WORDS = 5
 
 
 def _ocr_gray(api, gray, factor: float, src_w: int, src_h: int, cancelled: Callable[[], None]) -> OcrPage:
