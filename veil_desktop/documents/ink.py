@@ -66,7 +66,7 @@ def rule_mask(mask: np.ndarray, length: int | None = None, fast: bool = False) -
         p[:h, :w] = mask
         half = p.reshape(p.shape[0] // 2, 2, p.shape[1] // 2, 2).any(axis=(1, 3))
         small = rule_mask(half, max(2, length // 2))
-        return np.repeat(np.repeat(small, 2, axis=0), 2, axis=1)[:h, :w] & _dilate(mask)
+        return np.repeat(np.repeat(small, 2, axis=0), 2, axis=1)[:h, :w] & dilate(mask)
     rule = _runs(mask, length) | _runs(mask.T, length).T
     if rule.any():
         grown = rule.copy()
@@ -124,7 +124,8 @@ def bbox(mask: np.ndarray, margin: int = 0) -> tuple[int, int, int, int] | None:
             min(w, int(cols[-1]) + 1 + margin), min(h, int(rows[-1]) + 1 + margin))
 
 
-def _dilate(m: np.ndarray) -> np.ndarray:
+def dilate(m: np.ndarray) -> np.ndarray:
+    """``m`` grown by one pixel in all eight directions (a 3 × 3 square)."""
     out = m.copy()
     out[1:, :] |= m[:-1, :]
     out[:-1, :] |= m[1:, :]
@@ -146,10 +147,10 @@ def grow(seed: np.ndarray, ink: np.ndarray, reach: float) -> np.ndarray:
         p[:h, :w] = m
         return p.reshape(hh, b, ww, b).any(axis=(1, 3))
 
-    allowed = _dilate(blocks(ink))
+    allowed = dilate(blocks(ink))
     region = blocks(seed) & allowed
     for _ in range(hh + ww):
-        nxt = _dilate(region) & allowed
+        nxt = dilate(region) & allowed
         if np.array_equal(nxt, region):
             break
         region = nxt
@@ -170,7 +171,7 @@ def regions(seed: np.ndarray, ink: np.ndarray, reach: float, limit: int = 16
     hh, ww = -(-h // b), -(-w // b)
     p = np.zeros((hh * b, ww * b), dtype=bool)
     p[:h, :w] = grown
-    cells = _dilate(p.reshape(hh, b, ww, b).any(axis=(1, 3)))
+    cells = dilate(p.reshape(hh, b, ww, b).any(axis=(1, 3)))
     label = np.zeros(cells.shape, dtype=np.int32)
     n = 0
     for y, x in zip(*np.nonzero(cells)):

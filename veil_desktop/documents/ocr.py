@@ -591,7 +591,7 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tupl
         bx0, by0, bx1, by1 = ink.bbox(region, margin=int(2 * pad) + 4)   # clamped to the block's box
         x0, y0, x1, y1 = rx0 + bx0, ry0 + by0, rx0 + bx1, ry0 + by1
         crop = a[y0:y1, x0:x1].copy()
-        crop[~ink._dilate(ink._dilate(region[by0:by1, bx0:bx1]))] = bg
+        crop[~ink.dilate(ink.dilate(region[by0:by1, bx0:bx1]))] = bg
         img = Image.fromarray(crop)
         if bg < 128:
             img = ImageOps.invert(img)          # light text on a dark ground: make it dark on light
@@ -718,22 +718,7 @@ class OcrCancelled(DocumentError):
 def boxes_for(page: OcrPage, ranges: Iterable[tuple[int, int]]) -> list[Box]:
     """Padded source-pixel boxes covering ``page.text[a:b]`` for each range (one box per character run on
     a line, so a span wrapped over two lines gets two boxes)."""
-    out: list[Box] = []
-    for a, b in ranges:
-        run: list[Box] = []
-        hmax = 0.0
-        for i in range(max(0, a), min(b, len(page.boxes))):
-            bx = page.boxes[i]
-            if bx is None:
-                continue
-            if run and bx[0] < run[-1][0] - 1 and bx[1] > run[-1][1]:  # wrapped to the next line
-                out.append(_pad(_union(run), hmax, page))
-                run, hmax = [], 0.0
-            run.append(bx)
-            hmax = max(hmax, page.line_heights[i] if i < len(page.line_heights) else 0.0, bx[3] - bx[1])
-        if run:
-            out.append(_pad(_union(run), hmax, page))
-    return out
+    return [_pad(box, line_h, page) for box, _n, line_h in _runs(page, ranges)]
 
 
 #: a word touching a masked value (or one space away on its line) read with less confidence than this is

@@ -416,7 +416,8 @@ def _ink_outside_text(page, tp, raw, boxes: dict[int, tuple], images: list) -> b
     scale = _render_scale(w_pt, h_pt, INK_DPI, MAX_PAGE_PIXELS)
     bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=False, draw_annots=False)
     try:
-        a = np.ascontiguousarray(bitmap.to_numpy()[..., 0] if bitmap.to_numpy().ndim == 3 else bitmap.to_numpy())
+        px_array = bitmap.to_numpy()
+        a = np.ascontiguousarray(px_array[..., 0] if px_array.ndim == 3 else px_array)
         conv = bitmap.get_posconv(page)
 
         def px(rect) -> tuple[float, float, float, float]:
