@@ -229,7 +229,6 @@ class ReviewSession:
         req = ExportRequest(out, styles, default_style, policy, self.detector_id,
                             allow_below_threshold=below_threshold_ok, tag_lang=tag_lang,
                             review=self.report_review(summary, partial_ok), overwrite=bool(overwrite),
-                            reasons=settings.reason_defaults(), reason_in_output=settings.reason_in_output,
-                            redaction_log=settings.redaction_log, reviewer=settings.reviewer,
-                            review_file_sha256=self.review_file_sha256, second_opinion=second_opinion)
+                            review_file_sha256=self.review_file_sha256, second_opinion=second_opinion,
+                            **settings.disclosure_fields())
         return ExportCheck(summary, request=req)

@@ -49,6 +49,12 @@ class AppSettings:
         out.update({k: (None if v == "none" else v) for k, v in self.reasons.items()})
         return out
 
+    def disclosure_fields(self) -> dict:
+        """The ``ExportRequest`` fields every export from the window takes from these settings (a single
+        export and export all alike): reasons, codes in the output, redaction log, reviewer."""
+        return {"reasons": self.reason_defaults(), "reason_in_output": self.reason_in_output,
+                "redaction_log": self.redaction_log, "reviewer": self.reviewer}
+
     def normalised(self) -> "AppSettings":
         return _normalise(self, [])
 

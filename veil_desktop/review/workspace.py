@@ -374,8 +374,8 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
                disclosure: dict | None = None) -> ExportRow:
     """Export one reviewed document from its session through the export core (``second_opinion``: the
     detector's ``detect``, run over the output as the window and the CLI do; ``disclosure``: the
-    ``ExportRequest`` fields a single export takes from the settings — ``reasons``, ``reason_in_output``,
-    ``redaction_log``, ``reviewer`` —, so export all writes the same reasons and redaction log). Failures
+    ``ExportRequest`` fields a single export takes from the settings, ``AppSettings.disclosure_fields()``, so
+    export all writes the same reasons and redaction log). Failures
     become a row with a message."""
     from ..documents import open_document
     from ..documents.errors import DocumentError, LeakDetected
@@ -399,7 +399,7 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
         req = ExportRequest(out, dict(styles or {}), default_style or DEFAULT_MASK_STYLE.value,
                             PendingPolicy.BLOCK, info.model_id, allow_below_threshold=allow_below_threshold,
                             tag_lang=lang, review={"export_all": True}, overwrite=overwrite,
-                            second_opinion=second_opinion, **_disclosure_fields(disclosure))
+                            second_opinion=second_opinion, **(disclosure or {}))
         res = export_review(doc, state, req)
         if isinstance(res, CopiesFound):
             where = res.examples[0][0] if res.examples else ""
@@ -415,11 +415,6 @@ def export_one(entry: DocEntry, out: Path, *, styles=None, default_style=None, l
         return ExportRow(entry.path, None, "failed", f"leak check: {e}", code="leak")
     except (DocumentError, OSError, ValueError) as e:
         return ExportRow(entry.path, None, "failed", str(e), code="error")
-
-
-def _disclosure_fields(disclosure: dict | None) -> dict:
-    known = ("reasons", "reason_in_output", "redaction_log", "reviewer")
-    return {k: v for k, v in (disclosure or {}).items() if k in known}
 
 
 def export_reviewed(entries: Sequence[DocEntry], folder: Path, *, styles=None, default_style=None,

@@ -87,10 +87,7 @@ class ExportAllTool:
             return export_reviewed(entries, Path(folder), styles=styles, default_style=settings.default_style,
                                    allow_below_threshold=below_threshold_ok,
                                    second_opinion=lambda text: cache.get(settings).detect(text),
-                                   disclosure={"reasons": settings.reason_defaults(),
-                                               "reason_in_output": settings.reason_in_output,
-                                               "redaction_log": settings.redaction_log,
-                                               "reviewer": settings.reviewer})
+                                   disclosure=settings.disclosure_fields())
 
         return w.jobs.start(run, self._on_export_done, w.show_error, channel="export_all").id
 
