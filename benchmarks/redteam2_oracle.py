@@ -98,7 +98,10 @@ def status_of(summary: str, full: str) -> str:
     return "missing"
 
 
-def judge(d: Path, summary: str, ocr: bool = True) -> list[dict]:
+def judge(d: Path, summary: str, ocr: bool = True, find=None) -> list[dict]:
+    """One row per manifest file: its CLI status and verdict. ``find``: the leak finder (``leaks`` here;
+    another oracle passes its own)."""
+    find = find or leaks
     man = json.loads((d / "manifest.json").read_text(encoding="utf-8"))
     res = []
     for f in man["files"]:
@@ -108,7 +111,7 @@ def judge(d: Path, summary: str, ocr: bool = True) -> list[dict]:
         row = dict(f, status=st, leaks=[])
         if st == "ok" and target.exists():
             if f["values"]:
-                row["leaks"] = leaks(target, f["values"], man["values"], ocr)
+                row["leaks"] = find(target, f["values"], man["values"], ocr)
                 row["verdict"] = "LEAK" if row["leaks"] else "clean"
             else:
                 row["verdict"] = "clean"
