@@ -15,6 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from tests.fixtures.leak_builders import W_NS, hp, make_docx, make_hwpx, para, redact
+from tests.fixtures.raw_pdf import raw_pdf
 from tests.test_documents_pdf import REPO_FONT, dark_fraction, make_pdf
 from veil_desktop.documents import leakcheck
 from veil_desktop.documents.matching import ValueMatcher
@@ -148,19 +149,7 @@ def test_a_real_copy_in_text_attribute_metadata_comment_or_name_is_still_found(c
 
 
 def _pdf(objects: list[bytes]) -> bytes:
-    out = io.BytesIO()
-    out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for i, body in enumerate(objects, 1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % i + body + b"\nendobj\n")
-    x = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
-    for o in offsets:
-        out.write(b"%010d 00000 n \n" % o)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R /Info 4 0 R >>\nstartxref\n%d\n%%%%EOF\n"
-              % (len(objects) + 1, x))
-    return out.getvalue()
+    return raw_pdf(objects, header=b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", trailer=b" /Info 4 0 R")
 
 
 def _pdf_with(info: bytes, content: bytes = b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET") -> bytes:

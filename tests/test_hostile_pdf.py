@@ -14,6 +14,7 @@ import pytest
 from fpdf import FPDF
 from PIL import Image, ImageDraw
 
+from tests.fixtures.raw_pdf import raw_pdf
 from tests.fixtures.tiny_model import build_tiny_model
 from veil_desktop.cli import main
 from veil_desktop.detect.rules import RuleDetector
@@ -230,16 +231,7 @@ def content_bomb_pdf(path: Path, mb: float, streams: int = 1) -> Path:
             b"/Contents [%s] >>" % (4 + streams, b" ".join(b"%d 0 R" % i for i in n_content))]
     objs += [b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream"] * streams
     objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    out, offs = bytearray(b"%PDF-1.4\n"), []
-    for i, o in enumerate(objs, 1):
-        offs.append(len(out))
-        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
-    x = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    for o in offs:
-        out += b"%010d 00000 n \n" % o
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, x)
-    path.write_bytes(bytes(out))
+    path.write_bytes(raw_pdf(objs, header=b"%PDF-1.4\n"))
     return path
 
 

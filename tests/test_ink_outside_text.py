@@ -9,13 +9,13 @@ Real pypdfium2, real Tesseract, real files written and re-read; the export is ju
 """
 from __future__ import annotations
 
-import io
 import re
 
 import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
+from tests.fixtures.raw_pdf import raw_pdf
 from veil_desktop.documents import export_document, ink, ocr, open_document
 from veil_desktop.masking import Replacement
 from veil_desktop.paths import resources_dir
@@ -32,18 +32,7 @@ def make_pdf(content: bytes, resources: bytes, extra: list[bytes] = ()) -> bytes
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << " + resources
             + b" >> /Contents 4 0 R >>",
             b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream", *extra]
-    out = io.BytesIO()
-    out.write(b"%PDF-1.7\n")
-    offsets = []
-    for i, body in enumerate(objs, 1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % i + body + b"\nendobj\n")
-    xref = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
-    for off in offsets:
-        out.write(b"%010d 00000 n \n" % off)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
-    return out.getvalue()
+    return raw_pdf(objs)
 
 
 VISIBLE = b"BT /F1 12 Tf 60 780 Td (Monthly visit record, section 4) Tj ET\n"
