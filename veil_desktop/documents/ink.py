@@ -39,17 +39,22 @@ def ink_mask(a: np.ndarray, contrast: int = INK_CONTRAST) -> np.ndarray:
 
 
 def _runs(mask: np.ndarray, length: int) -> np.ndarray:
-    """Pixels on a horizontal run of ``mask`` at least ``length`` long (opening with a 1 × length line)."""
-    if mask.shape[1] < length:
+    """Pixels on a horizontal run of ``mask`` at least ``length`` long (what an opening with a 1 × length
+    line keeps), found from the runs' ends: the rows are laid end to end with a clear pixel between them,
+    every run's start and end found in one pass, and the long runs filled in by a running sum."""
+    h, w = mask.shape
+    if w < length:
         return np.zeros_like(mask)
-    c = np.cumsum(np.pad(mask, ((0, 0), (1, 0))).astype(np.int32), axis=1)
-    full = (c[:, length:] - c[:, :-length]) == length          # window [j, j + length) all ink
-    d = np.cumsum(np.pad(full, ((0, 0), (1, 0))).astype(np.int32), axis=1)
-    w = full.shape[1]
-    j = np.arange(mask.shape[1])
-    lo = np.clip(j - length + 1, 0, w)
-    hi = np.clip(j + 1, 0, w)
-    return (d[:, hi] - d[:, lo]) > 0
+    p = np.zeros((h, w + 2), dtype=np.int8)
+    p[:, 1:-1] = mask
+    edge = np.diff(p.ravel())
+    starts = np.flatnonzero(edge == 1)       # a run starts at flat index start + 1 and ends before end + 1
+    ends = np.flatnonzero(edge == -1)
+    keep = (ends - starts) >= length
+    mark = np.zeros(p.size, dtype=np.int8)
+    mark[starts[keep] + 1] = 1
+    mark[ends[keep] + 1] = -1                # runs never touch (a clear pixel between), so each sum is 0 or 1
+    return np.cumsum(mark, dtype=np.int8).view(bool).reshape(h, w + 2)[:, 1:-1]
 
 
 def rule_mask(mask: np.ndarray, length: int | None = None, fast: bool = False) -> np.ndarray:
@@ -103,12 +108,15 @@ def despeckle(mask: np.ndarray) -> np.ndarray:
 
 
 def residue(a: np.ndarray, boxes: Iterable[Box], pad: float, *, speckle: bool = False,
-            contrast: int = INK_CONTRAST) -> np.ndarray:
-    """Ink of ``a`` not under ``boxes`` (padded) and not on rules: the marks nothing explained."""
-    ink = ink_mask(a, contrast)
+            contrast: int = INK_CONTRAST, mask: np.ndarray | None = None,
+            rules: np.ndarray | None = None) -> np.ndarray:
+    """Ink of ``a`` not under ``boxes`` (padded) and not on rules: the marks nothing explained.
+    ``mask`` (``ink_mask(a, contrast)``) and ``rules`` (``rule_mask(mask, fast=True)``): already computed
+    by the caller, who needs them too (neither is changed)."""
+    ink = ink_mask(a, contrast) if mask is None else mask.copy()
     if not ink.any():
         return ink
-    ink &= ~rule_mask(ink, fast=True)
+    ink &= ~(rule_mask(ink, fast=True) if rules is None else rules)
     clear_boxes(ink, boxes, pad)
     return despeckle(ink) if speckle else ink
 

@@ -576,9 +576,12 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tupl
     min_px = max(40, int(SECOND_LOOK_MIN_PX * a.size / 1e6))
     found: list = []
     dropped: set[int] = set()
-    res = ink.residue(a, explained, pad, speckle=True)
+    # the page's ink and its rules, computed once: the residue, its blocks and the dark bars all use them
+    inked = ink.ink_mask(a)
+    rules = ink.rule_mask(inked, fast=True) if inked.any() else np.zeros_like(inked)
+    res = ink.residue(a, explained, pad, speckle=True, mask=inked, rules=rules)
     # nothing left, or a photo / noise field rather than text: no block is read again
-    blocks = ink.regions(res, ink.ink_mask(a), reach=max(4.0, 0.6 * line_h)) \
+    blocks = ink.regions(res, inked, reach=max(4.0, 0.6 * line_h)) \
         if min_px <= int(res.sum()) <= SECOND_LOOK_MAX_SHARE * a.size else []
     bg = ink.background(a)
     for (rx0, ry0, rx1, ry1), region in blocks:
@@ -628,7 +631,7 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tupl
             continue
         new[0] = new[0][:4] + (True,) + new[0][5:]
         found.extend(new)
-    found.extend(_dark_bars(api, a, placed + found, line_h, pad, cancelled))
+    found.extend(_dark_bars(api, a, inked & rules, placed + found, line_h, pad, cancelled))
     return found, dropped
 
 
@@ -660,19 +663,18 @@ def _block_angle(img) -> float:
 MAX_BLOCK_ANGLE = 45
 
 
-def _dark_bars(api, a, placed: list, line_h: float, pad: float, cancelled: Callable[[], None]) -> list:
+def _dark_bars(api, a, solid, placed: list, line_h: float, pad: float, cancelled: Callable[[], None]) -> list:
     """Text on dark solid areas (a white-on-navy title bar, a black box with a white phone number, black
     on a blue band): the rule step takes a filled area for drawing and paints it out with its text, so the
     first reading never sees it. Each solid area at least a line high and two wide, darker than
     ``DARK_BAR_MEAN`` on average, is read again on its own, its text made dark on light; symbols kept as
-    in ``_second_look``."""
+    in ``_second_look``. ``solid``: the page's ink on rules (``ink.ink_mask`` and ``ink.rule_mask(fast=True)``
+    of ``a``, as ``_second_look`` computed them)."""
     import numpy as np
     from PIL import Image, ImageOps
 
     from . import ink
 
-    inked = ink.ink_mask(a)
-    solid = inked & ink.rule_mask(inked, fast=True)
     if not solid.any():
         return []
     found: list = []
