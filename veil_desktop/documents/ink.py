@@ -69,7 +69,7 @@ def rule_mask(mask: np.ndarray, length: int | None = None, fast: bool = False) -
         h, w = mask.shape
         p = np.zeros((h + h % 2, w + w % 2), dtype=bool)
         p[:h, :w] = mask
-        half = p.reshape(p.shape[0] // 2, 2, p.shape[1] // 2, 2).any(axis=(1, 3))
+        half = p[0::2, 0::2] | p[1::2, 0::2] | p[0::2, 1::2] | p[1::2, 1::2]
         small = rule_mask(half, max(2, length // 2))
         return np.repeat(np.repeat(small, 2, axis=0), 2, axis=1)[:h, :w] & dilate(mask)
     rule = _runs(mask, length) | _runs(mask.T, length).T
@@ -81,6 +81,25 @@ def rule_mask(mask: np.ndarray, length: int | None = None, fast: bool = False) -
         grown[:, :-1] |= rule[:, 1:]
         rule = grown
     return rule
+
+
+def median3(a: np.ndarray) -> np.ndarray:
+    """3 × 3 median of the grey image ``a`` (uint8, H×W), edges replicated: the same pixels as Pillow's
+    ``ImageFilter.MedianFilter(3)``, several times faster. Each pixel's three columns are sorted once
+    (shared by the neighbours), then the median is the median of the largest low, the median middle and the
+    smallest high of its three columns."""
+    p = np.pad(a, 1, mode="edge")
+    top, mid, bot = p[:-2], p[1:-1], p[2:]
+    lo1, hi1 = np.minimum(top, mid), np.maximum(top, mid)
+    low, hi2 = np.minimum(lo1, bot), np.maximum(lo1, bot)
+    middle, high = np.minimum(hi1, hi2), np.maximum(hi1, bot)
+
+    def med3(x, y, z):
+        return np.maximum(np.minimum(x, y), np.minimum(np.maximum(x, y), z))
+
+    max_low = np.maximum(np.maximum(low[:, :-2], low[:, 1:-1]), low[:, 2:])
+    min_high = np.minimum(np.minimum(high[:, :-2], high[:, 1:-1]), high[:, 2:])
+    return med3(max_low, med3(middle[:, :-2], middle[:, 1:-1], middle[:, 2:]), min_high)
 
 
 def clear_boxes(mask: np.ndarray, boxes: Iterable[Box], pad: float = 0.0) -> None:
