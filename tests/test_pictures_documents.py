@@ -14,7 +14,8 @@ from PIL.PngImagePlugin import PngInfo
 
 from tests.fixtures.leak_builders import hp, make_docx, make_hwpx, para
 from tests.test_pictures_rebuild import assert_absent, views
-from veil_desktop.documents import ocr, open_document
+from veil_desktop.documents import export_document, ocr, open_document
+from veil_desktop.masking import Replacement
 from veil_desktop.paths import resources_dir
 
 pytestmark = pytest.mark.skipif(not ocr.available(), reason="OCR (tesserocr + tessdata) is a dependency")
@@ -97,7 +98,6 @@ def members(path) -> dict[str, bytes]:
 
 def export(src, out, **open_kw):
     doc = open_document(src, **open_kw)
-    from veil_desktop.documents import export_document
     export_document(doc, [], out)
     return doc, members(out)
 
@@ -116,9 +116,9 @@ def test_jfif_and_extensionless_jpeg_are_checked_and_rebuilt(tmp_path):
     src = docx_with(tmp_path, {"media/image1.jfif": jfif, "media/image2": bare},
                     ctypes={"media/image1.jfif": "image/jpeg", "media/image2": "image/jpeg"})
     doc, out = export(src, tmp_path / "o.docx")
-    assert doc.needs_review
-    assert [(u.where, u.reason) for u in doc.unreadable] == [("picture 1", "image")]
-    assert "holds text" in doc.unreadable[0].caption_en
+    # the JPEG's text is read with confidence: reviewed as the part "Picture 1", not held back
+    assert not doc.needs_review and doc.unreadable == ()
+    assert picture_text(doc, 1).replace(" ", "") == "성명홍길동010-2345-6789"
     pics = only_pictures(out)
     assert len(pics) == 2
     for data in pics.values():
@@ -126,6 +126,12 @@ def test_jfif_and_extensionless_jpeg_are_checked_and_rebuilt(tmp_path):
         assert data.startswith(b"\xff\xd8") and data.endswith(b"\xff\xd9")
     sizes = sorted(Image.open(io.BytesIO(d)).size for d in pics.values())
     assert sizes == sorted([(700, 120), (300, 200)])
+
+
+def picture_text(doc, n: int) -> str:
+    """The OCR text of part ``Picture n`` (its header line left out)."""
+    (part,) = [p for p in doc.parts if p.kind == "picture" and p.detail == str(n)]
+    return doc.text[part.start:part.end].split("\n", 1)[1].strip()
 
 
 def test_a_text_free_picture_is_not_held_back(tmp_path):
@@ -154,14 +160,23 @@ def test_gif_frame_two_and_tiff_page_two_are_checked(tmp_path):
         assert not open_document(src0).needs_review
         src = docx_with(tmp_path, {f"media/image1.{fmt.lower()}": data}, name=name,
                         ctypes={f"media/image1.{fmt.lower()}": f"image/{fmt.lower()}"})
-        doc, out = export(src, tmp_path / ("o" + name))
-        assert doc.needs_review and doc.unreadable[0].where == "picture 1", fmt
-        (pic,) = only_pictures(out).values()
+        doc = open_document(src)
+        # frame 2's text is found and reviewed (slot 1 of the picture); masking the name burns frame 2 only
+        assert not doc.needs_review, fmt
+        assert "홍길동" in picture_text(doc, 1), fmt
+        (seg,) = [s for s in doc.segments if s.member.startswith("word/media/")]
+        assert seg.slot == 1
+        a = doc.text.index("홍길동")
+        export_document(doc, [Replacement(a, a + 3, "[인명]", "PERSON")], tmp_path / ("o" + name))
+        (pic,) = only_pictures(members(tmp_path / ("o" + name))).values()
         assert_absent(pic, MB)
         im = Image.open(io.BytesIO(pic))
         assert im.format == fmt and im.n_frames == 2 and im.size == (700, 120)
-        frames = [f.convert("L").getextrema() for f in ImageSequence.Iterator(im)]
-        assert frames[0] == (255, 255) and frames[1][0] < 50       # page 2 still holds its ink
+        frames = [f.convert("RGB") for f in ImageSequence.Iterator(im)]
+        assert frames[0].convert("L").getextrema() == (255, 255)
+        assert frames[1].convert("L").getextrema()[0] < 50       # page 2 still holds its other ink
+        assert "홍길동" not in ocr.ocr_image(frames[1]).text
+        assert "010-2345-6789" in ocr.ocr_image(frames[1]).text   # unmasked: the reviewer kept it
 
 
 def test_policy_blank_replaces_the_picture_by_a_white_one(tmp_path):
@@ -213,7 +228,7 @@ def test_hwpx_bindata_picture_thumbnail_and_preview(tmp_path):
                     extra={"BinData/image1.png": pic, "Contents/thumbnail.png": thumb,
                            "Preview/PrvImage.png": prv})
     doc, out = export(src, tmp_path / "o.hwpx")
-    assert doc.needs_review and [u.where for u in doc.unreadable] == ["picture 1"]
+    assert not doc.needs_review and "홍길동" in picture_text(doc, 1)
     for name, data in out.items():
         assert_absent(data, MB)
     assert any(MB in v for v in views(pic))          # the planted value was really in the input

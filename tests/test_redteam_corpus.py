@@ -223,8 +223,26 @@ def test_metafile_without_text_is_published(batch):
     _published_clean(batch, "emf_plain.docx")
 
 
-@pytest.mark.parametrize("name", ["picture_text.docx", "picture_text.hwpx", "emf_text.docx"])
+@pytest.mark.parametrize("name", ["picture_text.docx", "picture_text.hwpx"])
+def test_picture_showing_text_is_reviewed_and_its_values_burned(batch, name):
+    """A name and an RRN in a picture OCR reads with confidence: detected in the picture's text, burned
+    into its pixels, published — the second corpus's oracle OCRs every output picture (sniffed by content,
+    upright/inverted/turned variants) and finds none."""
+    row = batch["rows"][name]
+    assert " ok " in row, row
+    sys.path.insert(0, str(ROOT / "benchmarks"))   # redteam2_oracle imports leak_oracle by name
+    try:
+        rt2 = _load("redteam2_oracle")
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    views = [w for w, _ in rt2.extra_views(batch["out"] / name, True)]
+    assert any(":ocr+" in w for w in views), views          # the picture really was read by the oracle
+    assert rt2.leaks(batch["out"] / name, batch["cases"][name][1], C.VALUES, True) == []
+
+
+@pytest.mark.parametrize("name", ["emf_text.docx"])
 def test_picture_showing_text_needs_review_and_is_not_published(batch, name):
+    """A metafile's text records cannot be burned: held back."""
     row = batch["rows"][name]
     assert "REVIEW" in row and "picture 1" in row and "--allow-unreadable" in row, row
     assert not (batch["out"] / name).exists()

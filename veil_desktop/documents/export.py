@@ -330,6 +330,10 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
                 extra = leakcheck.check_pdf_ocr(data, matcher, sorted(doc.extra["pdf_ocr"]))
                 rep.scanned += extra.scanned
                 rep.hits += extra.hits
+            if kind in ("zip", "hwp") and matcher and doc.extra.get("picture_pages"):   # reviewed pictures
+                extra = leakcheck.check_package_pictures(data, matcher)
+                rep.scanned += extra.scanned
+                rep.hits += extra.hits
         summary.update({"method": kind, "values_checked": len(matcher.cores),
                         "unverifiable": matcher.unverifiable, "views_scanned": len(rep.scanned),
                         "result": "clean" if rep.clean else "leak"})

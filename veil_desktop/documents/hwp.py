@@ -19,8 +19,9 @@ anew by ``documents.cfb``. What is published:
   paths — emptied), ``PrvText`` (from the masked text), ``\x05HwpSummaryInformation`` (a neutral property
   set: title, author, dates and keywords gone), ``DocInfo`` (paths of linked pictures emptied),
   ``FileHeader`` (the "scripts / XML template / history present" bits cleared);
-- reviewed: ``BinData`` pictures, through ``pictures.pictures_with_text`` (a picture that holds text or
-  could not be checked makes the document *needs review*), text metadata stripped;
+- reviewed: ``BinData`` pictures, through ``pictures.review_pictures``: text OCR reads with confidence is a
+  part ``Picture N`` whose masked values are burned into the pixels; a picture holding text read unsurely
+  or that could not be checked makes the document *needs review*; rebuilt from pixels (no metadata);
 - removed (and named in ``Document.notes``): ``PrvImage``, ``Scripts``, ``DocHistory``, ``DocOptions``
   (linked-document path, DRM data), ``XMLTemplate``, OLE objects and any other ``BinData``, any stream
   this module does not know;
@@ -325,13 +326,27 @@ def read_hwp(path: Path, data: bytes) -> Document:
             tb.boilerplate("\n")
         tb.end_part()
         del stream
-    text = tb.text()
-    from .pictures import pictures_with_text
+    from .pictures import PicturePolicy, review_pictures
 
-    unreadable: tuple[Unreadable, ...] = tuple(pictures_with_text(_pictures(src, budget)))
+    # BinData pictures: text OCR reads with confidence is reviewed (burned by write_hwp), the rest holds
+    # the file; the user's picture policy (blank/remove) is not applied to HWP
+    pics = review_pictures(_pictures(src, budget), policy=PicturePolicy.REVIEW)
+    picture_pages: dict[str, list] = {}
+    for member, (k, pages) in sorted(pics.read.items(), key=lambda kv: kv[1][0]):
+        picture_pages[member] = pages
+        tb.begin_part(f"picture {k}", member, kind="picture", detail=str(k))
+        for i, page in enumerate(pages):
+            tb.slot(member, i, page.text)
+            if not tb.ends_with_newline():
+                tb.boilerplate("\n")
+        tb.end_part()
+    text = tb.text()
+    unreadable: tuple[Unreadable, ...] = tuple(pics.unreadable)
+    notes = _notes(src) + tuple(n for n in pics.notes if "shown for review" in n)
     return Document(path=path, format="hwp", text=text, parts=tuple(tb.parts),
                     segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
-                    size=len(data), notes=_notes(src), unreadable=unreadable)
+                    size=len(data), notes=notes, unreadable=unreadable,
+                    extra={"picture_pages": picture_pages})
 
 
 def neutral_summary() -> bytes:
@@ -384,7 +399,10 @@ def _mask_section(stream: bytes, name: str, edits: dict[int, list[tuple[int, int
 def write_hwp(doc: Document, plan: list, source: bytes) -> bytes:
     """The masked HWP 5 file (see the module docstring for what is rebuilt, reviewed and removed)."""
     from .cfb import write_cfb
+    from .pictures import publish_picture
     from .xmlwalk import strip_picture_metadata
+
+    pictures_read = (doc.extra or {}).get("picture_pages") or {}
 
     budget = budget_or_new("HWP document")
     src = _load(source)
@@ -426,9 +444,16 @@ def write_hwp(doc: Document, plan: list, source: bytes) -> bytes:
             out[name] = bytes(hdr)
         elif name.startswith("BinData/"):
             pic, was = _maybe_inflate(data, name, budget) if src.compressed else (data, False)
-            clean = strip_picture_metadata(pic)
+            burn = {slot: [(a, b) for a, b, _ in e] for (member, slot), e in per_slot.items()
+                    if member == name and e}
+            if burn:     # masked values in the picture's reviewed text: burned into its pixels
+                if name not in pictures_read:
+                    raise DocumentError("A picture does not match what was reviewed; open the file again.")
+                clean = publish_picture(pic, None, pictures_read[name], burn)
+            else:
+                clean = strip_picture_metadata(pic)
             out[name] = data if clean == pic else (_deflate(clean) if was else clean)
-    missing = [s for s in {s.member for s in doc.segments} if s not in sections]
+    missing = [s for s in {s.member for s in doc.segments} if s not in sections and s not in pictures_read]
     if missing:
         raise DocumentError("The reviewed text names sections the HWP file does not have; open it again.")
     text = "\r\n".join(t.replace("\n", "\r\n") for t in preview).lstrip("\r\n")[:PREVIEW_CHARS]

@@ -76,6 +76,7 @@ CAPTIONS_EN: dict[str, str] = {
     "meta_author": "Author", "meta_last_modified_by": "Last modified by", "meta_company": "Company",
     "meta_manager": "Manager", "meta_template": "Template", "meta_custom": "Custom property",
     "meta_other": "Property", "meta_comment_author": "Comment author", "page": "Page {detail}",
+    "picture": "Picture {detail}",
 }
 
 

@@ -13,11 +13,18 @@ read by OCR:
   APP/COM segments beyond the JFIF header the encoder writes, nothing after the JPEG end-of-image marker
   (an appended ZIP), no GIF comment/application extensions beyond the loop count, no TIFF tags beyond those
   that describe the pixels. No input byte outside the pixels survives.
-- **Every frame of every picture of any size is OCR'd** (:func:`review_pictures`): a frame where OCR reads
-  text, or ink it cannot read with confidence, makes the document *needs review* (``Unreadable`` with
-  reason ``"image"``) — unless the user's :class:`PicturePolicy` says ``blank`` (the picture is replaced
-  by a same-size white picture of the same kind) or ``remove`` (the picture is dropped from the output with
-  the elements that reference it); both are listed in the document's notes and the export report.
+- **Every published frame of every picture of any size is OCR'd** (:func:`review_pictures`). A picture
+  whose text OCR reads with confidence (:data:`READ_CONFIDENCE`, few weakly read letters) is **reviewed
+  like a scan page**: its OCR text becomes a part of the document (``Picture N``, one slot per frame,
+  boxes in the picture's pixels, ``Document.extra["picture_pages"]``), detection and the reviewer see it,
+  and the writer burns opaque boxes over every masked value before re-encoding (:func:`publish_picture`);
+  the export's leak check reads every output picture again by OCR. A frame holding ink OCR cannot read
+  with confidence (or a picture that cannot be decoded or checked) makes the document *needs review*
+  (``Unreadable`` with reason ``"image"``) — unless the user's :class:`PicturePolicy` says ``blank`` (the
+  picture is replaced by a same-size white picture of the same kind) or ``remove`` (the picture is dropped
+  from the output with the elements that reference it); with those two, *every* picture holding text is
+  blanked or removed, read or not. Both are listed in the document's notes and the export report. Readers
+  that cannot write burned pictures back (HWP 5) ask for the old rule: text in a picture holds the file.
 - Metafiles (EMF/WMF) hold text as text records: those are read (:func:`metafile_text`) instead of OCR;
   the file is published with its description, comment payloads and trailing bytes zeroed or cut
   (:func:`rebuild_metafile`; its drawing records are kept as they are, not re-drawn).
@@ -69,6 +76,12 @@ UNSURE_TEXTY = 6
 #: ~20 px letters; a 22 px strip or a 76 px seal holds smaller ones)
 OCR_MIN_SIDE = 240
 OCR_MAX_SCALE = 4
+#: a frame OCR reads as text is *reviewed* (its text shown, masked values burned) only when its mean word
+#: confidence is at least this (scan pages need ``ocr.MIN_PAGE_CONFIDENCE``, 45: pictures are held to more)
+READ_CONFIDENCE = 60.0
+#: ... and at most this many of its letters/digits belong to words read with less than ``WEAK_WORD``
+READ_MAX_WEAK = 2
+WEAK_WORD = 40.0
 #: a frame whose most common colour covers this share is "plain background" (see ``frame_verdict``)
 PLAIN_BACKGROUND = 0.6
 JPEG_QUALITY = 92
@@ -330,9 +343,12 @@ def placeholder_png() -> bytes:
     return buf.getvalue()
 
 
-def publish_picture(data: bytes, action: str | None = None) -> bytes:
+def publish_picture(data: bytes, action: str | None = None, pages: list | None = None,
+                    ranges: "dict[int, list[tuple[int, int]]] | None" = None) -> bytes:
     """The bytes to publish for a picture: rebuilt (or blanked with ``action="blank"``); a metafile as it
-    is; anything undecodable becomes a 1×1 white PNG (never copied)."""
+    is; anything undecodable becomes a 1×1 white PNG (never copied). ``pages``/``ranges``: the reviewed
+    OCR of its published frames and, per frame, the ranges of that frame's text to mask — those are burned
+    into the pixels (``ocr.burn_boxes``, fitted to the glyphs) before the picture is encoded."""
     kind = sniff(data)
     if kind in METAFILE_KINDS:
         clean = rebuild_metafile(data)
@@ -341,18 +357,55 @@ def publish_picture(data: bytes, action: str | None = None) -> bytes:
         rb = rebuild_picture(data)
     except PictureError:
         return placeholder_png()
-    return blank_picture(rb) if action == "blank" else rb.data
+    if action == "blank":
+        return blank_picture(rb)
+    if not ranges:
+        return rb.data
+    return burned_picture(rb, pages or [], ranges)
 
 
-def publish_member(m, doc=None):
+def published_frames(rb: RebuiltPicture) -> list:
+    """The frames a rebuilt picture publishes (GIF/TIFF/WebP: all; PNG/JPEG/BMP: the first)."""
+    return rb.frames if rb.kind in ("gif", "tiff", "webp") else rb.frames[:1]
+
+
+def burned_picture(rb: RebuiltPicture, pages: list, ranges: "dict[int, list[tuple[int, int]]]") -> bytes:
+    """``rb`` re-encoded with opaque boxes over ``ranges`` (per published frame, ranges of ``pages[i].text``)."""
+    from . import ocr
+
+    frames = published_frames(rb)
+    if len(pages) != len(frames):
+        raise DocumentError("A picture does not match what was reviewed; open the file again.")
+    out = []
+    for i, frame in enumerate(frames):
+        rs = ranges.get(i) or []
+        if rs:
+            boxes = ocr.burn_boxes(pages[i], rs, _on_white(frame))
+            frame = ocr.burn(frame, boxes)
+            if frame.mode not in _KEEP_MODES[rb.kind]:
+                frame = _fresh(frame, rb.kind)
+        out.append(frame)
+    try:
+        return _encode(out, rb.kind, {"durations": [int(f.info.get("duration", 0) or 0) for f in out]})
+    except Exception as e:  # noqa: BLE001
+        raise DocumentError(f"A picture could not be written back ({type(e).__name__}).") from None
+
+
+def publish_member(m, doc=None, edits: "dict[int, list[tuple[int, int, str]]] | None" = None):
     """Writer hook for a ZIP member (``name``/``data``/``compress_type``/``date_time``): a picture is
-    returned rebuilt (or blanked, by the reader's verdict in ``doc.extra["picture_actions"]``); any other
-    member unchanged. Members the profile removes anyway are not decoded."""
+    returned rebuilt (or blanked, by the reader's verdict in ``doc.extra["picture_actions"]``; or with the
+    masked values of its reviewed text burned in: ``edits`` are the plan's local edits per frame slot, as
+    ``model.split_plan`` gives them); any other member unchanged. Members the profile removes anyway are
+    not decoded."""
     extra = getattr(doc, "extra", None) or {}
     if m.name in set(extra.get("removed_members") or ()) or not claims_picture(m.name, m.data):
         return m
     action = (extra.get("picture_actions") or {}).get(m.name)
-    data = publish_picture(m.data, action)
+    pages = (extra.get("picture_pages") or {}).get(m.name)
+    ranges = {slot: [(a, b) for a, b, _ in e] for slot, e in (edits or {}).items() if e}
+    if ranges and pages is None:
+        raise DocumentError("A picture does not match what was reviewed; open the file again.")
+    data = publish_picture(m.data, action, pages, ranges)
     return type(m)(m.name, data, m.compress_type, m.date_time)
 
 
@@ -372,29 +425,54 @@ def _unreadable(k: int, why_ko: str, why_en: str) -> Unreadable:
 _WHY = {
     "text": ("그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"),
     "ink": ("그림 속 글씨를 확실히 읽지 못했습니다", "holds marks OCR cannot read with confidence"),
+    "read": ("그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"),
+    "unsure": ("그림 속 글자를 확실히 읽지 못해 가릴 수 없습니다", "holds text OCR cannot read surely enough to mask"),
     "undecodable": ("그림을 열 수 없어 글자를 확인하지 못했습니다", "could not be decoded to check for text"),
     "unchecked": ("글자가 있는지 확인하지 못했습니다", "not checked for text"),
 }
 
 
-def ocr_frame(frame):
-    """OCR one frame for the verdict: transparency on white, small pictures enlarged (short side to
-    :data:`OCR_MIN_SIDE`, at most :data:`OCR_MAX_SCALE` times) inside a white margin (Tesseract misses
-    text that touches the edge)."""
+def ocr_readings(frame) -> list:
+    """OCR readings of one frame, boxes in the frame's own pixels: the frame as it is and — for a small
+    picture (short side under :data:`OCR_MIN_SIDE`) — enlarged (at most :data:`OCR_MAX_SCALE` times)
+    inside a white margin (Tesseract misses letters under ~20 px and text that touches the edge, but reads
+    large type worse: neither size alone reads every picture). Transparency goes on white and the grey
+    levels are stretched first (grey type on a grey ground reads as nothing otherwise)."""
+    import dataclasses
+
     from PIL import Image, ImageOps
 
     from . import ocr
 
-    im = _on_white(frame)
+    im = ImageOps.autocontrast(_on_white(frame).convert("L"), cutoff=1)
     w, h = im.size
+    out = [ocr.ocr_image(im)]
     short = min(w, h)
     if short < OCR_MIN_SIDE:
         scale = min(OCR_MAX_SCALE, OCR_MIN_SIDE / max(1, short))
         nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+        sx = sy = 1.0
+        big = im
         if nw * nh <= limits.MAX_PICTURE_PIXELS:
-            im = im.resize((nw, nh), Image.LANCZOS)
-        im = ImageOps.expand(im, max(4, min(im.size) // 8), fill="white")
-    return ocr.ocr_image(im)
+            big = im.resize((nw, nh), Image.LANCZOS)
+            sx, sy = nw / w, nh / h
+        margin = max(4, min(big.size) // 8)
+        page = ocr.ocr_image(ImageOps.expand(big, margin, fill=255))
+
+        def back(b):
+            if b is None:
+                return None
+            return (max(0.0, (b[0] - margin) / sx), max(0.0, (b[1] - margin) / sy),
+                    min(float(w), (b[2] - margin) / sx), min(float(h), (b[3] - margin) / sy))
+
+        out.append(dataclasses.replace(page, boxes=[back(b) for b in page.boxes], width=w, height=h,
+                                       line_heights=[v / sy for v in page.line_heights]))
+    return out
+
+
+def ocr_frame(frame):
+    """The reading of one frame :func:`read_frame` decides on (boxes in the frame's pixels)."""
+    return read_frame(frame)[1]
 
 
 def _on_white(frame):
@@ -420,12 +498,22 @@ def background_share(frame) -> float:
     return max((c for c, _ in counts), default=0) / total if total else 1.0
 
 
+def weak_letters(page, below: float = WEAK_WORD) -> int:
+    """Letters/digits of ``page.text`` in words OCR read with less than ``below`` confidence."""
+    confs = page.confidences or []
+    return sum(1 for i, ch in enumerate(page.text)
+               if _TEXTY.match(ch) and (confs[i] if i < len(confs) else 0.0) < below)
+
+
 def frame_verdict(page, plain_background: bool = False) -> str:
-    """``"text"``, ``"ink"`` (marks OCR reads with low confidence) or ``"clean"`` for one frame's OCR.
+    """``"read"`` (text OCR reads with confidence: reviewable), ``"text"`` (text, read less surely),
+    ``"ink"`` (marks OCR reads with low confidence) or ``"clean"`` for one frame's OCR.
     On a plain background (a seal, a stamp, a strip: ``background_share`` >= :data:`PLAIN_BACKGROUND`)
-    any letter or digit OCR makes out counts as ink it cannot read with confidence."""
+    any letter or digit OCR makes out counts as ink it cannot read with confidence, unless it is read."""
     texty = len(_TEXTY.findall(page.text))
     if page.words > 0 and texty >= 3 and page.confidence >= TEXT_CONFIDENCE:
+        if page.confidence >= READ_CONFIDENCE and weak_letters(page) <= READ_MAX_WEAK:
+            return "read"
         return "text"
     if page.words > 0 and (texty >= UNSURE_TEXTY or (plain_background and texty >= 1)):
         return "ink"
@@ -434,7 +522,24 @@ def frame_verdict(page, plain_background: bool = False) -> str:
 
 def check_frame(frame) -> str:
     """The verdict for one decoded frame (OCR'd as :func:`ocr_frame` does)."""
-    return frame_verdict(ocr_frame(frame), background_share(frame) >= PLAIN_BACKGROUND)
+    return read_frame(frame)[0]
+
+
+def read_frame(frame) -> tuple[str, Any]:
+    """``(verdict, page)`` for one decoded frame over its :func:`ocr_readings`: a reading with verdict
+    ``read`` is taken when no other reading found clearly more letters (then the picture holds text the
+    confident reading missed); otherwise the worst verdict of all readings (fail closed) with its page."""
+    readings = ocr_readings(frame)
+    plain = background_share(frame) >= PLAIN_BACKGROUND
+    judged = [(frame_verdict(p, plain), p) for p in readings]
+    most = max(len(_TEXTY.findall(p.text)) for p in readings)
+    good = [(v, p) for v, p in judged if v == "read"]
+    if good:
+        v, p = max(good, key=lambda vp: (len(_TEXTY.findall(vp[1].text)), vp[1].confidence))
+        if len(_TEXTY.findall(p.text)) * 1.25 + 3 >= most:
+            return v, p
+        return "text", p
+    return min(judged, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
 
 
 @dataclass
@@ -445,15 +550,24 @@ class PictureReview:
     unreadable: list[Unreadable] = field(default_factory=list)
     actions: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    verdicts: dict[str, str] = field(default_factory=dict)   # "picture N" -> text/ink/undecodable/...
+    verdicts: dict[str, str] = field(default_factory=dict)   # "picture N" -> read/text/ink/undecodable/...
     frames_ocred: int = 0
+    #: pictures reviewed as text (policy ``review``): member -> (N of ``picture N``, OCR page per
+    #: published frame, boxes in the frame's pixels)
+    read: dict[str, tuple[int, list]] = field(default_factory=dict)
+
+
+#: a picture's verdict from its frames' verdicts: the first of these that any frame has
+_WORST = ("unchecked", "ink", "text", "read")
 
 
 def review_pictures(members: Iterable, removed: Iterable[str] = (),
-                    policy: "PicturePolicy | str | None" = None) -> PictureReview:
+                    policy: "PicturePolicy | str | None" = None, *, reviewable: bool = True) -> PictureReview:
     """Check every picture among ``members`` (objects with ``name``/``data``; members in ``removed`` are
-    dropped from the output and ignored): sniffed by content, every frame decoded and OCR'd. ``policy``
-    (default: :func:`current_policy`) decides what a picture with text becomes."""
+    dropped from the output and ignored): sniffed by content, every published frame decoded and OCR'd.
+    ``policy`` (default: :func:`current_policy`) decides what a picture with text becomes; with
+    ``reviewable`` (the writer can burn masked values into pictures) a picture OCR reads with confidence
+    is returned in ``read`` for review instead of holding the document."""
     from . import ocr
 
     pol = PicturePolicy.parse(policy) if policy is not None else current_policy()
@@ -462,14 +576,14 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
     k = 0
     checked = 0
     have_ocr: bool | None = None
-    seen: dict[bytes, str] = {}
+    seen: dict[bytes, tuple[str, list]] = {}
     for m in members:
         if m.name in gone or not claims_picture(m.name, m.data):
             continue
         k += 1
         kind = sniff(m.data)
         digest = hashlib.sha256(m.data).digest()
-        verdict = seen.get(digest)
+        verdict, pages = seen.get(digest) or (None, [])
         if verdict is None:
             if kind in METAFILE_KINDS:
                 has = metafile_text(m.data)
@@ -480,34 +594,40 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
                 except PictureError:
                     verdict = "undecodable"
                 else:
+                    frames = published_frames(rb)
                     if have_ocr is None:
                         have_ocr = ocr.available()
                     if (not have_ocr or checked >= limits.MAX_PICTURES_CHECKED
-                            or rv.frames_ocred + len(rb.frames) > limits.MAX_PICTURE_FRAMES_CHECKED):
+                            or rv.frames_ocred + len(frames) > limits.MAX_PICTURE_FRAMES_CHECKED):
                         verdict = "unchecked"
                     else:
                         checked += 1
-                        verdict = "clean"
-                        for frame in rb.frames:
+                        found = set()
+                        for frame in frames:
                             rv.frames_ocred += 1
                             try:
-                                v = check_frame(frame)
+                                v, page = read_frame(frame)
                             except ocr.OcrCancelled:
                                 raise
                             except Exception:  # noqa: BLE001 - OCR could not process it: fail closed
-                                v = "unchecked"
-                            if v != "clean":
-                                verdict = v
-                                if v == "text":
-                                    break
+                                v, page = "unchecked", None
+                            found.add(v)
+                            pages.append(page)
+                        verdict = next((v for v in _WORST if v in found), "clean")
                     del rb
-            seen[digest] = verdict
+            seen[digest] = (verdict, pages)
         where = f"picture {k}"
+        if verdict == "read" and not (reviewable and pol is PicturePolicy.REVIEW):
+            verdict = "text"
         rv.verdicts[where] = verdict
         if verdict == "clean":
             continue
+        if verdict == "read":
+            rv.read[m.name] = (k, pages)
+            continue
         if pol is PicturePolicy.REVIEW:
-            rv.unreadable.append(_unreadable(k, *_WHY[verdict]))
+            why = "unsure" if verdict == "text" and reviewable and kind not in METAFILE_KINDS else verdict
+            rv.unreadable.append(_unreadable(k, *_WHY[why]))
         elif pol is PicturePolicy.BLANK and verdict not in ("undecodable",) and kind not in METAFILE_KINDS:
             rv.actions[m.name] = "blank"
         else:
@@ -519,6 +639,10 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
     if k:
         rv.notes.append(f"Pictures ({k}) are rebuilt from their pixels (metadata, comments and trailing data "
                         "removed) and every frame was checked for text by OCR.")
+    if rv.read:
+        nums = ", ".join(f"picture {n}" for n, _ in sorted(rv.read.values(), key=lambda t: t[0]))
+        rv.notes.append(f"Text OCR read in pictures is shown for review ({nums}); masked values are burned "
+                        "into the picture and the output's pictures are read again by OCR.")
     if blanked:
         rv.notes.append("Pictures holding text were replaced by blank pictures of the same size "
                         f"(picture policy: blank): {', '.join(blanked)}.")
@@ -547,7 +671,7 @@ def _where_of(rv: PictureReview, members: Iterable, gone: set[str]) -> dict[str,
 def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[Unreadable]:
     """``Unreadable`` entries for the pictures among ``members`` that hold text or could not be checked
     (policy ``review``; used by the HWP 5 reader)."""
-    return review_pictures(list(members), removed, PicturePolicy.REVIEW).unreadable
+    return review_pictures(list(members), removed, PicturePolicy.REVIEW, reviewable=False).unreadable
 
 
 def rebuild_metafile(data: bytes) -> bytes | None:

@@ -470,6 +470,20 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
             tb.end_part()
         for j, (s, key) in enumerate(em.deleted):
             deleted.append((tp.member, len(em.slots) + j, s.get(), key))
+    from .pictures import review_pictures   # every picture rebuilt + OCR'd (issue 26)
+    removed_members = profile.removed(members)
+    pics = review_pictures(members, removed_members)
+    picture_pages: dict[str, list] = {}
+    for member, (k, pages) in sorted(pics.read.items(), key=lambda kv: kv[1][0]):
+        # text OCR read in a picture: reviewed like a scan page (one slot per published frame), the
+        # masked values burned into its pixels by the writer (pictures.publish_member)
+        picture_pages[member] = pages
+        tb.begin_part(f"picture {k}", member, kind="picture", detail=str(k))
+        for i, page in enumerate(pages):
+            tb.slot(member, i, page.text)
+            if not tb.ends_with_newline():
+                tb.boilerplate("\n")
+        tb.end_part()
     dropped_text = profile.removed_text(members)
     if deleted or dropped_text:
         tb.begin_part("removed", "", removed=True, kind="removed")
@@ -482,14 +496,12 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
             tb.boilerplate(text.rstrip("\n") + "\n")
         tb.end_part()
     text = tb.text()
-    from .pictures import review_pictures   # every picture rebuilt + OCR'd; text: needs review (issue 26)
-    removed_members = profile.removed(members)
-    pics = review_pictures(members, removed_members)
     return Document(path=path, format=profile.fmt, text=text, parts=tuple(tb.parts),
                     segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
                     size=len(data), notes=tuple(profile.notes(members)) + tuple(pics.notes),
                     captions=tuple(tb.captions), unreadable=tuple(pics.unreadable),
-                    extra={"removed_members": removed_members, "picture_actions": pics.actions})
+                    extra={"removed_members": removed_members, "picture_actions": pics.actions,
+                           "picture_pages": picture_pages})
 
 
 def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
@@ -506,7 +518,8 @@ def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
     out: list[Member] = []
     for m in members:
         if not (m.name.endswith(".xml") or m.name.endswith(".rels") or m.name in text_parts):
-            out.append(publish_member(m, doc))   # pictures: rebuilt from pixels (pictures.py)
+            # pictures: rebuilt from pixels, reviewed text burned in (pictures.py)
+            out.append(publish_member(m, doc, by_member.get(m.name)))
             continue
         tp = text_parts.get(m.name)
         root = parse_xml(m.data, m.name)
@@ -532,9 +545,10 @@ def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
     return write_zip(out, first_stored=profile.first_stored)
 
 
-def publish_member(m: Member, doc: Document | None) -> Member:
+def publish_member(m: Member, doc: Document | None,
+                   edits: dict[int, list[tuple[int, int, str]]] | None = None) -> Member:
     from .pictures import publish_member as _publish
-    return _publish(m, doc)
+    return _publish(m, doc, edits)
 
 
 def without_refs(m: Member, dropped: list[str]) -> Member:

@@ -346,6 +346,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "caption.meta_other": ("속성", "Property"),
     "caption.meta_comment_author": ("메모 작성자", "Comment author"),
     "caption.page": ("{detail}쪽", "Page {detail}"),
+    "caption.picture": ("그림 {detail}", "Picture {detail}"),
     # -- the reviewer's tools: find bar, term lists, workspace, page view (were ui/i18n_tools.py) --
     # find bar
     "find.placeholder": ("찾을 텍스트 또는 정규식", "Text or regular expression to find"),

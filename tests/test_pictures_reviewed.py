@@ -1,0 +1,217 @@
+"""Pictures whose text OCR reads with confidence are reviewed like scan pages (issue 26: "every frame of
+every picture goes through OCR and detection"; ordinary documents with a logo or a chart are not held back):
+the OCR text is a part ``Picture N`` of the document, detection runs over it, masked values are burned into
+the picture's pixels, and the export's leak check reads every output picture again by OCR. Pictures OCR
+reads weakly still hold the file; HWP 5 (which cannot write burned pictures back) still holds any picture
+with text. Real OCR, the real default detector, real files re-read."""
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+import zlib
+
+import pytest
+from PIL import Image, ImageDraw
+
+from tests.test_pictures_documents import docx_with, font, members, only_pictures, photo, picture_text, save
+from veil_desktop.cli import main
+from veil_desktop.documents import LeakDetected, export_document, leakcheck, ocr, open_document, pictures
+from veil_desktop.documents.matching import ValueMatcher
+from veil_desktop.masking import Replacement
+
+pytestmark = pytest.mark.skipif(not ocr.available(), reason="OCR (tesserocr + tessdata) is a dependency")
+
+NAME, PHONE = "김민수", "010-3456-7890"
+
+
+def card(text=f"담당자 {NAME} 연락처 {PHONE}", size=(820, 110), px=34, bg="white", fg="black"):
+    im = Image.new("RGB", size, bg)
+    ImageDraw.Draw(im).text((20, (size[1] - px) // 2), text, font=font(px), fill=fg)
+    return im
+
+
+def ocr_of(data: bytes) -> str:
+    return "".join(ocr.ocr_image(Image.open(io.BytesIO(data)).convert("RGB")).text.split())
+
+
+def test_picture_text_is_a_reviewed_part_and_masked_values_are_burned(tmp_path):
+    src = docx_with(tmp_path, {"media/image1.png": save(card(), "PNG"),
+                               "media/image2.png": save(photo(), "PNG")})
+    doc = open_document(src)
+    assert not doc.needs_review
+    text = picture_text(doc, 1)
+    assert NAME in text and PHONE in text
+    part = next(p for p in doc.parts if p.kind == "picture")
+    assert part.source == "word/media/image1.png"
+    assert any("shown for review (picture 1)" in n for n in doc.notes)
+    # the OCR boxes are in the picture's own pixels (the reader enlarges small pictures to read them)
+    (page,) = doc.extra["picture_pages"]["word/media/image1.png"]
+    assert (page.width, page.height) == (820, 110)
+    xs = [b[2] for b in page.boxes if b]
+    assert 500 < max(xs) <= 820
+    a, p = doc.text.index(NAME), doc.text.index(PHONE)
+    plan = [Replacement(a, a + len(NAME), "[인명]", "PERSON"), Replacement(p, p + len(PHONE), "[전화번호]", "PHONE")]
+    res = export_document(doc, plan, tmp_path / "o.docx")
+    assert res.leak_check["result"] == "clean"
+    pics = only_pictures(members(tmp_path / "o.docx"))
+    burned = ocr_of(pics["word/media/image1.png"])
+    assert "담당자" in burned and NAME not in burned and "3456" not in burned and "7890" not in burned
+    assert Image.open(io.BytesIO(pics["word/media/image1.png"])).size == (820, 110)
+    # the text-free picture is published untouched in its pixels
+    a_ = Image.open(io.BytesIO(pics["word/media/image2.png"])).convert("RGB")
+    assert a_.tobytes() == photo().tobytes()
+
+
+def test_batch_cli_masks_what_the_default_detector_finds_in_a_picture(tmp_path):
+    """The whole product path: `veil-redact redact` with the embedded default detector, no review."""
+    src = docx_with(tmp_path, {"media/image1.png": save(card(), "PNG")})
+    out = tmp_path / "out"
+    code = main(["redact", str(src), "--out", str(out), "--quiet"])
+    assert code == 0
+    written = out / "a.docx"
+    pics = only_pictures(members(written))
+    burned = ocr_of(pics["word/media/image1.png"])
+    assert NAME not in burned and "3456" not in burned and "7890" not in burned
+    report = json.loads((out / "a.docx.report.json").read_text(encoding="utf-8"))
+    assert report["leak_check"]["result"] == "clean"
+    assert any(v.endswith("(OCR)") and v.startswith("picture 1") for v in report["leak_check"].get("scanned", [])) \
+        or report["leak_check"]["views_scanned"] > 0
+    assert NAME not in written.read_bytes().decode("latin-1")
+
+
+def test_a_value_masked_in_the_body_is_found_again_in_a_picture(tmp_path):
+    """The body names someone the picture shows too: masking the body alone leaves an unmasked copy (the
+    picture's text is part of the document now) — refused, or burned as well when copies are masked."""
+    from tests.fixtures.leak_builders import make_docx, para
+    from tests.test_pictures_documents import drawing
+
+    src = make_docx(tmp_path / "b.docx", para(f"결재자 {NAME}") + drawing("rP1", 1),
+                    doc_rels=[("rP1", "image", "media/image1.png")],
+                    parts={"word/media/image1.png": save(card(f"서명 {NAME}", (420, 110)), "PNG")})
+    doc = open_document(src)
+    a = doc.text.index(NAME)
+    assert doc.text.count(NAME) == 2
+    plan = [Replacement(a, a + 3, "[인명]", "PERSON")]
+    with pytest.raises(LeakDetected):
+        export_document(doc, plan, tmp_path / "o.docx")
+    assert not (tmp_path / "o.docx").exists()
+    export_document(doc, plan, tmp_path / "o.docx", mask_copies=True)
+    (pic,) = only_pictures(members(tmp_path / "o.docx")).values()
+    assert NAME not in ocr_of(pic) and "서명" in ocr_of(pic)
+
+
+def test_leak_check_reads_the_output_pictures_again(tmp_path):
+    """The independent check: a package whose picture still shows a masked value is a leak; burned, clean."""
+    src = docx_with(tmp_path, {"media/image1.png": save(card(), "PNG")})
+    data = src.read_bytes()
+    m = ValueMatcher([NAME, PHONE])
+    rep = leakcheck.check_package_pictures(data, m)
+    assert not rep.clean and any("picture 1" in h for h in rep.hits)
+    assert "picture 1 (OCR)" in rep.scanned
+    doc = open_document(src)
+    a = doc.text.index(NAME)
+    p = doc.text.index(PHONE)
+    export_document(doc, [Replacement(a, a + 3, "[인명]", "PERSON"),
+                          Replacement(p, p + len(PHONE), "[전화번호]", "PHONE")], tmp_path / "o.docx")
+    assert leakcheck.check_package_pictures((tmp_path / "o.docx").read_bytes(), m).clean
+
+
+def test_hwp_picture_text_is_reviewed_and_burned_in_place(tmp_path):
+    """HWP 5: a BinData picture (deflated, as Hancom stores it) is reviewed as part "Picture 1"; the export
+    is an HWP whose BinData stream holds the burned picture (read back by olefile, inflated, OCR'd)."""
+    import olefile
+
+    from tests.test_documents_hwp import body_simple, build_hwp, deflate
+    from veil_desktop.documents.cfb import read_streams, write_cfb
+
+    src = build_hwp(tmp_path / "a.hwp", body=body_simple())
+    streams = read_streams(src.read_bytes())
+    streams["BinData/BIN0001.png"] = deflate(save(card(), "PNG"))
+    src.write_bytes(write_cfb(streams))
+    doc = open_document(src)
+    assert not doc.needs_review
+    assert NAME in picture_text(doc, 1) and PHONE in picture_text(doc, 1)
+    part = next(p for p in doc.parts if p.kind == "picture")
+    assert part.source == "BinData/BIN0001.png" and doc.text.index(NAME) < part.start   # the body names him too
+    a, p = doc.text.rindex(NAME), doc.text.index(PHONE)
+    res = export_document(doc, [Replacement(a, a + 3, "[인명]", "PERSON"),
+                                Replacement(p, p + len(PHONE), "[전화번호]", "PHONE")], tmp_path / "o.hwp",
+                          mask_copies=True)
+    assert res.leak_check["result"] == "clean"
+    ole = olefile.OleFileIO(str(tmp_path / "o.hwp"))
+    raw = ole.openstream("BinData/BIN0001.png").read()
+    ole.close()
+    pic = zlib.decompress(raw, -15)
+    text = ocr_of(pic)
+    assert "담당자" in text and NAME not in text and "7890" not in text
+    # and the body text is still there for an HWP reader, the copy in the body masked too
+    again = open_document(tmp_path / "o.hwp").text
+    assert "담당자 홍길동" in again and NAME not in again
+
+
+def test_weakly_read_pictures_are_still_held(tmp_path):
+    """Grey 9 px type on grey OCR reads unsurely: the file needs review (not a reviewed part). A reader that
+    cannot write burned pictures back asks for the old rule: any picture with text holds the file."""
+    faint = Image.new("RGB", (700, 40), (150, 150, 150))
+    ImageDraw.Draw(faint).text((6, 14), f"담당 {NAME} {PHONE} 서울시 마포구 월드컵로 12", font=font(9),
+                                 fill=(120, 120, 120))
+    src = docx_with(tmp_path, {"media/image1.png": save(faint, "PNG")})
+    doc = open_document(src)
+    assert doc.needs_review and doc.unreadable[0].where == "picture 1"
+    assert "cannot read surely enough" in doc.unreadable[0].caption_en
+    assert "확실히 읽지 못해" in doc.unreadable[0].caption
+    assert not doc.extra["picture_pages"]
+    from veil_desktop.documents.safezip import Member
+
+    held = pictures.pictures_with_text([Member("BIN0001.png", save(card(), "PNG"), 8, (2020, 1, 1, 0, 0, 0))])
+    assert [u.where for u in held] == ["picture 1"] and "holds text" in held[0].caption_en
+
+
+def test_policy_blank_also_blanks_a_well_read_picture(tmp_path):
+    src = docx_with(tmp_path, {"media/image1.png": save(card(), "PNG")})
+    doc = open_document(src, pictures="blank")
+    assert not doc.extra["picture_pages"] and "picture" not in {p.kind for p in doc.parts}
+    export_document(doc, [], tmp_path / "o.docx")
+    (pic,) = only_pictures(members(tmp_path / "o.docx")).values()
+    assert Image.open(io.BytesIO(pic)).convert("L").getextrema() == (255, 255)
+
+
+def test_a_plan_for_a_picture_that_was_not_reviewed_is_refused(tmp_path):
+    """The writer burns only pictures it has the reviewed OCR of."""
+    import dataclasses
+
+    from veil_desktop.documents.errors import DocumentError
+    from veil_desktop.documents.safezip import Member
+
+    src = docx_with(tmp_path, {"media/image1.png": save(card(), "PNG")})
+    doc = open_document(src)
+    with zipfile.ZipFile(src) as z:
+        m = Member("word/media/image1.png", z.read("word/media/image1.png"), zipfile.ZIP_DEFLATED,
+                   (2020, 1, 1, 0, 0, 0))
+    bare = dataclasses.replace(doc, extra={**doc.extra, "picture_pages": {}})
+    with pytest.raises(DocumentError, match="does not match what was reviewed"):
+        pictures.publish_member(m, bare, {0: [(0, 3, "[인명]")]})
+    burned = pictures.publish_member(m, doc, {0: [(0, 3, "[인명]")]})
+    assert burned.data != m.data and Image.open(io.BytesIO(burned.data)).size == (820, 110)
+
+
+def test_window_shows_a_picture_part_in_korean(qtbot, tmp_path):
+    from veil_desktop.review import ReviewState
+    from veil_desktop.review.loading import Loaded
+    from veil_desktop.ui.main_window import MainWindow
+    from veil_desktop.ui.settings_store import SettingsStore
+
+    doc = open_document(docx_with(tmp_path, {"media/image1.png": save(card(), "PNG")}))
+    w = MainWindow(SettingsStore(), detector_factory=lambda d, t: None)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    w.lang = "ko"
+    w.view.lang = "ko"
+    w.show_loaded(Loaded(doc.path, doc, ReviewState(doc.text), None))
+    w.view.finish_loading()
+    shown = w.view.toPlainText()
+    assert "── 그림 1" in shown.replace("\u200b", "") and "Picture" not in shown
+    i = doc.text.index(PHONE)
+    assert shown[i:i + len(PHONE)] == PHONE      # the picture's text at the offsets detection sees
