@@ -20,6 +20,8 @@ import io
 import json
 import os
 import random
+import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -67,8 +69,20 @@ def build_corpus(folder: Path, n: int, seed: int = 23) -> int:
     return chars
 
 
-def run_cli(src: Path, out: Path, workers: int, model: str | None) -> dict:
+def run_cli(src: Path, out: Path, workers: int, model: str | None, diagnostics: bool = False) -> dict:
+    """One CLI run; ``diagnostics``: with Dask's worker profiler / GIL monitor / 0.5 s system monitor on
+    (Dask's defaults, i.e. without ``cluster.run.WORKER_QUIET``) for the comparison."""
+    import resource
+
     from veil_desktop.cli import main
+    from veil_desktop.cluster import run as cluster_run
+
+    if out.exists():
+        shutil.rmtree(out)
+    saved = cluster_run.WORKER_QUIET
+    if diagnostics:
+        cluster_run.WORKER_QUIET = {}
+    ru0c, ru0s = resource.getrusage(resource.RUSAGE_CHILDREN), resource.getrusage(resource.RUSAGE_SELF)
 
     summary = out.parent / f"{out.name}.summary.json"
     args = ["redact", str(src), "--out", str(out), "--workers", str(workers), "--quiet",
@@ -77,12 +91,20 @@ def run_cli(src: Path, out: Path, workers: int, model: str | None) -> dict:
         args += ["--model", model]
     before = load()
     t0 = time.perf_counter()
-    with contextlib.redirect_stdout(io.StringIO()):        # the per-file table: not needed here
-        code = main(args)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):        # the per-file table: not needed here
+            code = main(args)
+    finally:
+        cluster_run.WORKER_QUIET = saved
     wall = time.perf_counter() - t0
+    ru1c, ru1s = resource.getrusage(resource.RUSAGE_CHILDREN), resource.getrusage(resource.RUSAGE_SELF)
     data = json.loads(summary.read_text("utf-8"))
     data.pop("rows")
-    data.update(code=code, wall=wall, load_before=before, load_after=load())
+    # CPU seconds of the worker + nanny processes (reaped children) and of this client/scheduler process,
+    # start-up and detector loading included: less sensitive to other jobs than wall-clock time
+    data.update(code=code, wall=wall, load_before=before, load_after=load(),
+                cpu_workers=(ru1c.ru_utime + ru1c.ru_stime) - (ru0c.ru_utime + ru0c.ru_stime),
+                cpu_client=(ru1s.ru_utime + ru1s.ru_stime) - (ru0s.ru_utime + ru0s.ru_stime))
     return data
 
 
@@ -123,29 +145,52 @@ def main() -> int:
     ap.add_argument("--model", help="model folder (default: the embedded default detector)")
     ap.add_argument("--ping", type=int, default=2000, help="no-op tasks for the overhead probe")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="rounds; each round runs every worker count (and variant) once, interleaved; medians")
+    ap.add_argument("--diagnostics", choices=["off", "on", "both"], default="off",
+                    help="Dask's worker diagnostics (profiler, GIL monitor): off = the product's setting "
+                         "(cluster.run.WORKER_QUIET), on = Dask's defaults, both = interleaved comparison")
     a = ap.parse_args()
     res: dict = {"machine": load()}
+    variants = {"off": [False], "on": [True], "both": [True, False]}[a.diagnostics]
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as d:
         root = Path(d)
         chars = build_corpus(root / "in", a.files)
         print(f"corpus: {a.files} files, {chars:,} characters ({load()})", flush=True)
-        runs = {}
-        for w in a.workers:
-            r = run_cli(root / "in", root / f"out{w}", w, a.model)
-            runs[w] = r
-            ps = r["processing_seconds"]
-            print(f"workers {w}: exit {r['code']}, {r['ok']}/{r['files']} ok, {r['tasks']} tasks; processing "
-                  f"{ps:.1f} s = {r['processed'] / ps:.2f} files/s, {r['chars'] / ps:,.0f} chars/s; end to end "
-                  f"{r['wall']:.1f} s (start + detector load {r['wall'] - ps:.1f} s) [{r['load_before']} -> "
-                  f"{r['load_after']}]", flush=True)
+        runs: dict = {}
+        for rnd in range(a.repeat):
+            for diag in variants:
+                for w in a.workers:
+                    r = run_cli(root / "in", root / f"out{w}", w, a.model, diagnostics=diag)
+                    key = ("diag-on " if diag else "") + f"{w}"
+                    runs.setdefault(key, []).append(r)
+                    ps = r["processing_seconds"]
+                    print(f"round {rnd + 1} {'diagnostics on ' if diag else ''}workers {w}: exit {r['code']}, "
+                          f"{r['ok']}/{r['files']} ok, {r['tasks']} tasks; processing {ps:.1f} s = "
+                          f"{r['processed'] / ps:.2f} files/s, {r['chars'] / ps:,.0f} chars/s; end to end "
+                          f"{r['wall']:.1f} s (start + detector load {r['wall'] - ps:.1f} s); CPU s workers "
+                          f"{r['cpu_workers']:.1f}, client {r['cpu_client']:.1f} [{r['load_before']} -> "
+                          f"{r['load_after']}]", flush=True)
         res["runs"] = runs
-        if 1 in runs and 2 in runs:
-            ratio = runs[1]["processing_seconds"] / runs[2]["processing_seconds"]
-            res["ratio_2_over_1"] = ratio
-            print(f"2 workers / 1 worker throughput: {ratio:.2f}x (processing time)", flush=True)
-        per_file = {w: r["processing_seconds"] * w / max(1, r["processed"]) for w, r in runs.items()}
+        med = {k: statistics.median(x["processing_seconds"] for x in v) for k, v in runs.items()}
+        for prefix in ("diag-on ", ""):
+            if prefix + "1" in med and prefix + "2" in med:
+                ratio = med[prefix + "1"] / med[prefix + "2"]
+                res[("diag_on_" if prefix else "") + "ratio_2_over_1"] = ratio
+                ratios = [x["processing_seconds"] / y["processing_seconds"]
+                          for x, y in zip(runs[prefix + "1"], runs[prefix + "2"])]
+                print(f"{'diagnostics on: ' if prefix else ''}2 workers / 1 worker throughput: {ratio:.2f}x "
+                      f"(median processing time of {a.repeat}; per round {', '.join(f'{q:.2f}' for q in ratios)})",
+                      flush=True)
+        per_file = {k: statistics.median(x["processing_seconds"] * int(k.split()[-1]) / max(1, x["processed"])
+                                         for x in v) for k, v in runs.items()}
+        cpu_file = {k: statistics.median((x["cpu_workers"]) / max(1, x["processed"]) for x in v)
+                    for k, v in runs.items()}
         res["worker_seconds_per_file"] = per_file
-        print("worker-seconds per file: " + ", ".join(f"{w} worker(s) {v * 1000:.0f} ms" for w, v in per_file.items()))
+        res["worker_cpu_seconds_per_file"] = cpu_file
+        print("worker-seconds per file: " + ", ".join(f"{k} worker(s) {v * 1000:.0f} ms" for k, v in per_file.items()))
+        print("worker CPU seconds per file (start-up included): "
+              + ", ".join(f"{k} worker(s) {v * 1000:.0f} ms" for k, v in cpu_file.items()))
     ov = ping_overhead(a.ping)
     res["task_overhead"] = ov
     print(f"per-task overhead: {ov['tasks']} no-op tasks on 2 workers in {ov['seconds']:.2f} s = "

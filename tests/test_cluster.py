@@ -344,3 +344,28 @@ def test_cluster_flags_without_a_cluster_are_usage_errors(tmp_path, model, capsy
     assert not (tmp_path / "o").exists()
     assert main(["redact", str(f), "--out", str(tmp_path / "o"), "--model", str(model), "--workers", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_local_workers_run_without_dask_diagnostics():
+    """The local cluster's workers do not run Dask's statistical profiler or GIL monitor (they sample every
+    thread every 10 ms / 1 ms for a dashboard nobody sees): the setting reaches the worker processes."""
+    from distributed import Client
+
+    from veil_desktop.cluster.run import local_cluster
+
+    def settings(dask_worker):
+        import dask as d
+
+        return (d.config.get("distributed.worker.profile.enabled"),
+                d.config.get("distributed.admin.system-monitor.gil.enabled"),
+                sorted(dask_worker.periodic_callbacks), os.getpid())
+
+    with local_cluster(2, 1) as cluster, Client(cluster) as client:
+        got = client.run(settings)
+    assert len(got) == 2
+    assert {v[:2] for v in got.values()} == {(False, False)}
+    for _, _, callbacks, _ in got.values():
+        # Dask's defaults add "profile" and "profile-cycle"; the memory monitor (the memory limit) stays
+        assert "profile" not in callbacks and "profile-cycle" not in callbacks, callbacks
+        assert "memory_monitor" in callbacks and "heartbeat" in callbacks, callbacks
+    assert len({v[3] for v in got.values()} | {os.getpid()}) == 3        # separate processes

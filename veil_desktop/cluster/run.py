@@ -91,11 +91,21 @@ def make_groups(jobs: list, sizes: list[int], n_workers: int) -> list[list[int]]
     return groups
 
 
+#: what a local worker does besides our tasks, turned down: Dask's statistical profiler samples every
+#: thread's stack every 10 ms and the GIL monitor every 1 ms (diagnostics for a dashboard we do not run);
+#: the system monitor (CPU/memory history) every 2 s instead of 0.5 s. The memory limit is enforced by the
+#: nanny's own monitor, which stays as it is. (``benchmarks/bench_cluster.py --probe-quiet`` measures it.)
+WORKER_QUIET = {"distributed.worker.profile.enabled": False,
+                "distributed.admin.system-monitor.gil.enabled": False,
+                "distributed.admin.system-monitor.interval": "2s"}
+
+
 def local_cluster(n_workers: int, threads: int):
     import dask
     from distributed import LocalCluster
 
     dask.config.set({"distributed.scheduler.allowed-failures": 0,        # the client decides retries
+                     **WORKER_QUIET,
                      "distributed.nanny.pre-spawn-environ": dict(
                          dask.config.get("distributed.nanny.pre-spawn-environ", {}) or {}, **_thread_env())})
     return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
