@@ -197,7 +197,7 @@ def found(detector, text: str, vals: list[str], typed: str | None = None) -> int
 def _without_second_look(img):
     """(OcrPage, seconds, CPU seconds) of ``img`` read without the second look and line re-reading."""
     keep = ocr._second_look, ocr._reread_lines
-    ocr._second_look = lambda *a, **k: ([], set())
+    ocr._second_look = lambda *a, **k: ([], set(), (None, []))
     ocr._reread_lines = lambda api, view, symbols: symbols
     try:
         t0, c0 = time.perf_counter(), time.process_time()
