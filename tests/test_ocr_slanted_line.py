@@ -41,7 +41,7 @@ def squash(s: str) -> str:
     return "".join(s.split())
 
 
-@pytest.mark.parametrize("angle", [20, 28, 35])
+@pytest.mark.parametrize("angle", [20, 28, 35, -25, 60])   # and the other way, and past 45°
 def test_a_slanted_line_on_a_fax_page_is_read(angle):
     page = ocr.ocr_image(fax_page(angle))
     text = squash(page.text)

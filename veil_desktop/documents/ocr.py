@@ -551,6 +551,8 @@ SECOND_LOOK_MIN_CONF = 70.0
 SECOND_LOOK_MIN_TEXTY = 3
 #: a second reading replaces the first reading's symbols under it when this much more confident
 SECOND_LOOK_BETTER = 15.0
+#: the second look takes the line height as at most this many times the median letter's height
+LINE_MAX_GLYPHS = 1.5
 #: a block is read again only when at least this share of its ink is unexplained
 SECOND_LOOK_MIN_SHARE = 0.15
 #: unexplained ink over this share of the page is a photo or a noise field: no second look
@@ -620,12 +622,18 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tupl
     a = np.asarray(gray)
     heights = sorted(s[5] for s in placed if s[5] > 0)
     line_h = heights[len(heights) // 2] if heights else 20.0
+    glyphs = sorted(s[1][3] - s[1][1] for s in placed if any(c.isalnum() for c in s[0]))
+    if glyphs and glyphs[len(glyphs) // 2] > 0:
+        # lines of a confused layout (upright lines merged around a slanted one) are several lines high:
+        # the letters' own height bounds the line height (1.0-1.2 of it on the benchmark pages)
+        line_h = min(line_h, LINE_MAX_GLYPHS * glyphs[len(glyphs) // 2])
     pad = max(PAD_MIN_PX, 0.25 * line_h)
     words = _words(placed)
     # the page's ink and its rules, computed once: the residue, its blocks and the dark bars all use them
     inked = ink.ink_mask(a)
     rules = ink.rule_mask(inked, fast=True) if inked.any() else np.zeros_like(inked)
-    turned = _stacked(placed, words, line_h) | _slanted(placed, words, line_h, inked & ~rules)
+    slanted, slant_blocks = _slanted(placed, words, line_h, inked & ~rules)
+    turned = _stacked(placed, words, line_h) | slanted
     explained = [s[1] for k, s in enumerate(placed) if k not in turned]
     min_px = max(40, int(SECOND_LOOK_MIN_PX * a.size / 1e6))
     found: list = []
@@ -635,10 +643,17 @@ def _second_look(api, gray, placed: list, cancelled: Callable[[], None]) -> tupl
     # nothing left, or a photo / noise field rather than text: no block is read again
     blocks = ink.regions(res, inked, reach=max(4.0, 0.6 * line_h)) \
         if min_px <= int(res.sum()) <= SECOND_LOOK_MAX_SHARE * a.size else []
+    if slant_blocks:
+        # the slanted blocks are read whatever the residue holds of them (its despeckling takes the one-pixel
+        # strokes of a fax), and not a second time as part of a block of the residue
+        taken = np.zeros_like(inked)
+        for (sx0, sy0, sx1, sy1), m in slant_blocks:
+            taken[sy0:sy1, sx0:sx1] |= m
+        blocks = slant_blocks + [(b, m) for b, m in blocks if not (m & taken[b[1]:b[3], b[0]:b[2]]).any()]
     bg = ink.background(a)
-    for (rx0, ry0, rx1, ry1), region in blocks:
+    for n_block, ((rx0, ry0, rx1, ry1), region) in enumerate(blocks):
         left = int((region & res[ry0:ry1, rx0:rx1]).sum())
-        if left < min_px // 2 or left < SECOND_LOOK_MIN_SHARE * int(region.sum()):
+        if n_block >= len(slant_blocks) and (left < min_px // 2 or left < SECOND_LOOK_MIN_SHARE * int(region.sum())):
             continue    # a few specks beside words already read (noise, a stray stroke): not worth a reading
         cancelled()
         # the block's box (block-aligned, so it has a margin) with its marks (and a 2 px fringe:
@@ -735,21 +750,22 @@ def _block_angle(img) -> float:
 BLOCK_ANGLE_PX = 400
 
 
-def _slanted(placed: list, words: list[list[int]], line_h: float, marks) -> set[int]:
+def _slanted(placed: list, words: list[list[int]], line_h: float, marks) -> tuple[set[int], list]:
     """Symbols read off text set at an angle (a line written at 30°, a slanted stamp): read upright, such a
     line gives garbage whose boxes cover its ink, so the ink looks explained and the block is never read at
     its own angle. A block of ink (``ink.regions`` of ``marks``, the page's ink off the rules) is slanted
     when at least ``SLANT_MIN_SHARE`` of its ink lies under weakly read words (word confidence under
     ``SLANT_SUSPECT_CONF``), it is at least ``SLANT_MIN_LINES`` line heights long, and its lines run at an
-    angle (``_block_angle`` beyond ``MAX_SKEW_DEG`` of the 90° steps); the symbols on its ink are returned.
-    A page without weakly read words costs nothing here."""
+    angle (``_block_angle`` beyond ``MAX_SKEW_DEG`` of the 90° steps). Returns the symbols on the ink of
+    such blocks, and the blocks (as ``ink.regions`` gives them). A page without weakly read words costs
+    nothing here."""
     import numpy as np
 
     from . import ink
 
     weak = [w for w in words if placed[w[0]][6] < SLANT_SUSPECT_CONF]
     if not weak:
-        return set()
+        return set(), []
     h, w = marks.shape
     seed = np.zeros_like(marks)
     for word in weak:
@@ -758,8 +774,9 @@ def _slanted(placed: list, words: list[list[int]], line_h: float, marks) -> set[
         x1, y1 = min(w, int(math.ceil(x1))), min(h, int(math.ceil(y1)))
         seed[y0:y1, x0:x1] = marks[y0:y1, x0:x1]
     if not seed.any():
-        return set()
+        return set(), []
     out: set[int] = set()
+    blocks = []
     for (bx0, by0, bx1, by1), region in ink.regions(seed, marks, reach=max(4.0, 0.6 * line_h),
                                                      limit=SLANT_MAX_BLOCKS):
         if max(bx1 - bx0, by1 - by0) < SLANT_MIN_LINES * line_h:
@@ -770,13 +787,14 @@ def _slanted(placed: list, words: list[list[int]], line_h: float, marks) -> set[
         angle = _block_angle(_mask_image(region))
         if min(abs(angle), abs(abs(angle) - 90)) <= MAX_SKEW_DEG:
             continue                                    # upright (or turned 90°: ``_stacked``'s case)
+        blocks.append(((bx0, by0, bx1, by1), region))
         for k, sym in enumerate(placed):
             x0, y0, x1, y1 = sym[1]
             x0, y0 = max(bx0, int(x0)), max(by0, int(y0))
             x1, y1 = min(bx1, int(math.ceil(x1))), min(by1, int(math.ceil(y1)))
             if x0 < x1 and y0 < y1 and region[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0].any():
                 out.add(k)
-    return out
+    return out, blocks
 
 
 def _mask_image(mask):
