@@ -151,6 +151,18 @@ def bbox(mask: np.ndarray, margin: int = 0) -> tuple[int, int, int, int] | None:
             min(w, int(cols[-1]) + 1 + margin), min(h, int(rows[-1]) + 1 + margin))
 
 
+def pool(m: np.ndarray, b: int) -> np.ndarray:
+    """``m`` (each side a multiple of ``b``) shrunk ``b`` times: a cell is set when any of its ``b`` × ``b``
+    pixels is (ORs of strided views: several times faster than ``any`` over a 4-d reshape)."""
+    rows = m[0::b].copy()
+    for i in range(1, b):
+        rows |= m[i::b]
+    out = rows[:, 0::b].copy()
+    for i in range(1, b):
+        out |= rows[:, i::b]
+    return out
+
+
 def dilate(m: np.ndarray) -> np.ndarray:
     """``m`` grown by one pixel in all eight directions (a 3 × 3 square)."""
     out = m.copy()
@@ -172,7 +184,7 @@ def grow(seed: np.ndarray, ink: np.ndarray, reach: float) -> np.ndarray:
     def blocks(m: np.ndarray) -> np.ndarray:
         p = np.zeros((hh * b, ww * b), dtype=bool)
         p[:h, :w] = m
-        return p.reshape(hh, b, ww, b).any(axis=(1, 3))
+        return pool(p, b)
 
     allowed = dilate(blocks(ink))
     region = blocks(seed) & allowed
@@ -190,31 +202,17 @@ def regions(seed: np.ndarray, ink: np.ndarray, reach: float, limit: int = 16
     """The blocks of ink ``seed`` touches (``grow``), largest first (at most ``limit``), each as its bounding
     box ``(x0, y0, x1, y1)`` and its mask cropped to that box: a light-grey line and a turned margin note are
     read apart, each in its own orientation."""
-    from collections import deque
-
     grown = grow(seed, ink, reach)
     b = max(2, int(reach))
     h, w = ink.shape
     hh, ww = -(-h // b), -(-w // b)
     p = np.zeros((hh * b, ww * b), dtype=bool)
     p[:h, :w] = grown
-    cells = dilate(p.reshape(hh, b, ww, b).any(axis=(1, 3)))
-    label = np.zeros(cells.shape, dtype=np.int32)
-    n = 0
-    for y, x in zip(*np.nonzero(cells)):
-        if label[y, x]:
-            continue
-        n += 1
-        label[y, x] = n
-        q = deque([(y, x)])
-        while q:
-            cy, cx = q.popleft()
-            for ny, nx in ((cy - 1, cx), (cy + 1, cx), (cy, cx - 1), (cy, cx + 1)):
-                if 0 <= ny < hh and 0 <= nx < ww and cells[ny, nx] and not label[ny, nx]:
-                    label[ny, nx] = n
-                    q.append((ny, nx))
+    cells = dilate(pool(p, b))
+    label = _components(cells)
+    ids = np.unique(label[cells])              # in raster order of their first cell
     out = []
-    for k in range(1, n + 1):
+    for k in ids:
         ys, xs = np.nonzero(label == k)
         by0, by1, bx0, bx1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
         y0, y1, x0, x1 = by0 * b, min(h, by1 * b), bx0 * b, min(w, bx1 * b)
@@ -224,3 +222,25 @@ def regions(seed: np.ndarray, ink: np.ndarray, reach: float, limit: int = 16
             out.append(((x0, y0, x1, y1), m))
     out.sort(key=lambda r: -int(r[1].sum()))
     return out[:limit]
+
+
+def _components(cells: np.ndarray) -> np.ndarray:
+    """4-connected components of ``cells``: each set cell labelled with the raster index of its component's
+    first cell (unset cells: ``cells.size``). Labels spread to neighbours (the smaller wins) and jump along
+    the labels they point to, until nothing changes."""
+    big = cells.size
+    label = np.where(cells, np.arange(big).reshape(cells.shape), big)
+    while True:
+        nxt = label.copy()
+        np.minimum(nxt[1:, :], label[:-1, :], out=nxt[1:, :])
+        np.minimum(nxt[:-1, :], label[1:, :], out=nxt[:-1, :])
+        np.minimum(nxt[:, 1:], label[:, :-1], out=nxt[:, 1:])
+        np.minimum(nxt[:, :-1], label[:, 1:], out=nxt[:, :-1])
+        nxt[~cells] = big
+        flat = np.append(nxt.ravel(), big)
+        for _ in range(4):                      # a label points at a cell of the same component: follow it
+            flat[:-1] = flat[flat[:-1]]
+        nxt = flat[:-1].reshape(cells.shape)
+        if np.array_equal(nxt, label):
+            return label
+        label = nxt

@@ -725,6 +725,8 @@ def _block_angle(img) -> float:
     import numpy as np
     from PIL import Image
 
+    from .ink import pool as ink_pool
+
     mask = np.asarray(img) < 160
     if not mask.any():
         return 0.0
@@ -733,7 +735,7 @@ def _block_angle(img) -> float:
         h, w = mask.shape
         p = np.zeros((-(-h // k) * k, -(-w // k) * k), dtype=bool)
         p[:h, :w] = mask
-        mask = p.reshape(p.shape[0] // k, k, p.shape[1] // k, k).any(axis=(1, 3))
+        mask = ink_pool(p, k)
     ink = Image.fromarray(mask.astype(np.uint8) * 255)
 
     def score(angle: float) -> float:
