@@ -28,6 +28,7 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", metavar="DIR",
                     help="instead: time the default detector over DIR and over --model (or the embedded model) "
                          "in interleaved runs (--repeat each), so machine load hits both alike")
+    ap.add_argument("--model-only", action="store_true", help="with --compare: time the models alone (no rules)")
     a = ap.parse_args(argv)
 
     from veil_desktop.datasets import load_ko_pii
@@ -65,8 +66,9 @@ def compare(a, text: str) -> int:
     """Interleaved timing of two default detectors on the same text (a ratio takes equal repeats)."""
     from veil_desktop.detect.default import build_default_detector
 
-    dets = {a.compare: build_default_detector(a.compare, threads=a.threads),
-            a.model or "embedded": build_default_detector(a.model, threads=a.threads)}
+    rules = not a.model_only
+    dets = {a.compare: build_default_detector(a.compare, threads=a.threads, rules=rules),
+            a.model or "embedded": build_default_detector(a.model, threads=a.threads, rules=rules)}
     for det in dets.values():
         det.detect(text[:5000])
     speeds: dict[str, list[float]] = {k: [] for k in dets}
@@ -77,7 +79,10 @@ def compare(a, text: str) -> int:
             speeds[k].append(len(text) / (time.perf_counter() - t0))
     for k, v in speeds.items():
         print(f"{k}: median {statistics.median(v):,.0f} chars/s, best {max(v):,.0f} ({a.repeat} interleaved runs, "
-              f"{len(text):,} chars, threads {a.threads}, load average {os.getloadavg()[0]:.1f})", flush=True)
+              f"{len(text):,} chars, threads {a.threads}, {'model alone' if a.model_only else 'default detector'}, "
+              f"load average {os.getloadavg()[0]:.1f})", flush=True)
+    first, second = (statistics.median(v) for v in speeds.values())
+    print(f"ratio (second / first, medians): {second / first:.2f}x", flush=True)
     return 0
 
 

@@ -66,6 +66,14 @@ def _interleaved_speed(folder: Path, names: tuple[str, ...], threads: int, round
     return {n: statistics.median(v) for n, v in speeds.items()}
 
 
+def apply_set(cfg, kv: str) -> None:
+    """``--set KEY=VALUE``: the field's own type (int/float/str); a tuple field takes comma-separated ints
+    (``dilations=1,2,4,8``)."""
+    key, value = kv.split("=", 1)
+    old = getattr(cfg, key)  # AttributeError for an unknown field: fail loudly
+    setattr(cfg, key, tuple(int(v) for v in value.split(",")) if isinstance(old, tuple) else type(old)(value))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(REPO / "resources/models/veil-compact-ko"))
@@ -83,6 +91,7 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=1, help="torch threads for training (1 is fastest here)")
     ap.add_argument("--eval-threads", type=int, default=2, help="onnxruntime threads for scoring")
     ap.add_argument("--no-test", action="store_true", help="skip the held-out test printout")
+    ap.add_argument("--no-int8", action="store_true", help="skip the INT8 candidate (ship FP32; saves its dev scoring)")
     a = ap.parse_args(argv)
 
     from .export import export_onnx, quantize_int8, write_config
@@ -101,9 +110,7 @@ def main(argv=None) -> int:
     if a.lr:
         cfg.lr = a.lr
     for kv in a.set:
-        key, value = kv.split("=", 1)
-        old = getattr(cfg, key)  # AttributeError for an unknown field: fail loudly
-        setattr(cfg, key, type(old)(value))
+        apply_set(cfg, kv)
     name = a.run_name or ("smoke" if a.smoke else "main") + time.strftime("-%Y%m%d-%H%M%S")
     work = REPO / "training" / "runs" / name
     t0 = time.time()
@@ -124,19 +131,22 @@ def main(argv=None) -> int:
     save_special_tokens_map(stage)
     write_config(stage, model.config, {"compact_train_steps": res["summary"]["steps_run"]})
     export_onnx(model, stage / "model.fp32.onnx")
-    quantize_int8(stage / "model.fp32.onnx", stage / "model.int8.onnx")
 
     fp32 = _dev_scores(stage, "model.fp32.onnx", a.eval_threads)
-    int8 = _dev_scores(stage, "model.int8.onnx", a.eval_threads)
-    keys = [k for k in fp32 if k.endswith("exact") or k.endswith("partial")]
-    drop = sum(fp32[k] - int8[k] for k in keys) / len(keys)
-    # INT8 only when it holds accuracy AND is faster in an interleaved timing (dynamic quantisation adds
-    # quantise/dequantise work around the LSTM and convolutions; on this machine it was ~1.45x slower)
-    speed = _interleaved_speed(stage, ("model.fp32.onnx", "model.int8.onnx"), a.eval_threads)
-    use_int8 = drop <= a.int8_tol and speed["model.int8.onnx"] > speed["model.fp32.onnx"]
-    chosen = "model.int8.onnx" if use_int8 else "model.fp32.onnx"
-    print(f"INT8 mean dev F1 drop {drop:+.4f}; interleaved speed fp32 {speed['model.fp32.onnx']:,.0f} vs int8 "
-          f"{speed['model.int8.onnx']:,.0f} chars/s -> shipping {chosen}", flush=True)
+    if a.no_int8:
+        int8, speed, use_int8, chosen = {}, {}, False, "model.fp32.onnx"
+    else:
+        quantize_int8(stage / "model.fp32.onnx", stage / "model.int8.onnx")
+        int8 = _dev_scores(stage, "model.int8.onnx", a.eval_threads)
+        keys = [k for k in fp32 if k.endswith("exact") or k.endswith("partial")]
+        drop = sum(fp32[k] - int8[k] for k in keys) / len(keys)
+        # INT8 only when it holds accuracy AND is faster in an interleaved timing (dynamic quantisation adds
+        # quantise/dequantise work around the LSTM and convolutions; on this machine it was ~1.45x slower)
+        speed = _interleaved_speed(stage, ("model.fp32.onnx", "model.int8.onnx"), a.eval_threads)
+        use_int8 = drop <= a.int8_tol and speed["model.int8.onnx"] > speed["model.fp32.onnx"]
+        chosen = "model.int8.onnx" if use_int8 else "model.fp32.onnx"
+        print(f"INT8 mean dev F1 drop {drop:+.4f}; interleaved speed fp32 {speed['model.fp32.onnx']:,.0f} vs int8 "
+              f"{speed['model.int8.onnx']:,.0f} chars/s -> shipping {chosen}", flush=True)
 
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -148,6 +158,11 @@ def main(argv=None) -> int:
         from .pseudo import teacher_digest
 
         extra["compact_teacher_sha256"] = [teacher_digest(Path(t)) for t in cfg.teacher.split(",")]
+    if cfg.kd_teacher and cfg.kd_weight > 0:
+        from .pseudo import teacher_digest
+
+        extra["compact_kd_teacher_sha256"] = teacher_digest(Path(cfg.kd_teacher))
+        extra["compact_kd_weight"] = cfg.kd_weight
     write_config(out, model.config, extra)
     for stale in out.glob("*.onnx"):
         stale.unlink()

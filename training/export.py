@@ -25,11 +25,14 @@ class _Wrapped(torch.nn.Module):
 
 def export_onnx(model, path: Path, opset: int = 17) -> Path:
     model = model.eval()
+    if hasattr(model, "for_export"):  # DSConvTagger: embeddings + input projection folded into one table
+        model = model.for_export()
     ids = torch.randint(5, 1000, (2, 128), dtype=torch.long)
     mask = torch.ones_like(ids)
     tmp = Path(str(path) + ".tmp")
     with torch.no_grad():
-        torch.onnx.export(_Wrapped(model), (ids, mask), str(tmp), input_names=["input_ids", "attention_mask"],
+        # the wrapper in eval mode too: the exporter restores the wrapper's mode on every submodule afterwards
+        torch.onnx.export(_Wrapped(model).eval(), (ids, mask), str(tmp), input_names=["input_ids", "attention_mask"],
                           output_names=["logits"], opset_version=opset, dynamo=False,
                           dynamic_axes={"input_ids": {0: "batch", 1: "seq"},
                                         "attention_mask": {0: "batch", 1: "seq"},
@@ -49,9 +52,10 @@ def quantize_int8(src: Path, dst: Path) -> Path:
 
 
 def write_config(folder: Path, model_config: dict, extra: dict | None = None) -> None:
+    dsconv = model_config.get("arch") == "dsconv"
     cfg = {
-        "model_type": "veil-compact-syllable-bilstm",
-        "architectures": ["SyllableTagger"],
+        "model_type": "veil-compact-syllable-dsconv" if dsconv else "veil-compact-syllable-bilstm",
+        "architectures": ["DSConvTagger" if dsconv else "SyllableTagger"],
         "id2label": {str(i): t for i, t in enumerate(LABELS)},
         "label2id": {t: i for i, t in enumerate(LABELS)},
         "max_position_embeddings": 128,

@@ -20,7 +20,7 @@ import torch
 from . import data as D
 from . import synth
 from .labels import LABELS, N_LABELS
-from .model import SyllableTagger, allowed_nll
+from .model import DSConvTagger, SyllableTagger, allowed_nll, distill_loss
 from .vocab import build_vocab, feature_tables, make_tokenizer
 
 
@@ -51,11 +51,35 @@ class TrainConfig:
     pseudo_copies: int = 1       # pseudo-labelled sentences as labelled by the teacher
     pseudo_sub_copies: int = 1   # ... and copies with news-style entity substitution
     n_news: int = 0              # news-style synthetic documents (synth.generate_news)
+    # issue 27: architecture and distillation
+    arch: str = "bilstm"         # "bilstm" (SyllableTagger, shipped) | "dsconv" (DSConvTagger: no recurrence)
+    kd_teacher: str = ""         # model folder whose ONNX logits are distilled (its vocabulary is used as is)
+    kd_weight: float = 0.0       # weight of the distillation term (teacher restricted to the allowed tags)
 
     @classmethod
     def smoke(cls) -> "TrainConfig":
         return cls(steps=150, eval_every=75, n_synth=200, klue_sub_copies=1, pii_sub_copies=1, warmup=50,
                    max_minutes=4.0)
+
+
+def build_model(cfg: TrainConfig, jamo, ccls, syl_row):
+    if cfg.arch == "bilstm":
+        return SyllableTagger(jamo, ccls, syl_row, d_syl=cfg.d_syl, d_conv=cfg.d_conv, hidden=cfg.hidden,
+                              layers=cfg.layers, dilations=tuple(cfg.dilations), dropout=cfg.dropout,
+                              syl_drop=cfg.syl_drop)
+    if cfg.arch == "dsconv":
+        return DSConvTagger(jamo, ccls, syl_row, d_syl=cfg.d_syl, d_conv=cfg.d_conv,
+                            dilations=tuple(cfg.dilations), dropout=cfg.dropout, syl_drop=cfg.syl_drop)
+    raise ValueError(f"unknown arch {cfg.arch!r} (bilstm | dsconv)")
+
+
+def teacher_vocab(folder: Path) -> list[str]:
+    """The id-ordered vocabulary of a model folder's character-level ``tokenizer.json``."""
+    table = json.loads((folder / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
+    vocab = [""] * len(table)
+    for tok, i in table.items():
+        vocab[i] = tok
+    return vocab
 
 
 def log(msg: str, fh=None) -> None:
@@ -193,6 +217,9 @@ def train(cfg: TrainConfig, work: Path) -> dict:
     if init is not None:
         # continuing: keep the earlier run's vocabulary and syllable rows, so the weights line up
         vocab = json.loads((Path(cfg.init_from).parent / "vocab.json").read_text(encoding="utf-8"))
+    elif cfg.kd_teacher:
+        # distilling: the teacher's vocabulary, so that the same input_ids feed both networks
+        vocab = teacher_vocab(Path(cfg.kd_teacher))
     else:
         vocab = build_vocab(d.text for d in docs)
     tok = make_tokenizer(vocab)
@@ -219,9 +246,17 @@ def train(cfg: TrainConfig, work: Path) -> dict:
         f"({int(seen.sum())} seen); dev chunks { {k: len(v) for k, v in dev.items()} }; "
         f"{time.time() - t0:.0f}s", logf)
 
-    model = SyllableTagger(jamo, ccls, syl_row, d_syl=cfg.d_syl, d_conv=cfg.d_conv, hidden=cfg.hidden,
-                           layers=cfg.layers, dilations=tuple(cfg.dilations), dropout=cfg.dropout,
-                           syl_drop=cfg.syl_drop)
+    model = build_model(cfg, jamo, ccls, syl_row)
+    teacher = None
+    if cfg.kd_teacher and cfg.kd_weight > 0:
+        import onnxruntime as ort
+
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = cfg.threads
+        so.inter_op_num_threads = 1
+        teacher = ort.InferenceSession(str(Path(cfg.kd_teacher) / "model.onnx"), so,
+                                       providers=["CPUExecutionProvider"])
+        log(f"distilling from {cfg.kd_teacher} (weight {cfg.kd_weight})", logf)
     if init is not None:
         model.load_state_dict(init["state"])
         log(f"initialised from {cfg.init_from}", logf)
@@ -254,7 +289,11 @@ def train(cfg: TrainConfig, work: Path) -> dict:
         ids, allowed, mask = to_batch([chunks[i] for i in idx], pad_id)
         for gparam in opt.param_groups:
             gparam["lr"] = lr_at(step)
-        loss = allowed_nll(model(ids, mask), allowed, mask.float())
+        logits = model(ids, mask)
+        loss = allowed_nll(logits, allowed, mask.float())
+        if teacher is not None:
+            t_logits = torch.from_numpy(teacher.run(None, {"input_ids": ids.numpy(), "attention_mask": mask.numpy()})[0])
+            loss = loss + cfg.kd_weight * distill_loss(logits, t_logits, allowed, mask.float())
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
