@@ -12,6 +12,11 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[dev]"
+	@# the training tests (tests/test_training_*.py) need torch: installed only where a wheel of the CPU
+	@# build lies on this machine's wheel path (pip's find-links), never downloaded (PyPI's is several GB)
+	@if $(PY) -m pip install -q --no-index --no-deps --dry-run "torch==2.13.0" >/dev/null 2>&1; then \
+	  $(PY) -m pip install -q "torch==2.13.0"; \
+	else echo "note: no local CPU wheel of torch; tests/test_training_dsconv.py will be skipped"; fi
 	touch $(STAMP)
 
 setup: $(STAMP)

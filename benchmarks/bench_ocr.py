@@ -15,7 +15,7 @@ blur, salt-and-pepper noise, JPEG compression). For every page the script prints
 Targets (issue 14): accuracy ≥ 97 % at 300 dpi and ≥ 94 % at 200 dpi, PII recall ≥ 95 % of the typed
 text's, ≤ 3 s per A4 page.
 
-    OMP_THREAD_LIMIT=2 .venv/bin/python benchmarks/bench_ocr.py [--pages-per-kind 2] [--seed 7]
+    OMP_THREAD_LIMIT=2 .venv/bin/python benchmarks/bench_ocr.py [--pages-per-kind 2] [--seed 7] [--dpi 300,200]
 """
 from __future__ import annotations
 
@@ -214,7 +214,11 @@ def main() -> int:
     ap.add_argument("--compare", action="store_true",
                     help="read every page twice, interleaved: as shipped and without the second look / line "
                          "re-reading of issue 26 (ocr._second_look, ocr._reread_lines), and print both")
+    ap.add_argument("--dpi", default="300,200",
+                    help="comma-separated resolutions to draw the pages at (targets exist for 300 and 200; "
+                         "e.g. --dpi 150,100 for low-resolution scans and faxes)")
     args = ap.parse_args()
+    dpis = [int(v) for v in args.dpi.split(",") if v.strip()]
     if not ocr.available():
         print("OCR not available", file=sys.stderr)
         return 2
@@ -224,7 +228,7 @@ def main() -> int:
     rng = random.Random(args.seed)
     rows = []
     print(f"{'dpi':>4} {'kind':6} {'degraded':8} {'acc':>7} {'typed':>6} {'ocr':>6} {'s/page':>7} {'cpu s':>7}")
-    for dpi in (300, 200):
+    for dpi in dpis:
         for kind in ("prose", "form", "table"):
             for _ in range(args.pages_per_kind):
                 base, typed, planted = draw(kind, rng, dpi)
@@ -248,13 +252,15 @@ def main() -> int:
                           f"{f_ocr:>3}/{len(planted):<2} {secs:7.2f} {cpu:7.2f}", flush=True)
     print()
     ok_all = True
-    for dpi, target in ((300, 0.97), (200, 0.94)):
+    for dpi in dpis:
+        target = {300: 0.97, 200: 0.94}.get(dpi)
         accs = [r[3] for r in rows if r[0] == dpi]
         mean = statistics.mean(accs)
-        met = mean >= target
+        met = target is None or mean >= target
         ok_all &= met
         print(f"character accuracy at {dpi} dpi: mean {mean:.2%} (min {min(accs):.2%}, max {max(accs):.2%}) "
-              f"over {len(accs)} pages; target ≥ {target:.0%}: {'met' if met else 'NOT met'}")
+              f"over {len(accs)} pages; " + ("no target" if target is None else
+                                              f"target ≥ {target:.0%}: {'met' if met else 'NOT met'}"))
     typed_found = sum(r[4] for r in rows)
     ocr_found = sum(r[5] for r in rows)
     ratio = ocr_found / max(1, typed_found)

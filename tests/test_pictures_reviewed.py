@@ -159,13 +159,33 @@ def test_weakly_read_pictures_are_still_held(tmp_path):
     src = docx_with(tmp_path, {"media/image1.png": save(faint, "PNG")})
     doc = open_document(src)
     assert doc.needs_review and doc.unreadable[0].where == "picture 1"
-    assert "cannot read surely enough" in doc.unreadable[0].caption_en
-    assert "확실히 읽지 못해" in doc.unreadable[0].caption
+    # no reading of it is sure; the worst of its readings (marks read with low confidence) is the reason
+    assert "cannot read with confidence" in doc.unreadable[0].caption_en
+    assert "확실히 읽지 못했습니다" in doc.unreadable[0].caption
     assert not doc.extra["picture_pages"]
     from veil_desktop.documents.safezip import Member
 
     held = pictures.pictures_with_text([Member("BIN0001.png", save(card(), "PNG"), 8, (2020, 1, 1, 0, 0, 0))])
     assert [u.where for u in held] == ["picture 1"] and "holds text" in held[0].caption_en
+
+
+def test_a_picture_whose_readings_disagree_is_held_as_unsure(tmp_path, monkeypatch):
+    """read_frame's "text" (a sure reading that the other views dispute) holds the file with its own
+    message, in both languages, and leaves no reviewed part."""
+    real = pictures.read_frame
+
+    def disputed(frame):
+        verdict, page = real(frame)
+        assert verdict == "read"  # the card is read surely ...
+        return "text", page        # ... and here its other views are taken to dispute it
+
+    monkeypatch.setattr(pictures, "read_frame", disputed)
+    src = docx_with(tmp_path, {"media/image1.png": save(card(), "PNG")})
+    doc = open_document(src)
+    assert doc.needs_review and [u.where for u in doc.unreadable] == ["picture 1"]
+    assert "cannot read surely enough to mask" in doc.unreadable[0].caption_en
+    assert "확실히 읽지 못해 가릴 수 없습니다" in doc.unreadable[0].caption
+    assert not doc.extra["picture_pages"] and "picture" not in {p.kind for p in doc.parts}
 
 
 def test_policy_blank_also_blanks_a_well_read_picture(tmp_path):

@@ -81,7 +81,7 @@ OCR_MAX_SCALE = 4
 READ_CONFIDENCE = 60.0
 #: ... and at most this many of its letters/digits belong to words read with less than ``WEAK_WORD``
 READ_MAX_WEAK = 2
-WEAK_WORD = 40.0
+WEAK_WORD = 60.0
 #: a frame whose most common colour covers this share is "plain background" (see ``frame_verdict``)
 PLAIN_BACKGROUND = 0.6
 JPEG_QUALITY = 92
@@ -433,41 +433,210 @@ _WHY = {
 
 
 def ocr_readings(frame) -> list:
-    """OCR readings of one frame, boxes in the frame's own pixels: the frame as it is and — for a small
-    picture (short side under :data:`OCR_MIN_SIDE`) — enlarged (at most :data:`OCR_MAX_SCALE` times)
-    inside a white margin (Tesseract misses letters under ~20 px and text that touches the edge, but reads
-    large type worse: neither size alone reads every picture). Transparency goes on white and the grey
-    levels are stretched first (grey type on a grey ground reads as nothing otherwise)."""
+    """OCR readings of one frame, boxes in the frame's own pixels:
+
+    1. the frame as it is (transparency on white, grey levels stretched: grey type on a grey ground reads
+       as nothing otherwise) and, for a small picture (short side under :data:`OCR_MIN_SIDE`: a seal, a
+       strip), the same enlarged inside a white margin;
+    2. its **ink view** (:func:`ink_view`): every pixel as dark as its colour is far from the picture's
+       dominant colour — a light-grey line under black text, a yellow name on white and white type on a
+       dark banner all become dark type on white;
+    3. when the ink holds lines of small type (under :data:`SMALL_LINE` pixels: a 9 px footer, a 22 px
+       strip), the ink view enlarged until they are :data:`TARGET_LINE` pixels high (at most
+       :data:`OCR_MAX_SCALE` times) inside a white margin. Tesseract misses letters under ~20 px but reads
+       large type worse, so the size follows the type, not the picture.
+
+    :func:`read_frame` merges what the others read and the surest one did not."""
+    from PIL import ImageOps
+
+    im = ImageOps.autocontrast(_on_white(frame).convert("L"), cutoff=1)
+    w, h = im.size
+    out = [_read(im, w, h)]
+    if min(w, h) < OCR_MIN_SIDE:    # a small picture (a seal, a strip) read enlarged as well
+        out.append(_read(im, w, h, min(OCR_MAX_SCALE, OCR_MIN_SIDE / max(1, min(w, h))), margin=True))
+    ink = ink_view(frame)
+    if ink is not None:
+        out.append(_read(ink, w, h, margin=min(w, h) < OCR_MIN_SIDE))
+        small = [x for x in _line_heights(ink) if x < SMALL_LINE]
+        if small:
+            small.sort()
+            scale = min(OCR_MAX_SCALE, max(1.5, TARGET_LINE / max(3, small[len(small) // 2])))
+            out.append(_read(ink, w, h, scale, margin=True))
+    return out
+
+
+#: lines of ink lower than this (pixels) are small type, read again enlarged to about TARGET_LINE
+SMALL_LINE = 20
+TARGET_LINE = 34
+
+
+def _line_heights(ink) -> list[int]:
+    """Heights of the bands of rows that hold ink (dark pixels of an ink view), bands under 3 px left out."""
+    import numpy as np
+
+    a = np.asarray(ink) < 128
+    rows = a.sum(axis=1) >= 2
+    out, run = [], 0
+    for r in list(rows) + [False]:
+        if r:
+            run += 1
+        else:
+            if run >= 3:
+                out.append(run)
+            run = 0
+    return out
+
+
+#: the ink view: a pixel's grey level is 255 minus this many times its largest channel difference from the
+#: dominant colour (85 levels or more: black), so light-grey, coloured and white-on-dark type turn dark
+INK_GAIN = 3
+INK_VIEW_SCALE = 2
+
+
+def ink_view(frame):
+    """The frame as dark ink on white: each pixel as dark as its colour is far from the picture's dominant
+    colour (coarse bins; largest channel difference × :data:`INK_GAIN`), antialiasing kept. None for a
+    frame that is all one colour."""
+    import numpy as np
+    from PIL import Image
+
+    a = np.asarray(_on_white(frame).convert("RGB")).astype(np.int16)
+    q = (a // 32).reshape(-1, 3)
+    vals, counts = np.unique(q, axis=0, return_counts=True)
+    bg = a.reshape(-1, 3)[(q == vals[counts.argmax()]).all(1)].mean(0)
+    dist = np.abs(a - bg).max(axis=2)
+    if int(dist.max()) < 16:
+        return None
+    return Image.fromarray((255 - np.minimum(255, dist * INK_GAIN)).astype(np.uint8))
+
+
+def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, resample=None,
+          prescaled: bool = False):  # noqa: C901
+    """OCR ``im`` (``w``×``h`` frame pixels; enlarged ``scale`` times first unless ``prescaled``), boxes
+    mapped back to the frame's pixels."""
     import dataclasses
 
     from PIL import Image, ImageOps
 
     from . import ocr
 
-    im = ImageOps.autocontrast(_on_white(frame).convert("L"), cutoff=1)
-    w, h = im.size
-    out = [ocr.ocr_image(im)]
-    short = min(w, h)
-    if short < OCR_MIN_SIDE:
-        scale = min(OCR_MAX_SCALE, OCR_MIN_SIDE / max(1, short))
+    big = im
+    sx = sy = 1.0
+    if prescaled:
+        sx, sy = im.width / w, im.height / h
+    elif scale != 1.0:
         nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-        sx = sy = 1.0
-        big = im
         if nw * nh <= limits.MAX_PICTURE_PIXELS:
-            big = im.resize((nw, nh), Image.LANCZOS)
+            big = im.resize((nw, nh), resample if resample is not None else Image.LANCZOS)
             sx, sy = nw / w, nh / h
-        margin = max(4, min(big.size) // 8)
-        page = ocr.ocr_image(ImageOps.expand(big, margin, fill=255))
+    m = max(4, min(big.size) // 8) if margin else 0
+    if m:
+        big = ImageOps.expand(big, m, fill=255)
+    page = ocr.ocr_image(big)
+    if sx == sy == 1.0 and not m:
+        return page
 
-        def back(b):
-            if b is None:
-                return None
-            return (max(0.0, (b[0] - margin) / sx), max(0.0, (b[1] - margin) / sy),
-                    min(float(w), (b[2] - margin) / sx), min(float(h), (b[3] - margin) / sy))
+    def back(b):
+        if b is None:
+            return None
+        return (max(0.0, (b[0] - m) / sx), max(0.0, (b[1] - m) / sy),
+                min(float(w), (b[2] - m) / sx), min(float(h), (b[3] - m) / sy))
 
-        out.append(dataclasses.replace(page, boxes=[back(b) for b in page.boxes], width=w, height=h,
-                                       line_heights=[v / sy for v in page.line_heights]))
+    return dataclasses.replace(page, boxes=[back(b) for b in page.boxes], width=w, height=h,
+                               line_heights=[v / sy for v in page.line_heights])
+
+
+def _word_runs(page) -> list[tuple[int, int, tuple]]:
+    """``(start, end, union box)`` of every run of non-space characters of ``page.text`` with boxes."""
+    out = []
+    i, n = 0, len(page.text)
+    while i < n:
+        if page.text[i].isspace():
+            i += 1
+            continue
+        j = i
+        while j < n and not page.text[j].isspace():
+            j += 1
+        bs = [b for b in page.boxes[i:j] if b]
+        if bs:
+            out.append((i, j, (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs),
+                               max(b[3] for b in bs))))
+        i = j
     return out
+
+
+def _covered(box, boxes, pad: float) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    area = max(1e-6, (box[2] - box[0]) * (box[3] - box[1]))
+    for b in boxes:
+        if b[0] - pad <= cx <= b[2] + pad and b[1] - pad <= cy <= b[3] + pad:
+            return True
+        ix = min(box[2], b[2]) - max(box[0], b[0])
+        iy = min(box[3], b[3]) - max(box[1], b[1])
+        if ix > 0 and iy > 0 and ix * iy >= 0.3 * area:
+            return True
+    return False
+
+
+def _squash(s: str) -> str:
+    return "".join(ch for ch in s if ch.isalnum())
+
+
+#: a word another reading found where the chosen reading does not agree is added to the reviewed text when
+#: read with at least this confidence; read less surely, its letters are *disputed* (they hold the picture)
+ALT_CONFIDENCE = 70.0
+
+
+def merge_readings(base, others: list):
+    """``(page, disputed)``: ``base`` with every word another reading found that ``base`` does not agree
+    with — outside ``base``'s words, or over them but read differently — appended on a line per reading
+    with its boxes and confidences (each word once) when it was read with :data:`ALT_CONFIDENCE`, so that
+    the text a reviewer sees and detection reads holds what any reading saw and a masked alternative burns
+    the pixels of the word it stands for; ``disputed``: the letters of such words read less surely."""
+    import dataclasses
+
+    text = base.text
+    boxes = list(base.boxes)
+    confs = list(base.confidences) + [100.0] * (len(base.text) - len(base.confidences))
+    heights = list(base.line_heights) + [0.0] * (len(base.text) - len(base.line_heights))
+    mine = [(box, _squash(base.text[a:b])) for a, b, box in _word_runs(base)]
+    seen: list[tuple[tuple, str]] = []
+    added = disputed = 0
+    for other in others:
+        oc = list(other.confidences) + [0.0] * (len(other.text) - len(other.confidences))
+        oh = list(other.line_heights) + [0.0] * (len(other.text) - len(other.line_heights))
+        line: list[tuple[int, int]] = []
+        for a, b, box in _word_runs(other):
+            word = _squash(other.text[a:b])
+            if len(_TEXTY.findall(word)) < 2:
+                continue
+            pad = 0.25 * max(1.0, box[3] - box[1])
+            under = "".join(t for bx, t in mine if _covered(bx, [box], pad) or _covered(box, [bx], pad))
+            if word in under:
+                continue                       # base read the same there
+            if any(word == t and _covered(box, [bx], pad) for bx, t in seen):
+                continue                       # another reading already added it
+            seen.append((box, word))
+            if min(oc[a:b] or [0.0]) >= ALT_CONFIDENCE:
+                line.append((a, b))
+            elif not under:                    # ink the surest reading left alone, read unsurely
+                disputed += len(_TEXTY.findall(word))
+        for k, (a, b) in enumerate(line):
+            sep = " " if k else ("\n" if text and not text.endswith("\n") else "")
+            if sep:
+                text += sep
+                boxes.append(None)
+                confs.append(100.0)
+                heights.append(0.0)
+            text += other.text[a:b]
+            boxes += other.boxes[a:b]
+            confs += oc[a:b]
+            heights += oh[a:b]
+            added += b - a
+    if not added:
+        return base, disputed
+    return dataclasses.replace(base, text=text, boxes=boxes, confidences=confs, line_heights=heights,
+                               words=base.words + 1), disputed
 
 
 def ocr_frame(frame):
@@ -526,19 +695,20 @@ def check_frame(frame) -> str:
 
 
 def read_frame(frame) -> tuple[str, Any]:
-    """``(verdict, page)`` for one decoded frame over its :func:`ocr_readings`: a reading with verdict
-    ``read`` is taken when no other reading found clearly more letters (then the picture holds text the
-    confident reading missed); otherwise the worst verdict of all readings (fail closed) with its page."""
+    """``(verdict, page)`` for one decoded frame over its :func:`ocr_readings`: the surest reading with
+    verdict ``read`` (most letters, then confidence), with the words the other readings found and it does
+    not agree with merged in (:func:`merge_readings`) — ``read`` only if the merged page still is and at
+    most :data:`READ_MAX_WEAK` letters are disputed (two readings that disagree on a word neither reads
+    surely: held). Without a ``read`` reading, the worst verdict of all readings (fail closed)."""
     readings = ocr_readings(frame)
     plain = background_share(frame) >= PLAIN_BACKGROUND
     judged = [(frame_verdict(p, plain), p) for p in readings]
-    most = max(len(_TEXTY.findall(p.text)) for p in readings)
-    good = [(v, p) for v, p in judged if v == "read"]
+    good = [p for v, p in judged if v == "read"]
     if good:
-        v, p = max(good, key=lambda vp: (len(_TEXTY.findall(vp[1].text)), vp[1].confidence))
-        if len(_TEXTY.findall(p.text)) * 1.25 + 3 >= most:
-            return v, p
-        return "text", p
+        base = max(good, key=lambda p: (len(_TEXTY.findall(p.text)), p.confidence))
+        merged, disputed = merge_readings(base, [p for p in readings if p is not base])
+        ok = frame_verdict(merged, plain) == "read" and disputed <= READ_MAX_WEAK
+        return ("read" if ok else "text"), merged
     return min(judged, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
 
 
