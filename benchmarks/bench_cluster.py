@@ -69,7 +69,8 @@ def build_corpus(folder: Path, n: int, seed: int = 23) -> int:
     return chars
 
 
-def run_cli(src: Path, out: Path, workers: int, model: str | None, diagnostics: bool = False) -> dict:
+def run_cli(src: Path, out: Path, workers: int, model: str | None, diagnostics: bool = False,
+            threads: int | None = None) -> dict:
     """One CLI run; ``diagnostics``: with Dask's worker profiler / GIL monitor / 0.5 s system monitor on
     (Dask's defaults, i.e. without ``cluster.run.WORKER_QUIET``) for the comparison."""
     import resource
@@ -89,6 +90,8 @@ def run_cli(src: Path, out: Path, workers: int, model: str | None, diagnostics: 
             "--summary-json", str(summary)]
     if model:
         args += ["--model", model]
+    if threads:
+        args += ["--threads", str(threads)]
     before = load()
     t0 = time.perf_counter()
     try:
@@ -106,6 +109,30 @@ def run_cli(src: Path, out: Path, workers: int, model: str | None, diagnostics: 
                 cpu_workers=(ru1c.ru_utime + ru1c.ru_stime) - (ru0c.ru_utime + ru0c.ru_stime),
                 cpu_client=(ru1s.ru_utime + ru1s.ru_stime) - (ru0s.ru_utime + ru0s.ru_stime))
     return data
+
+
+def _matmul_loop(reps: int = 1200) -> float:
+    import numpy as np
+
+    a = np.random.default_rng(0).random((256, 256), dtype=np.float32)
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        a @ a
+    return time.perf_counter() - t0
+
+
+def core_probe() -> dict:
+    """How many cores two processes really get: a single-threaded float32 matrix-product loop alone, then two
+    at once in separate processes; 2 x alone / at-once is the ceiling of any 2-process ratio on this machine."""
+    import multiprocessing as mp
+
+    os.environ.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(2) as pool:
+        pool.map(_matmul_loop, [10, 10])                               # start-up out of the timing
+        alone = min(pool.apply(_matmul_loop) for _ in range(2))
+        both = max(pool.map(_matmul_loop, [1200, 1200]))
+    return {"alone_s": alone, "two_at_once_s": both, "ceiling": 2 * alone / both}
 
 
 def ping_overhead(n: int) -> dict:
@@ -150,18 +177,29 @@ def main() -> int:
     ap.add_argument("--diagnostics", choices=["off", "on", "both"], default="off",
                     help="Dask's worker diagnostics (profiler, GIL monitor): off = the product's setting "
                          "(cluster.run.WORKER_QUIET), on = Dask's defaults, both = interleaved comparison")
+    ap.add_argument("--threads", type=int,
+                    help="ONNX Runtime threads per worker's detector in every run (default: the CLI's own "
+                         "choice, cores // workers: 2 for one worker here, 1 each for two). --threads 1 "
+                         "compares scale-out at equal threads per worker")
+    ap.add_argument("--no-core-probe", action="store_true", help="skip the two-process arithmetic ceiling probe")
     a = ap.parse_args()
-    res: dict = {"machine": load()}
+    res: dict = {"machine": load(), "threads": a.threads or "cores // workers"}
+    if not a.no_core_probe:
+        cp = core_probe()
+        res["core_probe"] = cp
+        print(f"core probe: a 1-thread matrix-product loop {cp['alone_s']:.2f} s alone, {cp['two_at_once_s']:.2f} s "
+              f"two at once -> 2-process ceiling {cp['ceiling']:.2f}x ({load()})", flush=True)
     variants = {"off": [False], "on": [True], "both": [True, False]}[a.diagnostics]
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as d:
         root = Path(d)
         chars = build_corpus(root / "in", a.files)
-        print(f"corpus: {a.files} files, {chars:,} characters ({load()})", flush=True)
+        print(f"corpus: {a.files} files, {chars:,} characters ({load()}); ONNX threads per worker: "
+              f"{a.threads or 'cores // workers'}", flush=True)
         runs: dict = {}
         for rnd in range(a.repeat):
             for diag in variants:
                 for w in a.workers:
-                    r = run_cli(root / "in", root / f"out{w}", w, a.model, diagnostics=diag)
+                    r = run_cli(root / "in", root / f"out{w}", w, a.model, diagnostics=diag, threads=a.threads)
                     key = ("diag-on " if diag else "") + f"{w}"
                     runs.setdefault(key, []).append(r)
                     ps = r["processing_seconds"]
@@ -175,13 +213,17 @@ def main() -> int:
         med = {k: statistics.median(x["processing_seconds"] for x in v) for k, v in runs.items()}
         for prefix in ("diag-on ", ""):
             if prefix + "1" in med and prefix + "2" in med:
-                ratio = med[prefix + "1"] / med[prefix + "2"]
-                res[("diag_on_" if prefix else "") + "ratio_2_over_1"] = ratio
+                # each round runs 1 then 2 workers back to back: the ratio of a round's pair sees the same
+                # machine load on both sides; the median of those pairs is the figure (a ratio of medians
+                # mixes rounds run under different loads)
                 ratios = [x["processing_seconds"] / y["processing_seconds"]
                           for x, y in zip(runs[prefix + "1"], runs[prefix + "2"])]
+                ratio = statistics.median(ratios)
+                res[("diag_on_" if prefix else "") + "ratio_2_over_1"] = ratio
+                res[("diag_on_" if prefix else "") + "ratios_per_round"] = ratios
                 print(f"{'diagnostics on: ' if prefix else ''}2 workers / 1 worker throughput: {ratio:.2f}x "
-                      f"(median processing time of {a.repeat}; per round {', '.join(f'{q:.2f}' for q in ratios)})",
-                      flush=True)
+                      f"(median of {len(ratios)} interleaved rounds: {', '.join(f'{q:.2f}' for q in ratios)}; "
+                      f"ratio of median times {med[prefix + '1'] / med[prefix + '2']:.2f})", flush=True)
         per_file = {k: statistics.median(x["processing_seconds"] * int(k.split()[-1]) / max(1, x["processed"])
                                          for x in v) for k, v in runs.items()}
         cpu_file = {k: statistics.median((x["cpu_workers"]) / max(1, x["processed"]) for x in v)
@@ -191,10 +233,11 @@ def main() -> int:
         print("worker-seconds per file: " + ", ".join(f"{k} worker(s) {v * 1000:.0f} ms" for k, v in per_file.items()))
         print("worker CPU seconds per file (start-up included): "
               + ", ".join(f"{k} worker(s) {v * 1000:.0f} ms" for k, v in cpu_file.items()))
-    ov = ping_overhead(a.ping)
-    res["task_overhead"] = ov
-    print(f"per-task overhead: {ov['tasks']} no-op tasks on 2 workers in {ov['seconds']:.2f} s = "
-          f"{ov['ms_per_task']:.2f} ms/task [{ov['load_before']} -> {ov['load_after']}]", flush=True)
+    if a.ping > 0:
+        ov = ping_overhead(a.ping)
+        res["task_overhead"] = ov
+        print(f"per-task overhead: {ov['tasks']} no-op tasks on 2 workers in {ov['seconds']:.2f} s = "
+              f"{ov['ms_per_task']:.2f} ms/task [{ov['load_before']} -> {ov['load_after']}]", flush=True)
     mo = manifest_overhead(500)
     res["manifest"] = mo
     print(f"manifest: {mo['ms_per_commit']:.2f} ms per result commit ({load()})")
