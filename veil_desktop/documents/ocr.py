@@ -127,23 +127,64 @@ def _cancel_requested() -> bool:
     return bool(fn is not None and fn(-1, -1))
 
 
-def _api():
-    api = getattr(_local, "api", None)
+#: Tesseract's page segmentation mode for "sparse text": find as much text as possible in no particular
+#: order (a business card photographed on a desk, labels scattered over a picture), where PSM 6's single
+#: uniform block finds nothing
+PSM_SPARSE = 11
+
+
+def _api(psm: int | None = None):
+    """This thread's Tesseract engine for page segmentation mode ``psm`` (default :data:`PSM`, or
+    ``$VEIL_OCR_PSM``); one engine per mode and thread, created on first use."""
+    mode = int(os.environ.get("VEIL_OCR_PSM", PSM)) if psm is None else int(psm)
+    apis = getattr(_local, "apis", None)
+    if apis is None:
+        apis = _local.apis = {}
+    api = apis.get(mode)
     if api is None:
         import tesserocr
 
         if not available():
             raise RuntimeError("OCR is not available: tesserocr or the models in resources/tessdata are missing.")
-        api = tesserocr.PyTessBaseAPI(path=str(tessdata_dir()) + os.sep, lang=LANG,
-                                      psm=int(os.environ.get("VEIL_OCR_PSM", PSM)), oem=tesserocr.OEM.LSTM_ONLY)
+        api = tesserocr.PyTessBaseAPI(path=str(tessdata_dir()) + os.sep, lang=LANG, psm=mode,
+                                      oem=tesserocr.OEM.LSTM_ONLY)
         api.SetVariable("debug_file", os.devnull)
-        _local.api = api
+        apis[mode] = api
     return api
+
+
+#: Pillow modes whose samples are wider than 8 bits
+HIGH_DEPTH_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I", "F")
+
+
+def eight_bit(img):
+    """``img`` as an 8-bit grey image when its samples are wider (16-bit grey PNG/TIFF, 32-bit integer,
+    float), scaled by the range its depth implies, as a viewer shows it; any other image unchanged.
+    Pillow's own ``convert("L")``/``("RGB")`` clips such samples at 255, which turns a 16-bit grey page
+    (0..65535) white: OCR then reads nothing of a picture a person reads at once."""
+    if img.mode not in HIGH_DEPTH_MODES:
+        return img
+    import numpy as np
+    from PIL import Image
+
+    a = np.asarray(img.convert("I") if img.mode.startswith("I;16") else img, dtype=np.float64)
+    if a.size == 0:
+        return Image.new("L", img.size, 255)
+    a = np.nan_to_num(a, nan=0.0, posinf=0.0, neginf=0.0)
+    hi = float(a.max())
+    if img.mode == "F" and hi <= 1.0:
+        a = a * 255.0
+    elif img.mode.startswith("I;16") or 255 < hi <= 65535:
+        a = a / 257.0
+    elif hi > 65535:
+        a = a * (255.0 / hi)
+    return Image.fromarray(np.clip(np.rint(a), 0, 255).astype(np.uint8), "L")
 
 
 def _gray(img):
     from PIL import Image
 
+    img = eight_bit(img)
     if img.mode not in ("L", "RGB"):
         img = img.convert("RGBA") if "A" in img.getbands() or img.mode == "P" else img.convert("RGB")
         if img.mode == "RGBA":  # transparent background -> white, not black
@@ -352,8 +393,9 @@ def _spaces_from_text(line: str, symbols: list[str]) -> list[bool] | None:
     return out
 
 
-def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
-    """OCR one page image (a PIL image). ``progress()`` returning True cancels (``OcrCancelled``)."""
+def ocr_image(image, *, progress: Callable[[], bool] | None = None, psm: int | None = None) -> OcrPage:
+    """OCR one page image (a PIL image). ``progress()`` returning True cancels (``OcrCancelled``).
+    ``psm``: Tesseract's page segmentation mode (default :data:`PSM`; :data:`PSM_SPARSE` for pictures)."""
     from PIL import Image
 
     src_w, src_h = image.size
@@ -363,7 +405,7 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
         factor = math.sqrt(MAX_OCR_PIXELS / float(src_w * src_h))
         gray = gray.resize((max(1, int(src_w * factor)), max(1, int(src_h * factor))), Image.BILINEAR)
     gray = _positive(gray)
-    api = _api()
+    api = _api(psm)
 
     def cancelled() -> None:
         if (progress is not None and progress()) or _cancel_requested():
@@ -380,6 +422,21 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
         if again.confidence > page.confidence + 5:
             page = again
     return page
+
+
+def ocr_plain(image, *, psm: int = PSM_SPARSE) -> OcrPage:
+    """One Tesseract reading of ``image`` as it is (grey, no deskew, despeckle, rule removal, inversion or
+    second look) in page segmentation mode ``psm``. For pictures, a view beside :func:`ocr_image`'s: a
+    photographed business card on a dark desk is taken for a negative page and its desk for rules there,
+    and reads as nothing; read as it is in sparse mode it reads whole."""
+    src_w, src_h = image.size
+    gray = _gray(image)
+    if src_w * src_h > MAX_OCR_PIXELS:
+        raise ValueError("picture too large for a plain reading")
+    if _cancel_requested():
+        raise OcrCancelled()
+    symbols, conf = _recognise(_api(psm), gray)
+    return _page(symbols, conf, src_w, src_h, 1.0, 0, 0.0, extra=0)
 
 
 #: a page read with less mean confidence than this, whose lines (median) are under UPSCALE_BELOW_PX high and

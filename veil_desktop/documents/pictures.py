@@ -218,6 +218,7 @@ def _decode(data: bytes, kind: str) -> tuple[list, dict]:
             raise PictureError(f"more than {limits.MAX_PICTURE_FRAMES} frames")
         frames, durations = [], []
         total = 0
+        turn = _upright(_orientation(img))
         for i, frame in enumerate(ImageSequence.Iterator(img)):
             if i >= limits.MAX_PICTURE_FRAMES:
                 raise PictureError(f"more than {limits.MAX_PICTURE_FRAMES} frames")
@@ -229,7 +230,10 @@ def _decode(data: bytes, kind: str) -> tuple[list, dict]:
                 raise PictureError(f"more than {limits.MAX_PICTURE_TOTAL_PIXELS:,} pixels in all frames")
             frame.load()
             durations.append(int(frame.info.get("duration", 0) or 0))
-            frames.append(_fresh(frame, kind))
+            fresh = _fresh(frame, kind)
+            # the EXIF orientation is metadata the rebuilt picture does not carry: applied to the pixels,
+            # so it shows (and is read by OCR) as a viewer showed the original
+            frames.append(fresh.transpose(turn) if turn is not None else fresh)
         if not frames:
             raise PictureError("no frames")
         return frames, {"durations": durations, "loop": "loop" in img.info}
@@ -239,6 +243,25 @@ def _decode(data: bytes, kind: str) -> tuple[list, dict]:
         raise PictureError("too large to decode") from None
     except Exception as e:  # noqa: BLE001 - damaged / hostile picture: fail closed
         raise PictureError(f"cannot be decoded ({type(e).__name__})") from None
+
+
+def _orientation(img) -> int:
+    """The EXIF orientation (1-8) of an opened picture; 1 when it has none or it cannot be read."""
+    try:
+        v = int(img.getexif().get(0x0112, 1) or 1)
+    except Exception:  # noqa: BLE001 - a damaged EXIF block: shown as stored
+        return 1
+    return v if 1 <= v <= 8 else 1
+
+
+def _upright(orientation: int):
+    """The transposition that shows pixels stored with EXIF ``orientation`` upright (as Pillow's
+    ``ImageOps.exif_transpose``); None for 1 (as stored)."""
+    from PIL import Image
+
+    t = Image.Transpose
+    return {2: t.FLIP_LEFT_RIGHT, 3: t.ROTATE_180, 4: t.FLIP_TOP_BOTTOM, 5: t.TRANSPOSE, 6: t.ROTATE_270,
+            7: t.TRANSVERSE, 8: t.ROTATE_90}.get(orientation)
 
 
 _KEEP_MODES = {
@@ -255,6 +278,8 @@ def _fresh(frame, kind: str):
     """A new image holding only ``frame``'s pixels (no ``info``: no ICC profile, comments, EXIF, text)."""
     from PIL import Image
 
+    from .ocr import eight_bit as ocr_eight_bit
+
     im = frame
     has_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode in ("P", "L", "RGB") and "transparency" in im.info)
     keep = _KEEP_MODES[kind]
@@ -269,7 +294,7 @@ def _fresh(frame, kind: str):
             bg.alpha_composite(rgba)
             im = bg.convert("RGB")
         elif im.mode in ("1", "L", "I", "I;16", "F") and "L" in keep:
-            im = im.convert("L")
+            im = im.convert("L") if im.mode in ("1", "L") else ocr_eight_bit(im)
         else:
             im = im.convert("RGB")
     return Image.frombytes(im.mode, im.size, im.tobytes())
@@ -444,10 +469,16 @@ def ocr_readings(frame) -> list:
     3. when the ink holds lines of small type (under :data:`SMALL_LINE` pixels: a 9 px footer, a 22 px
        strip), the ink view enlarged until they are :data:`TARGET_LINE` pixels high (at most
        :data:`OCR_MAX_SCALE` times) inside a white margin. Tesseract misses letters under ~20 px but reads
-       large type worse, so the size follows the type, not the picture.
+       large type worse, so the size follows the type, not the picture;
+    4. the stretched frame once more as it is (``ocr.ocr_plain``: no page clean-up) in Tesseract's *sparse
+       text* mode (``ocr.PSM_SPARSE``): the page reading takes a photographed business card on a dark desk
+       for a negative page with rules and finds nothing, and its mode takes a picture for one block of
+       text; the sparse mode looks for text anywhere.
 
     :func:`read_frame` merges what the others read and the surest one did not."""
-    from PIL import ImageOps
+    from PIL import ImageFilter, ImageOps
+
+    from . import ocr
 
     im = ImageOps.autocontrast(_on_white(frame).convert("L"), cutoff=1)
     w, h = im.size
@@ -462,6 +493,11 @@ def ocr_readings(frame) -> list:
             small.sort()
             scale = min(OCR_MAX_SCALE, max(1.5, TARGET_LINE / max(3, small[len(small) // 2])))
             out.append(_read(ink, w, h, scale, margin=True))
+    out.append(_read(im, w, h, margin=min(w, h) < OCR_MIN_SIDE, psm=ocr.PSM_SPARSE))
+    # 5. descreened: a 3x3 average turns halftone dots (a printed-and-scanned line, a dot-pattern type
+    #    face) back into strokes; read at its size, as the frame
+    flat = ImageOps.autocontrast(_on_white(frame).convert("L").filter(ImageFilter.BoxBlur(1)), cutoff=1)
+    out.append(_read(flat, w, h, margin=min(w, h) < OCR_MIN_SIDE))
     return out
 
 
@@ -511,7 +547,7 @@ def ink_view(frame):
 
 
 def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, resample=None,
-          prescaled: bool = False):  # noqa: C901
+          prescaled: bool = False, psm: int | None = None):  # noqa: C901
     """OCR ``im`` (``w``×``h`` frame pixels; enlarged ``scale`` times first unless ``prescaled``), boxes
     mapped back to the frame's pixels."""
     import dataclasses
@@ -532,7 +568,7 @@ def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, resam
     m = max(4, min(big.size) // 8) if margin else 0
     if m:
         big = ImageOps.expand(big, m, fill=255)
-    page = ocr.ocr_image(big)
+    page = ocr.ocr_image(big) if psm is None else ocr.ocr_plain(big, psm=psm)
     if sx == sy == 1.0 and not m:
         return page
 
@@ -647,7 +683,9 @@ def ocr_frame(frame):
 def _on_white(frame):
     from PIL import Image
 
-    im = frame
+    from . import ocr
+
+    im = ocr.eight_bit(frame)        # 16-bit / integer / float samples scaled, not clipped white
     if im.mode in ("RGBA", "LA", "PA", "P"):
         rgba = im.convert("RGBA")
         bg = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
@@ -694,9 +732,14 @@ def check_frame(frame) -> str:
     return read_frame(frame)[0]
 
 
+#: read_frame's base reading: the most confident of those with at least this share of the most letters read
+BASE_LETTER_SHARE = 0.8
+
+
 def read_frame(frame) -> tuple[str, Any]:
     """``(verdict, page)`` for one decoded frame over its :func:`ocr_readings`: the surest reading with
-    verdict ``read`` (most letters, then confidence), with the words the other readings found and it does
+    verdict ``read`` (the most confident of those that read at least :data:`BASE_LETTER_SHARE` of the most
+    letters any read), with the words the other readings found and it does
     not agree with merged in (:func:`merge_readings`) — ``read`` only if the merged page still is and at
     most :data:`READ_MAX_WEAK` letters are disputed (two readings that disagree on a word neither reads
     surely: held). Without a ``read`` reading, the worst verdict of all readings (fail closed)."""
@@ -705,11 +748,29 @@ def read_frame(frame) -> tuple[str, Any]:
     judged = [(frame_verdict(p, plain), p) for p in readings]
     good = [p for v, p in judged if v == "read"]
     if good:
-        base = max(good, key=lambda p: (len(_TEXTY.findall(p.text)), p.confidence))
+        # the surest of the readings that found nearly as many letters as the one that found most
+        most = max(len(_TEXTY.findall(p.text)) for p in good)
+        near = [p for p in good if len(_TEXTY.findall(p.text)) >= BASE_LETTER_SHARE * most]
+        base = max(near, key=lambda p: (p.confidence, len(_TEXTY.findall(p.text))))
         merged, disputed = merge_readings(base, [p for p in readings if p is not base])
         ok = frame_verdict(merged, plain) == "read" and disputed <= READ_MAX_WEAK
         return ("read" if ok else "text"), merged
-    return min(judged, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
+    # no sure reading: the worst verdict decides (fail closed) — of the frame's own readings, and of the
+    # extra views (ink, sparse, descreened) only where they read something shaped like a value (a Hangul
+    # word, digits): on a photo those views make letters out of fur and leaves ("\\ y - SF", "Pee"), which
+    # held ordinary pictures without holding anything a value could be in
+    own = 2 if min(frame.size) < OCR_MIN_SIDE else 1
+    counted = judged[:own] + [(v, p) for v, p in judged[own:] if v == "clean" or value_shaped(p.text)]
+    return min(counted, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
+
+
+_VALUE_SHAPED = re.compile(r"[가-힣]{2,}|\d{3,}|[0-9][0-9\-. ]{3,}[0-9]|[A-Za-z]{4,}|@")
+
+
+def value_shaped(text: str) -> bool:
+    """Whether OCR text holds something a personal value could be (or be part of): two Hangul syllables
+    in a row, three digits, a Latin word of four letters, an ``@``."""
+    return bool(_VALUE_SHAPED.search(text or ""))
 
 
 @dataclass
