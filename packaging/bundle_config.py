@@ -44,6 +44,11 @@ EXCLUDED_MODULES = [
     # draws each embedded font's glyphs to catch a lying ToUnicode map (without it every PDF font would be
     # "not checkable" in the bundle only), and the self-test's OCR page draws its Korean text with it.
     "PIL._avif", "PIL._webp", "PIL._imagingtk", "PIL.ImageTk", "PIL.ImageQt",
+    # the cluster extra (issue 23: "the offline bundle need not carry it"): Dask distributed and what only it
+    # pulls in (TLS via cryptography, tornado, msgpack ...); `--workers`/`--scheduler` then say to install
+    # veil-desktop[cluster] (cluster.run)
+    "dask", "distributed", "cryptography", "tornado", "msgpack", "cloudpickle", "toolz", "tlz", "zict",
+    "tblib", "partd", "locket", "fsspec", "sortedcontainers", "click",
     # reached only through optional imports (numba's HTML annotation, pygments' image formatter)
     "pygments", "jinja2", "markupsafe", "yaml",
     # numba extras that need compilers / GPUs / other packages

@@ -138,6 +138,8 @@ def test_excludes_spare_everything_the_app_needs(monkeypatch):
     assert "PIL._imagingft" not in excludes and "PIL.ImageFont" not in excludes
     # and the heavy dev-only stacks are out
     assert {"torch", "transformers", "pytest", "tkinter", "onnx"} <= excludes
+    # and the cluster extra (Dask distributed and its TLS stack): not in the offline bundle
+    assert {"dask", "distributed", "cryptography", "tornado"} <= excludes
 
 
 def test_spec_hiddenimports_are_real_modules(monkeypatch):

@@ -338,3 +338,34 @@ def test_extra_views_count_only_when_they_read_something_value_shaped(text, shap
     """A picture without a sure reading is held by the worst of its readings; of the extra views (ink,
     sparse, descreened) only readings that could hold a value count (they read fur and leaves as letters)."""
     assert pictures.value_shaped(text) is shaped
+
+
+def _page(words: list[tuple[str, tuple, float]]) -> "ocr.OcrPage":
+    """An OcrPage of ``words`` (text, box, confidence), one space between them."""
+    text, boxes, confs = "", [], []
+    for k, (w, box, c) in enumerate(words):
+        if k:
+            text += " "
+            boxes.append(None)
+            confs.append(100.0)
+        x0, y0, x1, y1 = box
+        step = (x1 - x0) / len(w)
+        for i, ch in enumerate(w):
+            text += ch
+            boxes.append((x0 + i * step, y0, x0 + (i + 1) * step, y1))
+            confs.append(c)
+    return ocr.OcrPage(text, boxes, 90.0, 800, 200, words=len(words), line_heights=[20.0] * len(text),
+                       confidences=confs)
+
+
+@pytest.mark.parametrize("stray, disputes", [("zalitossr", False), ("Retnes", False), ("김민수", True),
+                                             ("4482", True), ("kim1203", True)])
+def test_an_unsure_word_outside_the_sure_reading_disputes_it_only_in_a_value_shape(stray, disputes):
+    """merge_readings: an unsure word another view reads where the surest reading read nothing disputes it
+    (a file with more than two such letters is held) when it could be part of a Korean value; Latin
+    garbage over an icon or scan noise does not (an English settings dialog was held for it)."""
+    base = _page([("Server", (10, 10, 90, 30), 95.0), ("port", (100, 10, 150, 30), 95.0)])
+    other = _page([("Server", (10, 10, 90, 30), 90.0), (stray, (400, 120, 520, 140), 40.0)])
+    merged, disputed = pictures.merge_readings(base, [other])
+    assert (disputed > 0) is disputes
+    assert stray not in merged.text          # unsure words are not added to the reviewed text

@@ -623,6 +623,11 @@ def _squash(s: str) -> str:
 ALT_CONFIDENCE = 70.0
 
 
+#: merge_readings: an unsure word the base reading left alone disputes it when it could be (part of) a
+#: Korean value: two Hangul syllables or three digits (words are compared squashed: letters and digits only)
+_DISPUTABLE = re.compile(r"[가-힣]{2,}|\d{3,}")
+
+
 def merge_readings(base, others: list):
     """``(page, disputed)``: ``base`` with every word another reading found that ``base`` does not agree
     with — outside ``base``'s words, or over them but read differently — appended on a line per reading
@@ -655,7 +660,9 @@ def merge_readings(base, others: list):
             seen.append((box, word))
             if min(oc[a:b] or [0.0]) >= ALT_CONFIDENCE:
                 line.append((a, b))
-            elif not under:                    # ink the surest reading left alone, read unsurely
+            elif not under and _DISPUTABLE.search(word):
+                # ink the surest reading left alone, read unsurely, in a shape a Korean value takes (a
+                # Hangul word, digits); unsure Latin garbage over icons and scan noise is not a dispute
                 disputed += len(_TEXTY.findall(word))
         for k, (a, b) in enumerate(line):
             sep = " " if k else ("\n" if text and not text.endswith("\n") else "")
