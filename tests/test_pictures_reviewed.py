@@ -369,3 +369,28 @@ def test_an_unsure_word_outside_the_sure_reading_disputes_it_only_in_a_value_sha
     merged, disputed = pictures.merge_readings(base, [other])
     assert (disputed > 0) is disputes
     assert stray not in merged.text          # unsure words are not added to the reviewed text
+
+
+def test_a_value_cut_over_two_neighbouring_pictures_holds_both(tmp_path):
+    """One line cut into two pictures shown side by side (red team 2, o): each reads only fragments the
+    detector cannot recognise (`… 010-34` / `56-7890`), so both pictures hold the file; two whole cards of
+    the same height, side by side, do not."""
+    line = card(text=f"신청인 성명 {NAME} 연락처 {PHONE}", size=(900, 110))
+    cut = 560                       # inside the phone number
+    left, right = line.crop((0, 0, cut, 110)), line.crop((cut, 0, 900, 110))
+    src = docx_with(tmp_path, {"media/image1.png": save(left, "PNG"), "media/image2.png": save(right, "PNG")},
+                    name="split.docx")
+    doc = open_document(src)
+    assert doc.needs_review
+    assert sorted(u.where for u in doc.unreadable) == ["picture 1", "picture 2"]
+    assert all("runs on into the next picture" in u.caption_en for u in doc.unreadable)
+    assert all("나뉘어 있을 수 있습니다" in u.caption for u in doc.unreadable)
+    assert "picture" not in {p.kind for p in doc.parts}
+    # control: two separate cards (white margins at the seam) are reviewed as two pictures
+    a = card(text=f"담당자 {NAME}", size=(500, 110))
+    b = card(text=f"연락처 {PHONE}", size=(520, 110))
+    src = docx_with(tmp_path, {"media/image1.png": save(a, "PNG"), "media/image2.png": save(b, "PNG")},
+                    name="two.docx")
+    doc = open_document(src)
+    assert not doc.needs_review and doc.unreadable == ()
+    assert NAME in picture_text(doc, 1) and PHONE in picture_text(doc, 2)

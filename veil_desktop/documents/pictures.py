@@ -451,6 +451,8 @@ _WHY = {
     "text": ("그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"),
     "ink": ("그림 속 글씨를 확실히 읽지 못했습니다", "holds marks OCR cannot read with confidence"),
     "read": ("그림 속 글자는 가려지지 않습니다", "holds text that masking cannot reach"),
+    "split": ("옆 그림으로 이어지는 글자가 있어 값이 두 그림에 나뉘어 있을 수 있습니다",
+              "holds text that runs on into the next picture (a value may be split between the two)"),
     "unsure": ("그림 속 글자를 확실히 읽지 못해 가릴 수 없습니다", "holds text OCR cannot read surely enough to mask"),
     "undecodable": ("그림을 열 수 없어 글자를 확인하지 못했습니다", "could not be decoded to check for text"),
     "unchecked": ("글자가 있는지 확인하지 못했습니다", "not checked for text"),
@@ -815,6 +817,7 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
     checked = 0
     have_ocr: bool | None = None
     seen: dict[bytes, tuple[str, list]] = {}
+    side: list[tuple[str, int, Any]] = []      # read single-frame pictures, in order: checked in pairs
     for m in members:
         if m.name in gone or not claims_picture(m.name, m.data):
             continue
@@ -852,6 +855,8 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
                             found.add(v)
                             pages.append(page)
                         verdict = next((v for v in _WORST if v in found), "clean")
+                        if verdict == "read" and len(frames) == 1 and len(side) < MAX_SEAM_PICTURES:
+                            side.append((m.name, k, frames[0]))
                     del rb
             seen[digest] = (verdict, pages)
         where = f"picture {k}"
@@ -870,6 +875,13 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
             rv.actions[m.name] = "blank"
         else:
             rv.actions[m.name] = "remove"
+    if pol is PicturePolicy.REVIEW:
+        for name in split_values(side):
+            if name in rv.read:
+                n = rv.read.pop(name)[0]
+                rv.verdicts[f"picture {n}"] = "text"
+                rv.unreadable.append(_unreadable(n, *_WHY["split"]))
+        rv.unreadable.sort(key=lambda u: _num(u.where))
     blanked = sorted((w for w, n in _where_of(rv, members, gone).items() if rv.actions.get(n) == "blank"),
                      key=_num)
     dropped = sorted((w for w, n in _where_of(rv, members, gone).items() if rv.actions.get(n) == "remove"),
@@ -888,6 +900,40 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
         rv.notes.append("Pictures holding text or that could not be checked were removed "
                         f"(picture policy: {pol.value}): {', '.join(dropped)}.")
     return rv
+
+
+#: split_values looks at most this many read pictures (in document order), pairs of neighbours only
+MAX_SEAM_PICTURES = 24
+
+
+def split_values(side: list) -> set[str]:
+    """Names of read pictures a value may be cut across: for each two neighbours (``(name, k, frame)`` in
+    document order) of about the same height, the two are read side by side (the first on the left, as
+    a row of pictures shows them); a word whose box crosses the seam and has a Korean value's shape (two
+    Hangul syllables, three digits) means text runs on from one picture into the other. Each picture alone
+    reads only fragments (``주 … 010-41`` / ``아람 93-5527``) that no detector recognises."""
+    from PIL import Image, ImageOps
+
+    from . import ocr
+
+    out: set[str] = set()
+    for (na, _ka, fa), (nb, _kb, fb) in zip(side, side[1:]):
+        ha, hb = fa.height, fb.height
+        if abs(ha - hb) > max(2, 0.02 * max(ha, hb)):
+            continue
+        w = fa.width + fb.width
+        if w * max(ha, hb) > limits.MAX_PICTURE_PIXELS:
+            continue
+        row = Image.new("RGB", (w, max(ha, hb)), "white")
+        row.paste(_on_white(fa), (0, 0))
+        row.paste(_on_white(fb), (fa.width, 0))
+        page = ocr.ocr_image(ImageOps.autocontrast(row.convert("L"), cutoff=1))
+        seam = fa.width
+        for a, b, box in _word_runs(page):
+            if box[0] < seam - 1 and box[2] > seam + 1 and _DISPUTABLE.search(_squash(page.text[a:b])):
+                out.update((na, nb))
+                break
+    return out
 
 
 def _num(where: str) -> int:
