@@ -188,23 +188,20 @@ def hard_views(path: Path) -> list[tuple[str, str]]:
     return views
 
 
-def find_leaks(path: Path, keys: list[str], values: dict, ocr: bool) -> list[tuple[str, str, str]]:
-    """The leak rule of KOREAN_MASKING.md per planted value (2 syllables of a name, 4 digits of a number) over
-    leak_oracle's text views of the output and redteam2_oracle's OCR of every output picture."""
+def patterns(keys: list[str], values: dict) -> dict:
+    """The leak rule of KOREAN_MASKING.md per planted value: any 2 syllables of a name, 4 digits of a number."""
     import re
 
-    import leak_oracle as lo
-    import redteam2_oracle
+    return {k: ([("sub", values[k][i:i + 2]) for i in range(len(values[k]) - 1)] if k.startswith("NAME")
+                else [("digits", re.sub(r"\D", "", values[k]))]) for k in keys}
 
-    pats = {}
-    for k in keys:
-        val = values[k]
-        if k.startswith("NAME"):
-            pats[k] = [("sub", val[i:i + 2]) for i in range(len(val) - 1)]
-        else:
-            pats[k] = [("digits", re.sub(r"\D", "", val))]
-    found, seen = [], set()
-    for where, text in lo.views_of(path, ocr) + redteam2_oracle.extra_views(path, ocr) + hard_views(path):
+
+def match_views(views, pats: dict, keys: list[str], found: list, seen: set) -> list:
+    """``found`` extended with ``(key, where, excerpt)`` for every key not yet ``seen`` that a view shows
+    (normalised by leak_oracle, with and without separators)."""
+    import leak_oracle as lo
+
+    for where, text in views:
         for seps in (True, False):
             t = lo.norm(text, seps)
             for k in keys:
@@ -214,18 +211,31 @@ def find_leaks(path: Path, keys: list[str], values: dict, ocr: bool) -> list[tup
     return found
 
 
-def generate(dest: Path) -> list[dict]:
+def find_leaks(path: Path, keys: list[str], values: dict, ocr: bool) -> list[tuple[str, str, str]]:
+    """The leak rule of KOREAN_MASKING.md per planted value (2 syllables of a name, 4 digits of a number) over
+    leak_oracle's text views of the output and redteam2_oracle's OCR of every output picture."""
+    import leak_oracle as lo
+    import redteam2_oracle
+
+    views = lo.views_of(path, ocr) + redteam2_oracle.extra_views(path, ocr) + hard_views(path)
+    return match_views(views, patterns(keys, values), keys, [], set())
+
+
+def generate(dest: Path, build=build, values: dict = VALUES, cls: str = "P") -> list[dict]:
+    """DEST/in/* and DEST/manifest.json (redteam2's format) for the files ``build()`` makes."""
     (dest / "in").mkdir(parents=True, exist_ok=True)
     man = []
     for name, data, keys in build():
         (dest / "in" / name).write_bytes(data)
-        man.append({"file": name, "class": "P", "variant": name[0], "values": keys})
-    (dest / "manifest.json").write_text(json.dumps({"values": VALUES, "files": man}, ensure_ascii=False, indent=1),
+        man.append({"file": name, "class": cls, "variant": name[0], "values": keys})
+    (dest / "manifest.json").write_text(json.dumps({"values": values, "files": man}, ensure_ascii=False, indent=1),
                                         encoding="utf-8")
     return man
 
 
-def main(argv: list[str]) -> int:
+def cli(argv: list[str], *, build=build, values: dict = VALUES, cls: str = "P", find=find_leaks) -> int:
+    """``generate | run | selfcheck DIR [--base CHECKOUT]`` for a batch (``build``, its ``values``, its
+    leak finder ``find``)."""
     import argparse
 
     ap = argparse.ArgumentParser()
@@ -233,24 +243,25 @@ def main(argv: list[str]) -> int:
     ap.add_argument("dir", type=Path)
     ap.add_argument("--base", type=Path, default=ROOT, help="checkout whose veil_desktop is run")
     a = ap.parse_args(argv)
-    man = generate(a.dir)
+    man = generate(a.dir, build, values, cls)
     print(f"generated {len(man)} files in {a.dir / 'in'}")
     if a.cmd == "generate":
         return 0
-    if a.cmd == "selfcheck":      # the oracle must see every planted value in the inputs
-        vals = json.loads((a.dir / "manifest.json").read_text(encoding="utf-8"))["values"]
+    if a.cmd == "selfcheck":      # which planted values the oracle sees in the INPUTS (blind: cannot count a leak)
         blind = 0
-        for f in man:
-            got = {k for k, _, _ in find_leaks(a.dir / "in" / f["file"], f["values"], vals, True)}
-            miss = sorted(set(f["values"]) - got)
+        planted = [f for f in man if f["values"]]          # the controls hold none
+        for f in planted:
+            hits = find(a.dir / "in" / f["file"], f["values"], values, True)
+            miss = sorted(set(f["values"]) - {k for k, _, _ in hits})
             blind += bool(miss)
-            print(f"  {f['file']:32s} seen {sorted(got)}" + (f"  NOT SEEN {miss}" if miss else ""))
-        print(f"oracle blind on {blind} of {len(man)} inputs")
+            print(f"  {f['file']:32s} seen " + ", ".join(f"{k}@{w[:40]}" for k, w, _ in hits)
+                  + (f"  NOT SEEN {miss}" if miss else ""))
+        print(f"oracle blind (some value unseen) on {blind} of {len(planted)} inputs")
         return 1 if blind else 0
     summary = r2.redact(a.dir, a.base.resolve())
     import redteam2_oracle
 
-    res = redteam2_oracle.judge(a.dir, summary, ocr=True, find=find_leaks)
+    res = redteam2_oracle.judge(a.dir, summary, ocr=True, find=find)
     print(f"\n== {a.base}")
     for r in res:
         print(f"  {r['file']:32s} {r['status']:14s} {r['verdict']}")
@@ -260,6 +271,10 @@ def main(argv: list[str]) -> int:
     print(f"\n{len(res)} files: {n['LEAK']} published with a leak, {n['clean']} published clean, {n['held']} held, "
           f"{n['FALSE ALARM']} false alarms (controls held)")
     return 1 if n["LEAK"] or n["FALSE ALARM"] else 0
+
+
+def main(argv: list[str]) -> int:
+    return cli(argv)
 
 
 if __name__ == "__main__":

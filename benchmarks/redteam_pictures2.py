@@ -17,7 +17,6 @@ alpha composited over white paper, 16-bit grey scaled to 8 bits), mirrored (Draw
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -332,83 +331,15 @@ def shown_views(path: Path) -> list[tuple[str, str]]:
 def find_leaks(path: Path, keys: list[str], values: dict, ocr: bool) -> list[tuple[str, str, str]]:
     """Batch 1's finder (leak rule of KOREAN_MASKING.md over leak_oracle, redteam2_oracle and the ink
     views) plus the views of ``shown_views``."""
-    import leak_oracle as lo
-
     found = rp.find_leaks(path, keys, values, ocr)
     seen = {k for k, _, _ in found}
     if not ocr or len(seen) == len(keys):
         return found
-    pats = _patterns(keys, values)
-    for where, text in shown_views(path):
-        for seps in (True, False):
-            t = lo.norm(text, seps)
-            for k in keys:
-                if k not in seen and (hit := lo.find(pats[k], t)) is not None:
-                    seen.add(k)
-                    found.append((k, where, hit))
-    return found
-
-
-def _patterns(keys: list[str], values: dict) -> dict:
-    import re
-    out = {}
-    for k in keys:
-        val = values[k]
-        out[k] = ([("sub", val[i:i + 2]) for i in range(len(val) - 1)] if k.startswith("NAME")
-                  else [("digits", re.sub(r"\D", "", val))])
-    return out
-
-
-def generate(dest: Path) -> list[dict]:
-    (dest / "in").mkdir(parents=True, exist_ok=True)
-    man = []
-    for name, data, keys in build():
-        (dest / "in" / name).write_bytes(data)
-        man.append({"file": name, "class": "P2", "variant": name[0], "values": keys})
-    (dest / "manifest.json").write_text(json.dumps({"values": VALUES, "files": man}, ensure_ascii=False, indent=1),
-                                        encoding="utf-8")
-    return man
+    return rp.match_views(shown_views(path), rp.patterns(keys, values), keys, found, seen)
 
 
 def main(argv: list[str]) -> int:
-    import argparse
-
-    ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["generate", "run", "selfcheck"])
-    ap.add_argument("dir", type=Path)
-    ap.add_argument("--base", type=Path, default=ROOT, help="checkout whose veil_desktop is run")
-    a = ap.parse_args(argv)
-    man = generate(a.dir)
-    print(f"generated {len(man)} files in {a.dir / 'in'}")
-    if a.cmd == "generate":
-        return 0
-    if a.cmd == "selfcheck":      # which planted values the oracle can see in the INPUTS (blind = cannot count a leak)
-        vals = json.loads((a.dir / "manifest.json").read_text(encoding="utf-8"))["values"]
-        blind = 0
-        for f in man:
-            if not f["values"]:
-                continue
-            hits = find_leaks(a.dir / "in" / f["file"], f["values"], vals, True)
-            got = {k for k, _, _ in hits}
-            miss = sorted(set(f["values"]) - got)
-            blind += bool(miss)
-            print(f"  {f['file']:32s} seen " + ", ".join(f"{k}@{w[:40]}" for k, w, _ in hits)
-                  + (f"  NOT SEEN {miss}" if miss else ""))
-        print(f"oracle blind (some value unseen) on {blind} of {sum(bool(f['values']) for f in man)} inputs")
-        return 1 if blind else 0
-    summary = r2.redact(a.dir, a.base.resolve())
-    import redteam2_oracle
-
-    res = redteam2_oracle.judge(a.dir, summary, ocr=True, find=find_leaks)
-    print(f"\n== {a.base}")
-    for r in res:
-        print(f"  {r['file']:32s} {r['status']:14s} {r['verdict']}")
-        for k, where, hit in r["leaks"]:
-            print(f"        {k:8s} in {where[:50]}: …{hit}…")
-    n = {v: sum(r["verdict"] == v for r in res) for v in ("LEAK", "clean", "held", "FALSE ALARM")}
-    print(f"\n{len(res)} files: {n['LEAK']} published with a leak, {n['clean']} published clean, {n['held']} held, "
-          f"{n['FALSE ALARM']} false alarms (controls held)")
-    return 1 if n["LEAK"] or n["FALSE ALARM"] else 0
+    return rp.cli(argv, build=build, values=VALUES, cls="P2", find=find_leaks)
 
 
 if __name__ == "__main__":
