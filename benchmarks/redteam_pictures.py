@@ -170,7 +170,6 @@ def _hard_variants(fr) -> list:
 
 
 def hard_views(path: Path) -> list[tuple[str, str]]:
-    import io
     import zipfile
 
     import redteam2_oracle

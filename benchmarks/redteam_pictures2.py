@@ -298,7 +298,6 @@ def _descreened(img) -> list:
 
 
 def shown_views(path: Path) -> list[tuple[str, str]]:
-    import io
     import zipfile
 
     from PIL import Image

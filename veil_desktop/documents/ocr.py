@@ -393,9 +393,9 @@ def _spaces_from_text(line: str, symbols: list[str]) -> list[bool] | None:
     return out
 
 
-def ocr_image(image, *, progress: Callable[[], bool] | None = None, psm: int | None = None) -> OcrPage:
-    """OCR one page image (a PIL image). ``progress()`` returning True cancels (``OcrCancelled``).
-    ``psm``: Tesseract's page segmentation mode (default :data:`PSM`; :data:`PSM_SPARSE` for pictures)."""
+def _scaled_gray(image):
+    """``(grey copy of image, factor)``: scaled down by ``factor`` when it holds more than
+    :data:`MAX_OCR_PIXELS` pixels."""
     from PIL import Image
 
     src_w, src_h = image.size
@@ -404,8 +404,17 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None, psm: int | N
     if src_w * src_h > MAX_OCR_PIXELS:
         factor = math.sqrt(MAX_OCR_PIXELS / float(src_w * src_h))
         gray = gray.resize((max(1, int(src_w * factor)), max(1, int(src_h * factor))), Image.BILINEAR)
+    return gray, factor
+
+
+def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
+    """OCR one page image (a PIL image). ``progress()`` returning True cancels (``OcrCancelled``)."""
+    from PIL import Image
+
+    src_w, src_h = image.size
+    gray, factor = _scaled_gray(image)
     gray = _positive(gray)
-    api = _api(psm)
+    api = _api()
 
     def cancelled() -> None:
         if (progress is not None and progress()) or _cancel_requested():
@@ -429,14 +438,11 @@ def ocr_plain(image, *, psm: int = PSM_SPARSE) -> OcrPage:
     second look) in page segmentation mode ``psm``. For pictures, a view beside :func:`ocr_image`'s: a
     photographed business card on a dark desk is taken for a negative page and its desk for rules there,
     and reads as nothing; read as it is in sparse mode it reads whole."""
-    src_w, src_h = image.size
-    gray = _gray(image)
-    if src_w * src_h > MAX_OCR_PIXELS:
-        raise ValueError("picture too large for a plain reading")
     if _cancel_requested():
         raise OcrCancelled()
+    gray, factor = _scaled_gray(image)
     symbols, conf = _recognise(_api(psm), gray)
-    return _page(symbols, conf, src_w, src_h, 1.0, 0, 0.0, extra=0)
+    return _page(symbols, conf, image.width, image.height, factor, 0, 0.0, extra=0)
 
 
 #: a page read with less mean confidence than this, whose lines (median) are under UPSCALE_BELOW_PX high and

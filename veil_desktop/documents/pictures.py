@@ -475,32 +475,44 @@ def ocr_readings(frame) -> list:
     4. the stretched frame once more as it is (``ocr.ocr_plain``: no page clean-up) in Tesseract's *sparse
        text* mode (``ocr.PSM_SPARSE``): the page reading takes a photographed business card on a dark desk
        for a negative page with rules and finds nothing, and its mode takes a picture for one block of
-       text; the sparse mode looks for text anywhere.
+       text; the sparse mode looks for text anywhere;
+    5. the frame descreened (a 3×3 average turns halftone dots — a printed-and-scanned line, a dot-pattern
+       type face — back into strokes), read as the frame.
 
-    :func:`read_frame` merges what the others read and the surest one did not."""
+    The first :func:`own_readings` of them read the frame itself; :func:`read_frame` merges what the others
+    read and the surest one did not."""
     from PIL import ImageFilter, ImageOps
 
     from . import ocr
 
-    im = ImageOps.autocontrast(_on_white(frame).convert("L"), cutoff=1)
+    grey = _on_white(frame).convert("L")
+    im = ImageOps.autocontrast(grey, cutoff=1)
     w, h = im.size
+    small = _is_small(frame)
     out = [_read(im, w, h)]
-    if min(w, h) < OCR_MIN_SIDE:    # a small picture (a seal, a strip) read enlarged as well
+    if small:                       # a small picture (a seal, a strip) read enlarged as well
         out.append(_read(im, w, h, min(OCR_MAX_SCALE, OCR_MIN_SIDE / max(1, min(w, h))), margin=True))
     ink = ink_view(frame)
     if ink is not None:
-        out.append(_read(ink, w, h, margin=min(w, h) < OCR_MIN_SIDE))
-        small = [x for x in _line_heights(ink) if x < SMALL_LINE]
-        if small:
-            small.sort()
-            scale = min(OCR_MAX_SCALE, max(1.5, TARGET_LINE / max(3, small[len(small) // 2])))
+        out.append(_read(ink, w, h, margin=small))
+        lines = sorted(x for x in _line_heights(ink) if x < SMALL_LINE)
+        if lines:
+            scale = min(OCR_MAX_SCALE, max(1.5, TARGET_LINE / max(3, lines[len(lines) // 2])))
             out.append(_read(ink, w, h, scale, margin=True))
-    out.append(_read(im, w, h, margin=min(w, h) < OCR_MIN_SIDE, psm=ocr.PSM_SPARSE))
-    # 5. descreened: a 3x3 average turns halftone dots (a printed-and-scanned line, a dot-pattern type
-    #    face) back into strokes; read at its size, as the frame
-    flat = ImageOps.autocontrast(_on_white(frame).convert("L").filter(ImageFilter.BoxBlur(1)), cutoff=1)
-    out.append(_read(flat, w, h, margin=min(w, h) < OCR_MIN_SIDE))
+    out.append(_read(im, w, h, margin=small, psm=ocr.PSM_SPARSE))
+    out.append(_read(ImageOps.autocontrast(grey.filter(ImageFilter.BoxBlur(1)), cutoff=1), w, h, margin=small))
     return out
+
+
+def _is_small(frame) -> bool:
+    """A picture whose short side is under :data:`OCR_MIN_SIDE` (a seal, a strip)."""
+    return min(frame.size) < OCR_MIN_SIDE
+
+
+def own_readings(frame) -> int:
+    """How many of :func:`ocr_readings`' readings (the first ones) read the frame itself, as it is and,
+    for a small picture, enlarged; the rest are extra views."""
+    return 2 if _is_small(frame) else 1
 
 
 #: lines of ink lower than this (pixels) are small type, read again enlarged to about TARGET_LINE
@@ -528,7 +540,6 @@ def _line_heights(ink) -> list[int]:
 #: the ink view: a pixel's grey level is 255 minus this many times its largest channel difference from the
 #: dominant colour (85 levels or more: black), so light-grey, coloured and white-on-dark type turn dark
 INK_GAIN = 3
-INK_VIEW_SCALE = 2
 
 
 def ink_view(frame):
@@ -548,10 +559,10 @@ def ink_view(frame):
     return Image.fromarray((255 - np.minimum(255, dist * INK_GAIN)).astype(np.uint8))
 
 
-def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, resample=None,
-          prescaled: bool = False, psm: int | None = None):  # noqa: C901
-    """OCR ``im`` (``w``×``h`` frame pixels; enlarged ``scale`` times first unless ``prescaled``), boxes
-    mapped back to the frame's pixels."""
+def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, psm: int | None = None):
+    """OCR ``im`` (``w``×``h`` frame pixels; enlarged ``scale`` times first, inside a white margin with
+    ``margin``; ``psm``: read plainly in that Tesseract mode, ``ocr.ocr_plain``), boxes mapped back to the
+    frame's pixels."""
     import dataclasses
 
     from PIL import Image, ImageOps
@@ -560,12 +571,10 @@ def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, resam
 
     big = im
     sx = sy = 1.0
-    if prescaled:
-        sx, sy = im.width / w, im.height / h
-    elif scale != 1.0:
+    if scale != 1.0:
         nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
         if nw * nh <= limits.MAX_PICTURE_PIXELS:
-            big = im.resize((nw, nh), resample if resample is not None else Image.LANCZOS)
+            big = im.resize((nw, nh), Image.LANCZOS)
             sx, sy = nw / w, nh / h
     m = max(4, min(big.size) // 8) if margin else 0
     if m:
@@ -768,7 +777,7 @@ def read_frame(frame) -> tuple[str, Any]:
     # extra views (ink, sparse, descreened) only where they read something shaped like a value (a Hangul
     # word, digits): on a photo those views make letters out of fur and leaves ("\\ y - SF", "Pee"), which
     # held ordinary pictures without holding anything a value could be in
-    own = 2 if min(frame.size) < OCR_MIN_SIDE else 1
+    own = own_readings(frame)
     counted = judged[:own] + [(v, p) for v, p in judged[own:] if v == "clean" or value_shaped(p.text)]
     return min(counted, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
 
@@ -817,7 +826,7 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
     checked = 0
     have_ocr: bool | None = None
     seen: dict[bytes, tuple[str, list]] = {}
-    side: list[tuple[str, int, Any]] = []      # read single-frame pictures, in order: checked in pairs
+    side: list[tuple[str, Any]] = []      # read single-frame pictures (name, frame), in order: checked in pairs
     for m in members:
         if m.name in gone or not claims_picture(m.name, m.data):
             continue
@@ -856,7 +865,7 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
                             pages.append(page)
                         verdict = next((v for v in _WORST if v in found), "clean")
                         if verdict == "read" and len(frames) == 1 and len(side) < MAX_SEAM_PICTURES:
-                            side.append((m.name, k, frames[0]))
+                            side.append((m.name, frames[0]))
                     del rb
             seen[digest] = (verdict, pages)
         where = f"picture {k}"
@@ -907,7 +916,7 @@ MAX_SEAM_PICTURES = 24
 
 
 def split_values(side: list) -> set[str]:
-    """Names of read pictures a value may be cut across: for each two neighbours (``(name, k, frame)`` in
+    """Names of read pictures a value may be cut across: for each two neighbours (``(name, frame)`` in
     document order) of about the same height, the two are read side by side (the first on the left, as
     a row of pictures shows them); a word whose box crosses the seam and has a Korean value's shape (two
     Hangul syllables, three digits) means text runs on from one picture into the other. Each picture alone
@@ -917,7 +926,7 @@ def split_values(side: list) -> set[str]:
     from . import ocr
 
     out: set[str] = set()
-    for (na, _ka, fa), (nb, _kb, fb) in zip(side, side[1:]):
+    for (na, fa), (nb, fb) in zip(side, side[1:]):
         ha, hb = fa.height, fb.height
         if abs(ha - hb) > max(2, 0.02 * max(ha, hb)):
             continue
