@@ -394,3 +394,72 @@ def test_a_value_cut_over_two_neighbouring_pictures_holds_both(tmp_path):
     doc = open_document(src)
     assert not doc.needs_review and doc.unreadable == ()
     assert NAME in picture_text(doc, 1) and PHONE in picture_text(doc, 2)
+
+
+def _ruled_form(value: str | None = None, speckle: bool = True):
+    """A scanned blank form (red team 2, x): title, a ruled table of labels, grey scan speckle; with
+    ``value``, faint grey type written in the first empty cell."""
+    import random
+
+    im = Image.new("RGB", (850, 600), "white")
+    d = ImageDraw.Draw(im)
+    for i, lab in enumerate(["성명", "생년월일", "주소", "연락처", "서명"]):
+        y = 120 + 80 * i
+        d.rectangle((60, y, 790, y + 80), outline="black", width=2)
+        d.line((230, y, 230, y + 80), fill="black", width=2)
+        d.text((80, y + 24), lab, font=font(28), fill="black")
+    if value:
+        d.text((260, 144), value, font=font(28), fill=(170, 170, 170))
+    if speckle:
+        rng = random.Random(3)
+        px = im.load()
+        for _ in range(6000):
+            g = rng.randint(120, 220)
+            px[rng.randrange(850), rng.randrange(600)] = (g, g, g)
+    return im
+
+
+def test_type_in_box_sees_strokes_not_speckle_or_rulings():
+    """The test a dispute must pass (a blank scanned form was held for `106` read over speckle at a table
+    corner): a box of speckle and rulings holds no type; a box over a label or faint grey type does."""
+    form = pictures.type_in_box(_ruled_form("김민수"))
+    assert not form((765, 80, 830, 150))            # table corner + speckle
+    assert not form((300, 350, 700, 380))            # an empty cell: a ruling and speckle only
+    assert form((78, 140, 140, 180))                 # the label 성명
+    assert form((258, 140, 360, 178))                # faint grey value type
+    blank = pictures.type_in_box(Image.new("RGB", (300, 200), "white"))
+    assert blank((10, 10, 100, 50))                  # nothing to go by: the dispute stands
+
+
+def test_an_unsure_word_over_speckle_does_not_dispute_but_over_type_it_does():
+    base = _page([("성명", (80, 144, 136, 172), 95.0)])
+    other = _page([("성명", (80, 144, 136, 172), 90.0), ("106", (765, 80, 830, 150), 40.0),
+                   ("김민수", (258, 140, 360, 178), 40.0)])
+    has_type = pictures.type_in_box(_ruled_form("김민수"))
+    _, disputed = pictures.merge_readings(base, [other], has_type)
+    assert disputed == 3                              # 김민수 only; 106 over speckle is not a dispute
+    _, without = pictures.merge_readings(base, [other])
+    assert without == 6
+
+
+def test_a_scanned_blank_form_is_reviewed_not_held(tmp_path):
+    """Red team 2's control x (a blank consent form scanned with speckle, in a DOCX) is read, not held."""
+    im = _ruled_form().rotate(0.7, resample=Image.BICUBIC, fillcolor="white").convert("L")
+    src = docx_with(tmp_path, {"media/image1.jpg": save(im, "JPEG", quality=75)})
+    doc = open_document(src)
+    assert not doc.needs_review, doc.unreadable
+    assert "생년월일" in picture_text(doc, 1)
+
+
+def test_an_unsure_reading_of_ink_another_reading_is_sure_of_is_no_dispute():
+    """A bar chart's label (ordinary documents): one reading unsure of `72,000` where another is sure of
+    `78,000` — the sure word is added to the reviewed text (masking it burns that ink): no dispute. Without
+    the sure reading the unsure one disputes as before."""
+    base = _page([("매출", (20, 20, 80, 44), 95.0)])
+    unsure = _page([("매출", (20, 20, 80, 44), 90.0), ("72,000", (200, 300, 290, 324), 40.0)])
+    sure = _page([("매출", (20, 20, 80, 44), 90.0), ("78,000", (201, 301, 291, 325), 88.0)])
+    merged, disputed = pictures.merge_readings(base, [unsure, sure])
+    assert disputed == 0
+    assert "78,000" in merged.text and "72,000" not in merged.text
+    _, alone = pictures.merge_readings(base, [unsure])
+    assert alone == 5

@@ -326,8 +326,10 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
         kind, check = leak_check_for(out_fmt)
         with document_budget("output", export=True, fresh=True):   # its own running total
             rep = check(data, matcher) if matcher else leakcheck.LeakReport()
-            if kind == "pdf" and matcher and doc.extra.get("pdf_ocr"):   # scanned pages: read them again
-                extra = leakcheck.check_pdf_ocr(data, matcher, sorted(doc.extra["pdf_ocr"]))
+            ocr_read = set(doc.extra.get("pdf_ocr") or ())
+            ocr_read |= {pic.page for pic in doc.extra.get("pdf_pictures") or ()}
+            if kind == "pdf" and matcher and ocr_read:   # scanned pages, reviewed pictures: read them again
+                extra = leakcheck.check_pdf_ocr(data, matcher, sorted(ocr_read))
                 rep.scanned += extra.scanned
                 rep.hits += extra.hits
             if kind in ("zip", "hwp") and matcher and doc.extra.get("picture_pages"):   # reviewed pictures

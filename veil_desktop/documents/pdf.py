@@ -57,9 +57,6 @@ JPEG_QUALITY = 85
 #: scanned pages are OCR'd and exported at this resolution (Tesseract reads 10 pt text well from 200 dpi up)
 OCR_DPI = 300
 OCR_MAX_PIXELS = _limits.PDF_OCR_MAX_PIXELS
-#: a picture covering at least this fraction of the page (and MIN_IMAGE_PT on both sides) may hold text
-MIN_IMAGE_FRACTION = 0.002
-MIN_IMAGE_PT = 6.0
 #: glyph check: ink boxes may differ by this much (in 1/1000 em) before a character counts as lying
 GLYPH_TOLERANCE = 40
 #: one glyph mapped to several letters (a ligature) is at least this share of their ink widths added up
@@ -238,8 +235,8 @@ def _unreadable(page_no: int, reason: str) -> Unreadable:
     ko, en = {
         "no_text_layer": ("텍스트 레이어가 없습니다(스캔?): 내용을 검사할 수 없으니 직접 확인하세요",
                           "no text layer (scanned?): its content cannot be checked — review it yourself"),
-        "image": ("글자를 담을 수 있는 그림이 있습니다: 그림 속 글자는 검사되지 않으니 직접 확인하세요",
-                  "has a picture that may contain text: text in pictures is not checked — review it"),
+        "image": ("그림 속 글자를 OCR로 확실히 읽지 못했습니다: 그림을 직접 확인하세요",
+                  "has a picture whose text OCR cannot read with confidence — review the picture"),
         "garbled_text": ("텍스트 레이어가 그려진 글자와 다릅니다(글꼴 매핑 오류/위조): 직접 확인하세요",
                          "text layer does not match the glyphs drawn (broken or lying font map) — review it"),
         "vector_text": ("윤곽선으로 그린 글자(도형)가 있을 수 있습니다: 직접 확인하세요",
@@ -395,14 +392,9 @@ INK_PAD_PX = 2.0
 INK_MIN_TEXTY = 3
 
 
-def _ink_outside_text(page, tp, raw, boxes: dict[int, tuple], images: list) -> bool | None:
-    """Does the rendered page hold text that its text layer does not? True: OCR read letters or digits in
-    the ink no visible character (and no picture) explains — glyph outlines drawn as paths, text painted
-    through a pattern, a replaced glyph run; False: none; None: unexplained ink OCR is not there to read."""
-    import numpy as np
-
-    from . import ink, ocr
-
+def _visible_boxes(raw, tp, boxes: dict[int, tuple]) -> list[tuple]:
+    """Loose boxes (points, PDF space) of the characters of ``boxes`` drawn visibly (render mode is not
+    *invisible*: the text layer of a searchable scan explains no ink)."""
     invisible: dict[int, bool] = {}
     visible: list[tuple] = []
     for k, box in boxes.items():
@@ -412,6 +404,18 @@ def _ink_outside_text(page, tp, raw, boxes: dict[int, tuple], images: list) -> b
             invisible[key] = bool(obj) and raw.FPDFTextObj_GetTextRenderMode(obj) == raw.FPDF_TEXTRENDERMODE_INVISIBLE
         if not invisible[key] and box[2] > box[0] and box[3] > box[1]:
             visible.append(_char_box(raw, tp, k, loose=True))
+    return visible
+
+
+def _ink_outside_text(page, visible: list[tuple], images: list) -> bool | None:
+    """Does the rendered page hold text that its text layer does not? True: OCR read letters or digits in
+    the ink no visible character (``visible``: :func:`_visible_boxes`) and no picture explains — glyph
+    outlines drawn as paths, text painted through a pattern, a replaced glyph run; False: none; None:
+    unexplained ink OCR is not there to read. (Pictures are read by :func:`_read_pictures`.)"""
+    import numpy as np
+
+    from . import ink, ocr
+
     w_pt, h_pt = page.get_size()
     scale = _render_scale(w_pt, h_pt, INK_DPI, MAX_PAGE_PIXELS)
     bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=False, draw_annots=False)
@@ -456,6 +460,173 @@ def _ink_outside_text(page, tp, raw, boxes: dict[int, tuple], images: list) -> b
     return texty >= INK_MIN_TEXTY and page_ocr.confidence >= ocr.MIN_PAGE_CONFIDENCE
 
 
+#: pictures on a page with a text layer are read by OCR (issue 26: the rendered page is the truth). A
+#: picture drawn narrower or lower than this (points) holds nothing legible in the export, whose pages are
+#: 150-dpi pixels (4 pixels; the smallest legible type takes 5): it is not read
+MIN_PICTURE_PT = 2.0
+#: pictures whose drawn areas touch or overlap (within this many points) are read as one picture: a
+#: picture cut into thin strips, tiles of a scan
+PICTURE_JOIN_PT = 1.0
+#: the member name of a picture's OCR text in ``Document.segments`` (slot: index in ``extra["pdf_pictures"]``)
+PICTURE_SLOT = "pdf_picture"
+
+
+@dataclass(frozen=True)
+class PdfPicture:
+    """A picture region of a page whose text OCR read with confidence: reviewed like the page's text.
+    ``rect``: (left, bottom, right, top) in points from the page's bottom-left corner; ``reading``: the
+    ``OcrPage`` of the region rendered at ``scale`` (boxes in those pixels, origin at the rect's top left)."""
+
+    page: int
+    rect: tuple[float, float, float, float]
+    scale: float
+    reading: object
+
+
+def picture_regions(images: list[tuple], w_pt: float, h_pt: float,
+                    origin: tuple[float, float] = (0.0, 0.0)) -> list[tuple[float, float, float, float]]:
+    """The regions of a page to read pictures in: image bounds (``_page_objects``, PDF user space) moved
+    to the page's corner ``origin`` and clipped to the page, those that touch (:data:`PICTURE_JOIN_PT`)
+    merged into one, and those smaller than :data:`MIN_PICTURE_PT` on a side left out."""
+    ox, oy = origin
+    rects = []
+    for left, bottom, right, top in images:
+        r = [max(0.0, left - ox), max(0.0, bottom - oy), min(w_pt, right - ox), min(h_pt, top - oy)]
+        if r[2] > r[0] and r[3] > r[1]:
+            rects.append(r)
+    j = PICTURE_JOIN_PT
+    merged = True
+    while merged:
+        merged = False
+        out: list[list[float]] = []
+        for r in rects:
+            for o in out:
+                if r[0] <= o[2] + j and o[0] <= r[2] + j and r[1] <= o[3] + j and o[1] <= r[3] + j:
+                    o[:] = [min(o[0], r[0]), min(o[1], r[1]), max(o[2], r[2]), max(o[3], r[3])]
+                    merged = True
+                    break
+            else:
+                out.append(list(r))
+        rects = out
+    return [(r[0], r[1], r[2], r[3]) for r in rects
+            if r[2] - r[0] >= MIN_PICTURE_PT and r[3] - r[1] >= MIN_PICTURE_PT]
+
+
+class _PagePictures:
+    """Reads the picture regions of text pages by OCR (``pictures.read_frame``, as pictures in DOCX/HWPX
+    are read): a region OCR reads with confidence (or that holds nothing) is reviewed — its text becomes
+    part of the page's text, masked values are burned into the page at export; one it cannot read holds
+    the page (*needs review*), or is painted white by the picture policy ``blank``/``remove`` (with those,
+    every region holding text is). The same pixels are read once; at most ``MAX_PICTURES_CHECKED``
+    regions per document are read, the rest hold their page."""
+
+    def __init__(self) -> None:
+        self.read_pictures: list[PdfPicture] = []
+        self.blank: dict[int, list[tuple]] = {}
+        self._seen: dict[bytes, tuple[str, object]] = {}
+        self.checked = 0
+        self.regions = 0
+
+    def read(self, pdf, i: int, regions: list[tuple], visible: list[tuple]) -> tuple[bool, list[int]]:
+        """``(held, read)``: whether page ``i`` holds a picture region OCR cannot read, and the indices
+        (in ``read_pictures``) of the regions reviewed as text. ``visible``: the page's visible character
+        boxes (PDF user space), painted over in the regions before OCR (the text layer explains them)."""
+        from . import ocr, pictures
+
+        policy = pictures.current_policy()
+        held, read_here = False, []
+        page = pdf[i]
+        try:
+            w_pt, h_pt = page.get_size()
+            origin = _page_origin(page)
+            for rect in regions:
+                self.regions += 1
+                if self.checked >= _limits.MAX_PICTURES_CHECKED:
+                    verdict, reading, scale = "unchecked", None, 0.0
+                else:
+                    frame, scale = _render_region(page, rect, w_pt, h_pt, visible, origin)
+                    key = hashlib.sha256(f"{frame.size}".encode() + frame.tobytes()).digest()
+                    if key not in self._seen:
+                        self.checked += 1
+                        try:
+                            self._seen[key] = pictures.read_frame(frame)
+                        except ocr.OcrCancelled:
+                            raise
+                        except Exception:  # noqa: BLE001 - OCR could not process it: fail closed
+                            self._seen[key] = ("unchecked", None)
+                    verdict, reading = self._seen[key]
+                if verdict == "read" and not pictures.value_shaped(pictures._squash(reading.text)):
+                    verdict = "clean"      # read surely, and nothing a value could be in (bars read as `hil`)
+                if verdict == "clean":
+                    continue
+                if policy is not pictures.PicturePolicy.REVIEW:
+                    self.blank.setdefault(i, []).append(rect)
+                elif verdict == "read":
+                    self.read_pictures.append(PdfPicture(i, rect, scale, reading))
+                    read_here.append(len(self.read_pictures) - 1)
+                else:
+                    held = True
+        finally:
+            page.close()
+        return held, read_here
+
+    def notes(self) -> list[str]:
+        out = []
+        if self.regions:
+            out.append(f"Pictures on pages with text ({self.regions}) were read by OCR.")
+        if self.read_pictures:
+            pages = ", ".join(str(p) for p in sorted({pic.page + 1 for pic in self.read_pictures}))
+            out.append(f"Text OCR read in pictures on page(s) {pages} is shown for review; masked values are "
+                       "burned into the page and the output's pages are read again by OCR.")
+        if self.blank:
+            pages = ", ".join(str(p + 1) for p in sorted(self.blank))
+            out.append(f"Pictures holding text on page(s) {pages} were painted white (picture policy).")
+        return out
+
+
+def _page_origin(page) -> tuple[float, float]:
+    """The bottom-left corner of the page's shown box (its crop box) in PDF user space."""
+    try:
+        box = page.get_cropbox()
+        return float(box[0]), float(box[1])
+    except Exception:  # noqa: BLE001
+        return 0.0, 0.0
+
+
+def _render_region(page, rect: tuple, w_pt: float, h_pt: float, visible: list[tuple],
+                   origin: tuple[float, float]) -> tuple:
+    """``(frame, scale)``: the page region ``rect`` (points from the page's bottom-left corner) rendered at
+    ``OCR_DPI`` (fewer dots for a very large one) — what a reader sees there, pictures and what is drawn
+    over them — with the visible characters of the text layer painted over in the region's paper colour."""
+    from PIL import ImageDraw
+
+    left, bottom, right, top = rect
+    scale = _render_scale(right - left, top - bottom, OCR_DPI, OCR_MAX_PIXELS)
+    bitmap = page.render(scale=scale, crop=(left, bottom, max(0.0, w_pt - right), max(0.0, h_pt - top)),
+                         may_draw_forms=False, draw_annots=False)
+    try:
+        img = bitmap.to_pil().convert("RGB")
+    finally:
+        bitmap.close()
+    ox, oy = origin
+    inside = [b for b in visible
+              if b[0] - ox < right and b[2] - ox > left and b[1] - oy < top and b[3] - oy > bottom]
+    if inside:
+        paper = tuple(int(v) for v in _median_rgb(img))
+        draw = ImageDraw.Draw(img)
+        for b in inside:
+            draw.rectangle([(b[0] - ox - left) * scale - 1, (top - (b[3] - oy)) * scale - 1,
+                            (b[2] - ox - left) * scale + 1, (top - (b[1] - oy)) * scale + 1], fill=paper)
+    return img, scale
+
+
+def _median_rgb(img) -> tuple:
+    import numpy as np
+
+    a = np.asarray(img.resize((max(1, img.width // 8), max(1, img.height // 8)))).reshape(-1, 3)
+    return tuple(np.median(a, axis=0)) if a.size else (255, 255, 255)
+
+
 def _read_pdf(path: Path, data: bytes) -> Document:
     import pypdfium2.raw as raw
 
@@ -469,6 +640,7 @@ def _read_pdf(path: Path, data: bytes) -> Document:
         pages: list[array] = []
         unreadable: list[Unreadable] = []
         checker = _GlyphCheck(raw)
+        pics = _PagePictures()
         empty = 0
         ocr_pages: dict[int, tuple] = {}
         ocr_ok = _ocr_available()
@@ -515,8 +687,10 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                 n_objects, images = _page_objects(page, raw, filled)
                 w_pt, h_pt = page.get_size()
                 # the rendered page is the truth: ink the text layer does not explain is read by OCR
-                ink_text = _ink_outside_text(page, tp.raw, raw, boxes, images) \
-                    if "".join(chars).strip() else False
+                visible = _visible_boxes(raw, tp.raw, boxes)
+                rotated = page.get_rotation() % 360 != 0
+                origin = _page_origin(page)
+                ink_text = _ink_outside_text(page, visible, images) if "".join(chars).strip() else False
             finally:
                 tp.close()
                 page.close()
@@ -546,16 +720,22 @@ def _read_pdf(path: Path, data: bytes) -> Document:
             elif reason:
                 unreadable.append(_unreadable(i + 1, reason))
             pages.append(array("i", idx))
-            if (text.strip() or not n_objects) and i not in ocr_pages:   # an OCR'd page is read whole
-                area = max(w_pt * h_pt, 1.0)
-                for left, bottom, right, top in images:
-                    iw = min(right, w_pt) - max(left, 0.0)
-                    ih = min(top, h_pt) - max(bottom, 0.0)
-                    if iw >= MIN_IMAGE_PT and ih >= MIN_IMAGE_PT and iw * ih >= MIN_IMAGE_FRACTION * area:
+            read_here: list[int] = []
+            if text.strip() and i not in ocr_pages and images:   # an OCR'd page is read whole
+                regions = picture_regions(images, w_pt, h_pt, origin)
+                if regions and (rotated or not ocr_ok):
+                    unreadable.append(_unreadable(i + 1, "image"))
+                elif regions:
+                    held, read_here = pics.read(pdf, i, regions, visible)
+                    if held:
                         unreadable.append(_unreadable(i + 1, "image"))
-                        break
             tb.begin_part(f"{i + 1}쪽", f"page {i + 1}")
             tb.slot("page", i, text)
+            for n in read_here:    # text OCR read in the page's pictures: reviewed like the page's text
+                if not tb.ends_with_newline():
+                    tb.boilerplate("\n")
+                tb.caption("picture", str(n + 1))
+                tb.slot(PICTURE_SLOT, n, pics.read_pictures[n].reading.text)
             if not tb.ends_with_newline():
                 tb.boilerplate("\n")
             tb.end_part()
@@ -570,12 +750,14 @@ def _read_pdf(path: Path, data: bytes) -> Document:
             pages_list = ", ".join(str(p) for p in sorted({u.page for u in unreadable}))
             notes.append(f"Needs review: page(s) {pages_list} hold content that could not be read as text "
                          "(no text layer, pictures, or a text layer that does not match the glyphs).")
+        notes.extend(pics.notes())
         notes.append("PDF export is a rasterised copy with black boxes burned in (no text layer).")
         text = tb.text()
         return Document(path=path, format="pdf", text=text, parts=tuple(tb.parts),
                         segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
                         size=len(data), notes=tuple(notes), unreadable=tuple(unreadable),
                         extra={"pdf_pages": pages, "pdf_ocr": ocr_pages,
+                               "pdf_pictures": pics.read_pictures, "pdf_blank": pics.blank,
                                **({"ocr": _ocr_summary(ocr_pages)} if ocr_pages else {})})
     finally:
         pdf.close()
@@ -634,7 +816,14 @@ def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
     edits = split_plan(plan, doc.segments)
     masked: dict[int, list[list[int]]] = {}     # page -> runs of pdfium char indices (one per replacement)
     ocr_masked: dict[int, list[tuple[int, int]]] = {}   # OCR'd page -> ranges of its OCR text
+    pictures_read: list[PdfPicture] = doc.extra.get("pdf_pictures") or []
+    blanks: dict[int, list[tuple]] = doc.extra.get("pdf_blank") or {}
+    pic_masked: dict[int, list[tuple[PdfPicture, list[tuple[int, int]]]]] = {}   # page -> reviewed pictures
     for (member, page_no), local in edits.items():
+        if member == PICTURE_SLOT:
+            pic = pictures_read[page_no]
+            pic_masked.setdefault(pic.page, []).append((pic, [(a, b) for a, b, _ in local]))
+            continue
         if page_no in ocr_pages:
             ocr_masked.setdefault(page_no, []).extend((a, b) for a, b, _ in local)
             continue
@@ -656,6 +845,8 @@ def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
                     scale = _render_scale(w_pt, h_pt, DPI, MAX_PAGE_PIXELS)
                 bitmap = page.render(scale=scale, may_draw_forms=False, draw_annots=False)
                 img = bitmap.to_pil().convert("RGB")
+                if blanks.get(i) or pic_masked.get(i):
+                    img = _paint_pictures(img, scale, h_pt, blanks.get(i, ()), pic_masked.get(i, ()))
                 if ocr_masked.get(i):
                     page_ocr, ocr_scale = ocr_pages[i]
                     img = ocr.burn(img, ocr.burn_boxes(page_ocr, ocr_masked[i], img, scale / ocr_scale))
@@ -682,6 +873,30 @@ def _write_pdf(doc: Document, plan: list[Replacement], source: bytes) -> bytes:
     finally:
         pdf.close()
     return image_pdf(images)
+
+
+def _paint_pictures(img, scale: float, h_pt: float, blank, masked):
+    """The rendered page ``img`` (``scale`` pixels per point) with the picture regions ``blank`` painted
+    white and, in each reviewed picture of ``masked`` (``(PdfPicture, ranges of its text)``), the boxes
+    of the masked ranges burned (``ocr.burn_boxes``, fitted to the glyphs in the page's pixels)."""
+    import math
+
+    from PIL import ImageDraw
+
+    from . import ocr
+
+    draw = ImageDraw.Draw(img)
+    for left, bottom, right, top in blank:
+        draw.rectangle([math.floor(left * scale), math.floor((h_pt - top) * scale),
+                        math.ceil(right * scale), math.ceil((h_pt - bottom) * scale)], fill=(255, 255, 255))
+    boxes = []
+    for pic, ranges in masked:
+        left, bottom, right, top = pic.rect
+        x0, y0 = int(math.floor(left * scale)), int(math.floor((h_pt - top) * scale))
+        sub = img.crop((x0, y0, max(x0 + 1, math.ceil(right * scale)), max(y0 + 1, math.ceil((h_pt - bottom) * scale))))
+        for b in ocr.burn_boxes(pic.reading, ranges, sub, scale / pic.scale):
+            boxes.append((b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0))
+    return ocr.burn(img, boxes) if boxes else img
 
 
 def _burn_rects(tp, runs: list[list[int]]) -> list[tuple[float, float, float, float]]:
@@ -772,6 +987,10 @@ def char_boxes(doc: Document, source: bytes) -> list[PageBoxes]:
     with PDFIUM_LOCK:
         pages: list[array] = doc.extra.get("pdf_pages") or []
         starts = {s.slot: s.start for s in doc.segments if s.member == "page"}
+        pictures_read: list[PdfPicture] = doc.extra.get("pdf_pictures") or []
+        pictures_at: dict[int, list[tuple[int, int]]] = {}
+        for seg in sorted((s for s in doc.segments if s.member == PICTURE_SLOT), key=lambda s: s.start):
+            pictures_at.setdefault(pictures_read[seg.slot].page, []).append((seg.slot, seg.start))
         pdf = _open(source)
         out: list[PageBoxes] = []
         try:
@@ -799,6 +1018,16 @@ def char_boxes(doc: Document, source: bytes) -> list[PageBoxes]:
                                 boxes.append((left, h - top, right, h - bottom))
                     finally:
                         tp.close()
+                    # the page's reviewed pictures follow its text: their OCR boxes, on the page
+                    for slot, start in pictures_at.get(i, ()):
+                        if starts.get(i, -1) < 0:
+                            break
+                        boxes.extend([None] * max(0, start - starts[i] - len(boxes)))
+                        pic = pictures_read[slot]
+                        sc, left, top = pic.scale, pic.rect[0], h - pic.rect[3]
+                        boxes.extend(None if b is None else (left + b[0] / sc, top + b[1] / sc,
+                                                             left + b[2] / sc, top + b[3] / sc)
+                                     for b in pic.reading.boxes)
                 finally:
                     page.close()
                 out.append(PageBoxes(i, w, h, starts.get(i, -1), tuple(boxes)))

@@ -639,12 +639,14 @@ ALT_CONFIDENCE = 70.0
 _DISPUTABLE = re.compile(r"[가-힣]{2,}|\d{3,}")
 
 
-def merge_readings(base, others: list):
+def merge_readings(base, others: list, has_type=None):
     """``(page, disputed)``: ``base`` with every word another reading found that ``base`` does not agree
     with — outside ``base``'s words, or over them but read differently — appended on a line per reading
     with its boxes and confidences (each word once) when it was read with :data:`ALT_CONFIDENCE`, so that
     the text a reviewer sees and detection reads holds what any reading saw and a masked alternative burns
-    the pixels of the word it stands for; ``disputed``: the letters of such words read less surely."""
+    the pixels of the word it stands for; ``disputed``: the letters of such words read less surely.
+    ``has_type`` (a box -> bool, :func:`type_in_box`), when given, must find strokes in an unsure word's
+    box for it to dispute: scan speckle and a table's ruling read as ``106`` over a blank form are not."""
     import dataclasses
 
     text = base.text
@@ -653,6 +655,15 @@ def merge_readings(base, others: list):
     heights = list(base.line_heights) + [0.0] * (len(base.text) - len(base.line_heights))
     mine = [(box, _squash(base.text[a:b])) for a, b, box in _word_runs(base)]
     seen: list[tuple[tuple, str]] = []
+    # boxes of words some reading read surely where base does not agree (they are added below): an unsure
+    # reading of the same ink (`72,000` where another reading is sure of `78,000`) disputes nothing — the
+    # sure word is reviewed, and masking it burns that ink
+    sure: list[tuple] = []
+    for other in others:
+        oc = list(other.confidences) + [0.0] * (len(other.text) - len(other.confidences))
+        for a, b, box in _word_runs(other):
+            if len(_TEXTY.findall(_squash(other.text[a:b]))) >= 2 and min(oc[a:b] or [0.0]) >= ALT_CONFIDENCE:
+                sure.append(box)
     added = disputed = 0
     for other in others:
         oc = list(other.confidences) + [0.0] * (len(other.text) - len(other.confidences))
@@ -671,7 +682,9 @@ def merge_readings(base, others: list):
             seen.append((box, word))
             if min(oc[a:b] or [0.0]) >= ALT_CONFIDENCE:
                 line.append((a, b))
-            elif not under and _DISPUTABLE.search(word):
+            elif (not under and _DISPUTABLE.search(word) and legible_box(box, word)
+                  and (has_type is None or has_type(box))
+                  and not any(_covered(box, [sb], pad) or _covered(sb, [box], pad) for sb in sure)):
                 # ink the surest reading left alone, read unsurely, in a shape a Korean value takes (a
                 # Hangul word, digits); unsure Latin garbage over icons and scan noise is not a dispute
                 disputed += len(_TEXTY.findall(word))
@@ -770,7 +783,7 @@ def read_frame(frame) -> tuple[str, Any]:
         most = max(len(_TEXTY.findall(p.text)) for p in good)
         near = [p for p in good if len(_TEXTY.findall(p.text)) >= BASE_LETTER_SHARE * most]
         base = max(near, key=lambda p: (p.confidence, len(_TEXTY.findall(p.text))))
-        merged, disputed = merge_readings(base, [p for p in readings if p is not base])
+        merged, disputed = merge_readings(base, [p for p in readings if p is not base], type_in_box(frame))
         ok = frame_verdict(merged, plain) == "read" and disputed <= READ_MAX_WEAK
         return ("read" if ok else "text"), merged
     # no sure reading: the worst verdict decides (fail closed) — of the frame's own readings, and of the
@@ -780,6 +793,83 @@ def read_frame(frame) -> tuple[str, Any]:
     own = own_readings(frame)
     counted = judged[:own] + [(v, p) for v, p in judged[own:] if v == "clean" or value_shaped(p.text)]
     return min(counted, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
+
+
+#: legible_box: the fewest pixels a letter or digit takes to be told apart at any display size (a 5x7 dot
+#: matrix is the smallest type people read), and the narrowest a letter is against its height
+MIN_GLYPH_WIDTH = 3
+MIN_GLYPH_HEIGHT = 5
+MIN_GLYPH_ASPECT = 0.2
+
+
+def legible_box(box, word: str) -> bool:
+    """Whether ``word`` could be written legibly in ``box`` (frame pixels) — at any size the document
+    shows the picture: :data:`MIN_GLYPH_WIDTH` × :data:`MIN_GLYPH_HEIGHT` pixels a letter at least, and no
+    letter narrower than :data:`MIN_GLYPH_ASPECT` of the box's height. OCR's sparse mode reads scan speckle
+    as `257408` in a box 5 pixels wide and 25 high, or two syllables in 2×2 pixels: not type anyone reads."""
+    n = max(1, len(word))
+    w, h = box[2] - box[0], box[3] - box[1]
+    return h >= MIN_GLYPH_HEIGHT and w >= n * max(MIN_GLYPH_WIDTH, MIN_GLYPH_ASPECT * h)
+
+
+#: type_in_box: share of a word's box that must be ink (after a 3x3 average, rulings removed). OCR's word
+#: boxes are tight: type fills 40-65 % of them (a loose one ~12 %), speckle and cut rulings 3-4 %
+TYPE_SHARE = 0.10
+#: how much darker than the paper (grey levels, after the 3x3 average) a stroke pixel is; a lone speckle
+#: averages out to within ~15 of white paper, a 2 px stroke of grey-200 type stays ~40 below it
+TYPE_CONTRAST = 20
+#: a straight dark run at least this long (pixels; or a tenth of the frame's short side, if longer) is a
+#: ruling — a table line, a frame edge — not a stroke of type
+RULING_RUN = 30
+
+
+def _long_runs(mask, length: int, axis: int):
+    """Pixels of ``mask`` inside a run of at least ``length`` set pixels along ``axis``."""
+    import numpy as np
+
+    m = np.moveaxis(mask, axis, 1).astype(np.int32)
+    n = m.shape[1]
+    if length > n:
+        return np.zeros_like(mask, dtype=bool)
+    c = np.concatenate([np.zeros((m.shape[0], 1), np.int32), np.cumsum(m, axis=1)], axis=1)
+    full = (c[:, length:] - c[:, :-length]) == length          # window starting at i is all set
+    f = np.concatenate([np.zeros((m.shape[0], 1), np.int32), np.cumsum(full, axis=1)], axis=1)
+    idx = np.arange(n)
+    lo = np.clip(idx - length + 1, 0, full.shape[1])
+    hi = np.clip(idx + 1, 0, full.shape[1])
+    covered = (f[:, hi] - f[:, lo]) > 0                          # some full window covers the pixel
+    return np.moveaxis(covered, 1, axis)
+
+
+def type_in_box(frame):
+    """A test ``box -> bool``: does the box (frame pixels) hold strokes of type? The frame is descreened
+    (3×3 average: isolated speckle fades, strokes and halftone type stay) and a pixel is ink when it is
+    :data:`TYPE_CONTRAST` grey levels off the frame's paper (its median; lighter or darker), so faint grey
+    type beside black rulings and white type on a dark banner count; ink on a straight run of
+    :data:`RULING_RUN` (table rulings, frame edges) is not type. At least :data:`TYPE_SHARE` of the box must
+    be left ink. A photo has no paper: nearly everything is ink there, and disputes stand."""
+    import numpy as np
+    from PIL import ImageFilter
+
+    grey = np.asarray(_on_white(frame).convert("L").filter(ImageFilter.BoxBlur(1)), dtype=np.int16)
+    if grey.size == 0:
+        return lambda box: True
+    paper = float(np.median(grey))
+    dark = np.abs(grey - paper) >= TYPE_CONTRAST    # light type on a dark banner is ink as well
+    if not dark.any():                               # nothing stands out from the paper: nothing to go by
+        return lambda box: True
+    h, w = dark.shape
+    run = max(RULING_RUN, min(h, w) // 10)
+    dark &= ~(_long_runs(dark, run, 1) | _long_runs(dark, run, 0))
+
+    def test(box) -> bool:
+        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+        x1, y1 = min(w, int(round(box[2])) + 1), min(h, int(round(box[3])) + 1)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return True                            # a box too small to judge: the dispute stands
+        return float(dark[y0:y1, x0:x1].mean()) >= TYPE_SHARE
+
+    return test
 
 
 _VALUE_SHAPED = re.compile(r"[가-힣]{2,}|\d{3,}|[0-9][0-9\-. ]{3,}[0-9]|[A-Za-z]{4,}|@")

@@ -252,6 +252,9 @@ _NOTES = (
      "note.pdf_ocr"),
     (r"^(?P<n>\d+) of (?P<m>\d+) page\(s\) have no text layer \(scanned\?\)", "note.pdf_no_text"),
     (r"^Needs review: page\(s\) (?P<pages>[\d, ]+) hold content", "note.pdf_needs_review"),
+    (r"^Pictures on pages with text \((?P<n>\d+)\) were read by OCR", "note.pdf_pictures"),
+    (r"^Text OCR read in pictures on page\(s\) (?P<pages>[\d, ]+) is shown", "note.pdf_pictures_read"),
+    (r"^Pictures holding text on page\(s\) (?P<pages>[\d, ]+) were painted white", "note.pdf_pictures_blank"),
     (r"^PDF export is a rasterised copy", "note.pdf_raster"),
 )
 

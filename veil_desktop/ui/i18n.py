@@ -500,6 +500,14 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                          "{n} of {m} page(s) have no text layer (scanned?); their content cannot be detected and is exported as is."),
     "note.pdf_needs_review": ("검토 필요: {pages}쪽의 내용을 글자로 읽을 수 없었습니다 (글자 층 없음, 그림, 또는 글꼴과 맞지 않는 글자 층).",
                               "Needs review: page(s) {pages} hold content that could not be read as text."),
+    "note.pdf_pictures": ("글자가 있는 쪽의 그림({n}개)을 OCR로 읽었습니다.",
+                          "Pictures on pages with text ({n}) were read by OCR."),
+    "note.pdf_pictures_read": ("{pages}쪽 그림에서 OCR로 읽은 글자를 검토할 수 있게 보여 줍니다: 가린 값은 쪽에 검게 "
+                               "칠하고, 결과의 쪽을 OCR로 다시 읽어 확인합니다.",
+                               "Text OCR read in pictures on page(s) {pages} is shown for review; masked values are "
+                               "burned into the page and the output's pages are read again by OCR."),
+    "note.pdf_pictures_blank": ("{pages}쪽에서 글자가 있는 그림을 흰색으로 칠했습니다 (그림 정책).",
+                                "Pictures holding text on page(s) {pages} were painted white (picture policy)."),
     "note.pdf_raster": ("PDF 결과는 검은 상자를 그려 넣은 이미지 사본입니다 (글자 층 없음).",
                         "PDF export is a rasterised copy with black boxes burned in (no text layer)."),
     "ws.problems": ("추가하지 못한 항목:", "Not added:"),
