@@ -338,7 +338,7 @@ def test_scheduler_address_rules(tmp_path):
 def test_cluster_flags_without_a_cluster_are_usage_errors(tmp_path, model, capsys):
     f = tmp_path / "a.txt"
     f.write_text("홍길동", encoding="utf-8")
-    for extra in (["--summary-json", str(tmp_path / "s.json")], ["--file-timeout", "5"], ["--insecure"]):
+    for extra in (["--file-timeout", "5"], ["--insecure"]):
         assert main(["redact", str(f), "--out", str(tmp_path / "o"), "--model", str(model), *extra]) == 2
         assert "only with --workers" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
@@ -369,3 +369,22 @@ def test_local_workers_run_without_dask_diagnostics():
         assert "profile" not in callbacks and "profile-cycle" not in callbacks, callbacks
         assert "memory_monitor" in callbacks and "heartbeat" in callbacks, callbacks
     assert len({v[3] for v in got.values()} | {os.getpid()}) == 3        # separate processes
+
+
+def test_summary_json_without_a_cluster(tmp_path, model, capsys):
+    """--summary-json on the single-process run: the same fields as on a cluster, from this run's rows."""
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.txt").write_text("담당자 홍길동 입니다.", encoding="utf-8")
+    (src / "b.txt").write_bytes(b"\xff\xfe\x00\xd8broken")            # a lone surrogate: not text
+    summary = tmp_path / "s.json"
+    code = main(["redact", str(src), "--out", str(tmp_path / "o"), "--model", str(model), "--threads", "1",
+                 "--summary-json", str(summary)])
+    data = json.loads(summary.read_text("utf-8"))
+    rows = {Path(r["source"]).name: r for r in data["rows"]}
+    assert data["exit_code"] == code and data["files"] == 2 and data["processed"] == 2
+    assert rows["a.txt"]["status"] == "ok" and rows["a.txt"]["counts"].get("PERSON") == 1
+    assert data["ok"] + data["review"] + data["failed"] == 2 and data["ok"] >= 1
+    assert data["chars"] >= len("담당자 홍길동 입니다.") and data["seconds"] > 0
+    err = capsys.readouterr().err
+    assert err.count("a.txt") == 1 and "a.txt ok" in err           # one progress line per file off a terminal

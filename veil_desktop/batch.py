@@ -289,3 +289,41 @@ def _sweep_out_tree(out_dir: Path) -> None:
                 sweep_stale(d)
     except OSError:
         pass
+
+
+def report_chars(output: Path | None) -> int:
+    """Characters of text the report beside ``output`` says its input held (0 when there is none)."""
+    import json
+
+    from .documents.export import report_path_for
+
+    if output is None:
+        return 0
+    try:
+        return int(json.loads(report_path_for(output).read_text("utf-8"))["input"].get("text_length", 0))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 0
+
+
+def write_summary_json(path: Path, rows: list[Row], code: int, wall: float, chars: int, **extra) -> None:
+    """``--summary-json``: the run's exit code, counts per status, speed and one entry per file (the same
+    fields for a single-process and a cluster run; ``extra`` adds the cluster's scheduler/worker fields),
+    written atomically."""
+    import json
+    import os
+
+    status = Counter(r.status for r in rows)
+    data = {
+        "exit_code": code if code else (0 if all(r.status == "ok" for r in rows) else 1),
+        "files": len(rows), "ok": status["ok"], "review": status["REVIEW"], "failed": status["FAILED"],
+        "not_processed": sum(1 for r in rows if r.message.startswith("not processed")),
+        "seconds": round(wall, 3), "chars": chars,
+        "chars_per_s": round(chars / wall, 1) if wall else None,
+        **extra,
+        "rows": [{"source": str(r.source), "output": str(r.output) if r.output else None, "status": r.status,
+                  "message": r.message, "counts": dict(r.counts), "seconds": round(r.seconds, 3)} for r in rows],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
+    os.replace(tmp, path)

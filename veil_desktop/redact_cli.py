@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import time
 from pathlib import Path
 
 # the per-file work lives in batch.py (floor below, shared with the cluster runner); its names are
@@ -99,6 +100,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="write the redaction log also without --reason (default reasons)")
     c = p.add_argument_group("cluster (optional extra veil-desktop[cluster]: Dask distributed; resumable "
                              "manifest .veil-manifest.sqlite in --out)")
+    p.add_argument("--summary-json", metavar="F", help="write a machine-readable summary to F (exit code, "
+                   "counts, speed, one row per file; the same with or without a cluster)")
     c.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N worker processes "
                    "(listens on 127.0.0.1 only)")
     c.add_argument("--scheduler", metavar="ADDR", help="run on an existing Dask cluster: tls://HOST:PORT (with "
@@ -108,7 +111,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     c.add_argument("--tls-cert", metavar="FILE", help="client certificate for a tls:// scheduler")
     c.add_argument("--tls-key", metavar="FILE", help="client key for a tls:// scheduler")
     c.add_argument("--insecure", action="store_true", help="allow a plain tcp:// scheduler that is not loopback")
-    c.add_argument("--summary-json", metavar="F", help="write a machine-readable summary to F")
     c.add_argument("--file-timeout", type=float, metavar="S", help="per-file time limit in seconds on a "
                    "cluster (default 600): a file over it becomes FAILED and its worker is restarted")
     p.set_defaults(func=run)
@@ -197,6 +199,16 @@ def run(args: argparse.Namespace) -> int:
         return run_cluster(args, jobs, rows, out_dir)
     if cluster_only(args):
         return _usage_error(cluster_only(args))
+    t_start = time.monotonic()
+
+    def summary_json(code: int) -> None:
+        if getattr(args, "summary_json", None):
+            from .batch import report_chars, write_summary_json
+
+            write_summary_json(Path(args.summary_json), rows, code, time.monotonic() - t_start,
+                               sum(report_chars(r.output) for r in rows if r.status == "ok"),
+                               processed=sum(1 for r in rows if not r.message.startswith("not processed")))
+
     if jobs:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
@@ -208,6 +220,7 @@ def run(args: argparse.Namespace) -> int:
             return _usage_error(str(e))
         _sweep_out_tree(out_dir)
         progress = not args.quiet
+        live = progress and sys.stderr.isatty()   # a line redrawn in place; else one line per file
         old_term = None
         try:
             old_term = signal.signal(signal.SIGTERM, _on_sigterm)
@@ -217,26 +230,28 @@ def run(args: argparse.Namespace) -> int:
         try:
             for i, job in enumerate(jobs, 1):
                 label = f"[{i}/{len(jobs)}] {job.source.name}"
-                if progress:
+                if live:
                     sys.stderr.write(f"\r{label}")
                     sys.stderr.flush()
-                rows.append(redact_one(job, detector, styles, args.min_score, label, progress, terms,
+                rows.append(redact_one(job, detector, styles, args.min_score, label, live, terms,
                                        overwrite=getattr(args, "overwrite", False),
                                        allow_unreadable=getattr(args, "allow_unreadable", False),
                                        tag_lang=getattr(args, "tag_lang", "auto"), **disclosure))
                 done = i
                 if progress:
-                    sys.stderr.write(f"\r{label} {rows[-1].status}\n")
+                    sys.stderr.write(f"{chr(13) if live else ''}{label} {rows[-1].status}\n")
         except (KeyboardInterrupt, Terminated) as e:
             code = 143 if isinstance(e, Terminated) else 130
             for job in jobs[done:]:
                 rows.append(Row(job.source, None, "FAILED", "not processed: the run was interrupted"))
             sys.stderr.write("\nveil-redact: interrupted; no partial output was left behind\n")
             print_summary(rows)
+            summary_json(code)
             return code
         finally:
             if old_term is not None:
                 signal.signal(signal.SIGTERM, old_term)
     print_summary(rows)
+    summary_json(0)
     return 0 if all(r.status == "ok" for r in rows) else 1
 

@@ -40,7 +40,7 @@ def wanted(args) -> bool:
 
 def cluster_only(args) -> str:
     """A usage message when a cluster-only flag is given without --workers/--scheduler, else ''."""
-    flags = [f for f, v in (("--summary-json", args.summary_json), ("--file-timeout", args.file_timeout),
+    flags = [f for f, v in (("--file-timeout", args.file_timeout),
                             ("--tls-ca", args.tls_ca), ("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key),
                             ("--insecure", args.insecure)) if v]
     return f"{', '.join(flags)}: only with --workers, --scheduler or --scheduler-file" if flags else ""
@@ -409,24 +409,14 @@ def _run_tasks(client, todo, args, timeout, manifest, settings, results, progres
 
 
 def _write_summary(path: Path, rows, results, n_skipped: int, wall: float, info: dict, code: int) -> None:
-    status = Counter(r.status for r in rows)
+    from ..batch import write_summary_json
+
     chars = sum(int(r.get("chars", 0)) for r in results.values())
-    data = {
-        "exit_code": code if code else (0 if all(r.status == "ok" for r in rows) else 1),
-        "files": len(rows), "ok": status["ok"], "review": status["REVIEW"], "failed": status["FAILED"],
-        "skipped_done_earlier": n_skipped, "processed": len(results),
-        "not_processed": sum(1 for r in rows if r.message.startswith("not processed")),
-        "seconds": round(wall, 3), "chars": chars,
+    write_summary_json(
+        path, rows, code, wall, chars,
+        skipped_done_earlier=n_skipped, processed=len(results),
         # from the first task submitted to the last result (cluster start and detector load excluded)
-        "processing_seconds": round(info["t_end"] - info["t_submit"], 3) if "t_end" in info else None,
-        "files_per_s": round(len(results) / wall, 3) if wall else None,
-        "chars_per_s": round(chars / wall, 1) if wall else None,
-        "scheduler": info.get("scheduler"), "workers": info.get("workers"),
-        "worker_addresses": info.get("worker_addresses", []), "tasks": info.get("tasks", 0),
-        "rows": [{"source": str(r.source), "output": str(r.output) if r.output else None, "status": r.status,
-                  "message": r.message, "counts": dict(r.counts), "seconds": round(r.seconds, 3)} for r in rows],
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
-    os.replace(tmp, path)
+        processing_seconds=round(info["t_end"] - info["t_submit"], 3) if "t_end" in info else None,
+        files_per_s=round(len(results) / wall, 3) if wall else None,
+        scheduler=info.get("scheduler"), workers=info.get("workers"),
+        worker_addresses=info.get("worker_addresses", []), tasks=info.get("tasks", 0))
