@@ -710,10 +710,14 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                 from .ocr import report_page
 
                 report_page(i, n_pages)
-                page_ocr = _ocr_page(pdf, i)
-                ocr_pages[i] = page_ocr
+                *page_ocr, disputed = _ocr_page(pdf, i)
+                ocr_pages[i] = page_ocr = tuple(page_ocr)
                 text, idx = page_ocr[0].text, []
-                if not page_ocr[0].readable:
+                # a page whose text layer hides ink (ink_text, vector_text, garbled_text) is held for any
+                # word OCR guessed and could not read again; a plain scan by its mean confidence (a 150-dpi
+                # scan rendered at 300 dpi has guessed words on nearly every page)
+                strict = reason != "no_text_layer"
+                if not page_ocr[0].readable or (strict and disputed > READ_MAX_WEAK):
                     from .image import ocr_unreadable
 
                     unreadable.append(ocr_unreadable(i + 1))
@@ -776,9 +780,16 @@ def _render_scale(w_pt: float, h_pt: float, dpi: int, max_pixels: int) -> float:
     return scale
 
 
+#: a page whose text layer hides ink, with more letters than this in words OCR guessed and could not read
+#: again surely (``reread.settle_weak_words``), needs review — the same bound a picture is read with
+READ_MAX_WEAK = 2
+
+
 def _ocr_page(pdf, i: int) -> tuple:
-    """(``OcrPage`` of page ``i`` rendered at ``OCR_DPI``, the render scale)."""
+    """(``OcrPage`` of page ``i`` rendered at ``OCR_DPI``, the render scale, letters of weak words no second
+    reading is sure of): words OCR guessed are read again on their own (``reread``)."""
     from . import ocr
+    from .reread import settle_weak_words
 
     page = pdf[i]
     try:
@@ -791,7 +802,8 @@ def _ocr_page(pdf, i: int) -> tuple:
             bitmap.close()
     finally:
         page.close()
-    return ocr.ocr_image(img), scale
+    page_ocr, disputed = settle_weak_words(img, ocr.ocr_image(img))
+    return page_ocr, scale, disputed
 
 
 def _ocr_summary(ocr_pages: dict[int, tuple]) -> dict:
