@@ -24,7 +24,8 @@ never changed (``김 민준`` is found when the main pass found nothing there; w
 ``김 민 준``, ``김`` stays as it is and ``민 준`` is added, so no two syllables of the name stay readable).
 
 The rule stage reads a detection view too (``normalize.detection_view(spaced_digits=True)``: NFC,
-invisibles dropped, letter-spaced digit runs joined), its spans mapped back to the original.
+invisibles dropped, letter-spaced digit runs joined …), its spans mapped back to the original; where a line
+was read in its bidi display order, the rules also read the stored order and both are kept.
 
 Hence the union of a full stream == ``detect(text)`` == ``merge_spans(model_spans(text),
 rule_spans(text), text)`` (given the Detector contract: model spans never overlap each other).
@@ -165,7 +166,11 @@ class CombinedDetector:
         view = detection_view(text, spaced_digits=True)
         if not view.changed:
             return self.rules.detect(view.text if view.text is not text else text)
-        return sort_spans(view.span_to_original(s) for s in self.rules.detect(view.text))
+        spans = view.spans_to_original(self.rules.detect(view.text))
+        if view.reordered:  # a line read in its bidi display order: the order it is stored in is read too
+            stored = detection_view(text, spaced_digits=True, bidi=False)
+            spans = resolve_overlaps([*spans, *stored.spans_to_original(self.rules.detect(stored.text))])
+        return sort_spans(spans)
 
     def spacing_spans(self, text: str, cancelled: Cancelled = never_cancelled) -> list[Span]:
         """Spans of the extra pass over joined copies of the split regions, in original offsets; only

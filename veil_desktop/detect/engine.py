@@ -317,9 +317,9 @@ class _Finaliser:
             bounds.update(self.windows[j].keep_end for j in range(lo, hi))
         if not ready:
             return []
-        spans = (p.to_span() for p in postprocess(ready, self.text, bounds))
-        if self.view is not None:  # back to the original text (covering dropped invisibles inside a span)
-            spans = (self.view.span_to_original(s) for s in spans)
+        spans = [p.to_span() for p in postprocess(ready, self.text, bounds)]
+        if self.view is not None:  # back to the original text (covering dropped invisibles inside a span;
+            spans = self.view.spans_to_original(spans)  # a box-table cell over several lines: per line)
         return sort_spans(spans)
 
     def _closed_run(self, c: int) -> tuple[int, int] | None:

@@ -121,12 +121,17 @@ class TextView:
     """``text`` as detectors should read it, and the way back to ``original``.
 
     ``starts[j]``/``ends[j]``: the original characters ``[starts[j], ends[j])`` that view character ``j``
-    came from (``None`` when the view has the same length as the original: identity offsets)."""
+    came from (``None`` when the view has the same length as the original: identity offsets).
+    ``monotone``: the map never goes backwards (False where the view shows characters in another order
+    than they are stored: a bidi override, a box-table row read across its lines; see ``layout.py``).
+    ``reordered``: a line was read in its bidi display order."""
 
     original: str
     text: str
     starts: np.ndarray | None = None
     ends: np.ndarray | None = None
+    monotone: bool = True
+    reordered: bool = False
 
     @property
     def changed(self) -> bool:
@@ -136,12 +141,17 @@ class TextView:
         """View range ``[a, b)`` (``b > a``) -> the original range covering every character it came from."""
         if self.starts is None:
             return a, b
-        return int(self.starts[a]), int(self.ends[b - 1])
+        if self.monotone:
+            return int(self.starts[a]), int(self.ends[b - 1])
+        return int(self.starts[a:b].min()), int(self.ends[a:b].max())
 
     def to_view(self, i: int) -> int:
         """The view offset of original offset ``i`` (the first view character at or after it)."""
         if self.starts is None:
             return i
+        if not self.monotone:
+            after = np.flatnonzero(self.ends > i)
+            return int(after[0]) if len(after) else len(self.text)
         return int(np.searchsorted(self.ends, i, side="right"))
 
     def span_to_original(self, s):
@@ -150,11 +160,57 @@ class TextView:
         a, b = self.to_original(s.start, s.end)
         return type(s)(a, b, s.label, s.score, s.source)
 
+    def pieces(self, a: int, b: int) -> list[tuple[int, int]]:
+        """The original ranges view range ``[a, b)`` came from: one range, unless the view joined characters
+        of different lines across other text (a box-table cell written over several lines: one range per
+        line, so masking the cell leaves the table's rules and the other cells as they are)."""
+        if self.starts is None:
+            return [(a, b)]
+        if self.monotone:
+            return [(int(self.starts[a]), int(self.ends[b - 1]))]
+        st, en, text = self.starts, self.ends, self.original
+        out = []
+        lo, hi = int(st[a]), int(en[a])
+        for j in range(a + 1, b):
+            x, y = int(en[j - 1]), int(st[j])
+            gap = text[x:y] if y >= x else text[y:x]
+            if "\n" in gap and (y < x or gap.strip()):
+                out.append((lo, hi))
+                lo, hi = y, int(en[j])
+            else:
+                lo, hi = min(lo, y), max(hi, int(en[j]))
+        out.append((lo, hi))
+        return out
+
+    def spans_to_original(self, spans) -> list:
+        """``spans`` (over the view) over the original, sorted: each span's :meth:`pieces` (a piece without a
+        letter or digit is left out); spans that overlap once mapped back (a non-monotone map) become one."""
+        if self.starts is None:
+            return sorted(spans, key=lambda s: (s.start, s.end))
+        if self.monotone:
+            return sorted((self.span_to_original(s) for s in spans), key=lambda s: (s.start, s.end))
+        out = []
+        for s in spans:
+            for a, b in self.pieces(s.start, s.end):
+                if a < b and any(c.isalnum() for c in self.original[a:b]):
+                    out.append(type(s)(a, b, s.label, s.score, s.source))
+        out.sort(key=lambda s: (s.start, s.end))
+        merged: list = []
+        for s in out:
+            if merged and s.start < merged[-1].end:
+                m = merged[-1]
+                keep = m if (m.end - m.start) >= (s.end - s.start) else s
+                merged[-1] = type(s)(m.start, max(m.end, s.end), keep.label, max(m.score, s.score), keep.source)
+            else:
+                merged.append(s)
+        return merged
+
 
 def _rebuild(text: str, edits: list[tuple]) -> tuple[str, np.ndarray, np.ndarray]:
-    """Apply non-overlapping ``(a, b, replacement[, positions])`` edits (sorted); every replacement
+    """Apply non-overlapping ``(a, b, replacement[, positions[, ends]])`` edits (sorted); every replacement
     character maps to the whole original range ``[a, b)`` (or to its own original character when
-    ``positions`` is given); untouched characters map to themselves.
+    ``positions`` is given, to ``[positions[k], ends[k])`` with ``ends``); untouched characters map to
+    themselves.
 
     Linear in the number of edits: the maps are built in Python lists (``range`` extends run in C) and
     converted once, so a text with hundreds of thousands of edits costs no per-edit array."""
@@ -167,10 +223,10 @@ def _rebuild(text: str, edits: list[tuple]) -> tuple[str, np.ndarray, np.ndarray
             parts.append(text[pos:a])
             starts.extend(range(pos, a))
             ends.extend(range(pos + 1, a + 1))
-        if rep and where:  # one original character per replacement character
+        if rep and where:  # one original character per replacement character (or the range where[0..1])
             parts.append(rep)
             starts.extend(where[0])
-            ends.extend(x + 1 for x in where[0])
+            ends.extend(where[1] if len(where) > 1 else (x + 1 for x in where[0]))
         elif rep:
             parts.append(rep)
             starts.extend([a] * len(rep))
@@ -189,9 +245,170 @@ def _compose_edits(text: str) -> list[tuple[int, int, str]]:
         unit = m.group()
         clean = _INVIS_RE.sub("", unit)
         rep = unicodedata.normalize("NFC", clean) if clean else ""
+        if len(rep) > 1:
+            rep = _without_marks(rep)
         if rep != unit:
             edits.append((m.start(), m.end(), rep))
     return edits
+
+
+def _without_marks(s: str) -> str:
+    """A composed unit without the marks a reader reads through: enclosing marks (the keycap ``1️⃣`` is
+    ``1`` + U+FE0F + U+20E3, ``①``-like ``1⃝``) always, and combining marks left on an ASCII letter or digit
+    (``0̲1̲0̲``: underlined digits); accents that compose (``é``) were composed by NFC already."""
+    out = []
+    for c in s:
+        cat = unicodedata.category(c)
+        if cat == "Me" or (cat == "Mn" and out and out[-1].isascii() and out[-1].isalnum()):
+            continue
+        out.append(c)
+    return "".join(out)
+
+
+# -- Hangul spelt in compatibility jamo (issue 26 class 5) ------------------------------------------
+#: ``ㅈㅓㅇㅎㅏㄹㅏㅁ`` (also ``ㅈ ㅓ ㅇ …``, ``ㅈㅓㅇ ㅎㅏ ㄹㅏㅁ``, half-width ``ﾸﾓﾷ``) reads as ``정하람``: composed as a
+#: two-set keyboard composes (lead + vowel [+ tail], compound vowels ``ㅗㅏ`` -> ``ㅘ`` and tails ``ㄹㄱ`` -> ``ㄺ``;
+#: a consonant before a vowel starts the next syllable). Runs of consonants alone (``ㅋㅋ``, ``ㅇㅇ``) are left.
+_LEADS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
+_VOWELS = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
+_TAILS = ("", "ㄱ", "ㄲ", "ㄳ", "ㄴ", "ㄵ", "ㄶ", "ㄷ", "ㄹ", "ㄺ", "ㄻ", "ㄼ", "ㄽ", "ㄾ", "ㄿ", "ㅀ", "ㅁ", "ㅂ", "ㅄ",
+          "ㅅ", "ㅆ", "ㅇ", "ㅈ", "ㅊ", "ㅋ", "ㅌ", "ㅍ", "ㅎ")
+_TAIL_INDEX = {t: i for i, t in enumerate(_TAILS) if t}
+_VOWEL_PAIRS = {("ㅗ", "ㅏ"): "ㅘ", ("ㅗ", "ㅐ"): "ㅙ", ("ㅗ", "ㅣ"): "ㅚ", ("ㅜ", "ㅓ"): "ㅝ", ("ㅜ", "ㅔ"): "ㅞ",
+                ("ㅜ", "ㅣ"): "ㅟ", ("ㅡ", "ㅣ"): "ㅢ"}
+_TAIL_PAIRS = {("ㄱ", "ㅅ"): "ㄳ", ("ㄴ", "ㅈ"): "ㄵ", ("ㄴ", "ㅎ"): "ㄶ", ("ㄹ", "ㄱ"): "ㄺ", ("ㄹ", "ㅁ"): "ㄻ",
+               ("ㄹ", "ㅂ"): "ㄼ", ("ㄹ", "ㅅ"): "ㄽ", ("ㄹ", "ㅌ"): "ㄾ", ("ㄹ", "ㅍ"): "ㄿ", ("ㄹ", "ㅎ"): "ㅀ",
+               ("ㅂ", "ㅅ"): "ㅄ"}
+_JAMO = "\u3131-\u3163\uffa1-\uffbe\uffc2-\uffc7\uffca-\uffcf\uffd2-\uffd7\uffda-\uffdc"
+_HAS_JAMO_SYLLABLE = re.compile(f"[{_JAMO}][ \t]?[{_JAMO}]")
+_JAMO_RUN = re.compile(f"[{_JAMO}]+(?:[ \t][{_JAMO}]+)*")
+
+
+#: half-width Hangul letters -> the compatibility jamo of the same name (NFKC would give conjoining jamo)
+_HALF_JAMO = {chr(c): unicodedata.lookup(unicodedata.name(chr(c))[len("HALFWIDTH "):])
+              for c in range(0xFFA1, 0xFFDD) if unicodedata.name(chr(c), "").startswith("HALFWIDTH HANGUL LETTER")}
+
+
+def _compat(c: str) -> str:
+    return _HALF_JAMO.get(c, c)
+
+
+def _compose_jamo(chars: list[str]) -> list[tuple[str, int, int]]:
+    """``(character, first, end)`` over ``chars`` (compatibility jamo): syllables where a lead and a vowel
+    meet, the jamo left as they are elsewhere."""
+    out = []
+    i, n = 0, len(chars)
+    vowel = lambda k: k < n and chars[k] in _VOWELS  # noqa: E731
+    while i < n:
+        c = chars[i]
+        if c in _LEADS and vowel(i + 1):
+            v, j = chars[i + 1], i + 2
+            if j < n and (v, chars[j]) in _VOWEL_PAIRS:
+                v, j = _VOWEL_PAIRS[(v, chars[j])], j + 1
+            tail = ""
+            if j < n and chars[j] in _TAIL_INDEX and not vowel(j + 1):
+                tail, j = chars[j], j + 1
+                if j < n and (tail, chars[j]) in _TAIL_PAIRS and not vowel(j + 1):
+                    tail, j = _TAIL_PAIRS[(tail, chars[j])], j + 1
+            code = 0xAC00 + (_LEADS.index(c) * 21 + _VOWELS.index(v)) * 28 + (_TAIL_INDEX[tail] if tail else 0)
+            out.append((chr(code), i, j))
+            i = j
+        else:
+            out.append((c, i, i + 1))
+            i += 1
+    return out
+
+
+def _jamo_edits(text: str) -> list[tuple[int, int, str]]:
+    if not _HAS_JAMO_SYLLABLE.search(text):
+        return []
+    out: list[tuple[int, int, str]] = []
+    for m in _JAMO_RUN.finditer(text):
+        run, base = m.group(), m.start()
+        groups = [(g.start(), g.group()) for g in re.finditer(r"[^ \t]+", run)]
+        spaced = len(groups) >= 3 and all(len(g) == 1 for _, g in groups)
+        if spaced:
+            groups = [(groups[0][0], "".join(g for _, g in groups))]     # letter-spaced: ㅈ ㅓ ㅇ ㅎ ㅏ …
+            offsets = [[k for k, c in enumerate(run) if c not in " \t"]]
+        else:
+            offsets = [list(range(o, o + len(g))) for o, g in groups]
+        composed = []
+        for (o, g), offs in zip(groups, offsets):
+            syl = _compose_jamo([_compat(c) for c in g])
+            # letter-spaced: a syllable covers the space after it (the spaces were between letters, not words)
+            composed.append([(c, base + offs[x], base + (offs[y] if spaced and y < len(offs) else offs[y - 1] + 1))
+                             for c, x, y in syl])
+        # a group read as one syllable joins its neighbours (``ㅈㅓㅇ ㅎㅏ ㄹㅏㅁ``: the lone-syllable rule of
+        # rules/spacing.py), only between groups that composed whole
+        whole = [all("\uac00" <= c <= "\ud7a3" for c, _, _ in g) for g in composed]
+        for k, g in enumerate(composed):
+            for idx, (c, a, b) in enumerate(g):
+                last = idx == len(g) - 1
+                if last and k + 1 < len(composed) and whole[k] and whole[k + 1] and (
+                        len(g) == 1 or len(composed[k + 1]) == 1):
+                    b = composed[k + 1][0][1]        # the space after it goes with it
+                if text[a:b] != c:
+                    out.append((a, b, c))
+    return out
+
+
+# -- digits of other writing systems read in the rule view (issue 26 class 5) -------------------------
+#: Hanja numerals (``〇一〇-六二九四-三〇五八``, ``零``, the financial ``壹貳參``) and super/subscript digits
+#: (``M⁵⁷¹⁸⁰³⁹²``, ``₀₁₀``) read as digits, one character each, inside a run of digits and separators that has
+#: enough of them to be a number: 2 Hanja numerals and 4 digits in all (``一般``, ``三國``, ``第一`` are
+#: words), 4 super/subscript digits (a footnote mark ``¹``, ``²³`` or a unit ``m²``, ``CO₂`` is no number).
+HANJA_DIGITS = {"〇": "0", "零": "0", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7",
+                "八": "8", "九": "9", "壹": "1", "弌": "1", "貳": "2", "贰": "2", "弍": "2", "參": "3", "参": "3",
+                "弎": "3", "肆": "4", "伍": "5", "陸": "6", "陆": "6", "柒": "7", "捌": "8", "玖": "9"}
+SCRIPT_DIGITS = {**{chr(0x2070 + d): str(d) for d in (0, 4, 5, 6, 7, 8, 9)}, "¹": "1", "²": "2", "³": "3",
+                 **{chr(0x2080 + d): str(d) for d in range(10)}, "⁻": "-", "₋": "-"}
+
+
+def _digit_run_edits(text: str, table: dict[str, str], min_own: int, min_digits: int, run_re, has_re):
+    if not has_re.search(text):
+        return []
+    out = []
+    for m in run_re.finditer(text):
+        run = m.group()
+        own = sum(c in table and table[c] != "-" for c in run)
+        if own < min_own:
+            continue
+        rep = "".join(table.get(c, c) for c in run)
+        if sum(c.isdigit() for c in rep) < min_digits:
+            continue
+        out.append((m.start(), m.end(), rep, list(range(m.start(), m.end()))))
+    return out
+
+
+_HJ = re.escape("".join(HANJA_DIGITS))
+_HAS_HANJA_DIGIT = re.compile(f"[{_HJ}]")
+_HANJA_RUN = re.compile(f"[0-9{_HJ}](?:[0-9 .\\-{_HJ}]*[0-9{_HJ}])?")
+_SC = re.escape("".join(SCRIPT_DIGITS))
+_HAS_SCRIPT_DIGIT = re.compile(f"[{_SC}]")
+_SCRIPT_RUN = re.compile(f"[0-9{_SC}](?:[0-9 .\\-{_SC}]*[0-9{_SC}])?")
+
+
+#: a label justified over its cell, one syllable at a time (``성  명``, ``계  좌``, ``주   소``, ``연 락 처 :``): read as
+#: the word in the rule view, so the keyword before a number is seen. Two spaces or more between lone
+#: syllables (prose has one), or one when a colon or a table rule follows the label.
+_SPACED_LABEL = re.compile(r"(?<![가-힣])[가-힣](?:[ \t]{2,}[가-힣])+(?![가-힣])"
+                           r"|(?<![가-힣])[가-힣](?:[ \t][가-힣])+(?=[ \t]*[:：│┃║|])")
+_HAS_SPACED_LABEL = re.compile(r"[가-힣][ \t]+[가-힣](?![가-힣])")
+
+
+def _spaced_label_edits(text: str) -> list[tuple[int, int, str]]:
+    if not _HAS_SPACED_LABEL.search(text):
+        return []
+    return [(m.start() + g.start(), m.start() + g.end(), "")
+            for m in _SPACED_LABEL.finditer(text) for g in re.finditer(r"[ \t]+", m.group())]
+
+
+def _hanja_digit_edits(text: str) -> list[tuple]:
+    return _digit_run_edits(text, HANJA_DIGITS, 2, 4, _HANJA_RUN, _HAS_HANJA_DIGIT)
+
+
+def _script_digit_edits(text: str) -> list[tuple]:
+    return _digit_run_edits(text, SCRIPT_DIGITS, 4, 4, _SCRIPT_RUN, _HAS_SCRIPT_DIGIT)
 
 
 # -- more ways of writing a value a reader reads at once (issue 26 class 5) --------------------------
@@ -478,14 +695,22 @@ def _digit_word_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
     return out
 
 
-def _apply(cur: TextView, edits: list[tuple]) -> TextView:
+def _apply(cur: TextView, edits: list[tuple], *, reordered: bool = False) -> TextView:
     """``cur`` with ``edits`` (on ``cur.text``) applied, its map composed back to ``cur.original``."""
     if not edits:
         return cur
     new, s2, e2 = _rebuild(cur.text, sorted(edits, key=lambda e: (e[0], e[1])))
     if cur.starts is not None:
-        s2, e2 = cur.starts[s2], cur.ends[e2 - 1]
-    return TextView(cur.original, new, s2, e2)
+        if cur.monotone:
+            s2, e2 = cur.starts[s2], cur.ends[e2 - 1]
+        else:  # a view character that came from several characters covers all they came from
+            lo, hi = cur.starts[s2], cur.ends[e2 - 1]
+            for j in np.flatnonzero(e2 - s2 > 1).tolist():
+                lo[j] = cur.starts[s2[j]:e2[j]].min()
+                hi[j] = cur.ends[s2[j]:e2[j]].max()
+            s2, e2 = lo, hi
+    monotone = bool((s2[1:] >= s2[:-1]).all() and (e2[1:] >= e2[:-1]).all())
+    return TextView(cur.original, new, s2, e2, monotone, cur.reordered or reordered)
 
 
 def _first_free(edits: list[tuple], taken: list[tuple[int, int]] | None = None) -> list[tuple]:
@@ -507,24 +732,39 @@ def _first_free(edits: list[tuple], taken: list[tuple[int, int]] | None = None) 
     return kept
 
 
-def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = False) -> TextView:
+def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = False,
+                   bidi: bool = True) -> TextView:
     """The detection view of ``text`` (see above). ``fullwidth``: fold full-width forms one-to-one;
     ``spaced_digits``: the rule stage's view: also join letter-spaced digit runs, numbers broken over a
     line, odd separators, written-out e-mail addresses, formula string concatenation, circled digits,
     OCR's digit confusions in phone/RRN-shaped numbers, Sino-Korean digit words after a number word
-    (``공일공 오팔…``), Cyrillic/Greek look-alike letters inside Latin tokens (the model has no number labels and reads the text as written). HTML character references are
-    decoded in both views. Identity (``changed`` False) when nothing applies.
+    (``공일공 오팔…``), Hanja numerals and super/subscript digits in number-like runs, Cyrillic/Greek look-alike
+    letters inside Latin tokens (the model has no number labels and reads the text as written). Both views:
+    HTML character references decoded, HTML tags read as a browser shows them, each line with a bidi control
+    in its display order (``bidi``; ``False``: as stored), keycap and other enclosing marks dropped,
+    compatibility-jamo spelling composed, multi-line box-table rows read as one line (``layout.py``).
+    Identity (``changed`` False) when nothing applies.
 
-    Stages, each mapped back through the ones before: entities -> NFC / invisibles -> (rule view:
-    formulas and circled digits -> spaced digits, breaks, separators, e-mail words) -> full width."""
+    Stages, each mapped back through the ones before: entities -> tags -> bidi -> NFC / invisibles / marks ->
+    jamo -> box tables -> (rule view: formulas and circled digits -> spaced digits, breaks, separators, e-mail
+    words) -> full width."""
+    from . import layout
+
     cur = TextView(text, text)
     cur = _apply(cur, _entity_edits(text))
+    cur = _apply(cur, layout.markup_edits(cur.text))
+    if bidi:
+        cur = _apply(cur, layout.bidi_edits(cur.text), reordered=True)
     if _NEEDS_VIEW.search(cur.text):
         cur = _apply(cur, _compose_edits(cur.text))
+    cur = _apply(cur, _jamo_edits(cur.text))
+    cur = _apply(cur, layout.box_table_edits(cur.text))
     if spaced_digits:
         cur = _apply(cur, _first_free(sorted(_formula_edits(cur.text) + _circled_edits(cur.text)
                                              + _ocr_digit_edits(cur.text) + _digit_word_edits(cur.text)
-                                             + _homoglyph_edits(cur.text), key=lambda e: (e[0], e[1]))))
+                                             + _homoglyph_edits(cur.text) + _hanja_digit_edits(cur.text)
+                                             + _script_digit_edits(cur.text) + _spaced_label_edits(cur.text),
+                                             key=lambda e: (e[0], e[1]))))
         base = cur.text
         sp = [(m.start(), m.end(), _SPACE_IN_RUN.sub("", m.group()),
                [m.start() + i for i, c in enumerate(m.group()) if c not in " \t"])
@@ -544,4 +784,4 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
     view = normalize_text(cur.text) if fullwidth else cur.text
     if view == text:
         return TextView(text, view)
-    return TextView(text, view, cur.starts, cur.ends)
+    return TextView(text, view, cur.starts, cur.ends, cur.monotone, cur.reordered)

@@ -180,11 +180,41 @@ def text_views(data: bytes, kind: str) -> list[View]:
     return []
 
 
+def _read_as_shown(rules: Callable[[str], list]) -> Callable[[str], list]:
+    """``rules`` over the text as written and over its detection view (what a reader sees: keycap, Hanja and
+    superscript digits, compatibility jamo, markup, bidi display order, box-table rows …), the view's spans
+    mapped back to the text. The default detector (``detect``) reads the view itself; the bare rule stage
+    handed in here does not."""
+    from ..detect.normalize import detection_view
+
+    def run(text: str) -> list:
+        spans = list(rules(text))
+        view = detection_view(text, spaced_digits=True)
+        if view.changed:
+            spans += view.spans_to_original(rules(view.text))
+        return spans
+
+    return run
+
+
+def _digit_runs(text: str) -> list[str]:
+    """Digit runs of ``text`` and of its detection view (``٠١٠``, ``〇一〇``, ``⁰¹⁰``, ``0️⃣1️⃣0️⃣`` read as digits)."""
+    from ..detect.normalize import detection_view
+
+    runs = [m.group(0) for m in _DIGITS.finditer(text)]
+    view = detection_view(text, spaced_digits=True)
+    if view.text != text:
+        runs += [m.group(0) for m in _DIGITS.finditer(view.text)]
+    return runs
+
+
 def second_opinion(views: Iterable[View], detect: Callable[[str], list], rules: Callable[[str], list],
                    masks: Iterable[str] = ()) -> tuple[list[Finding], list[Finding]]:
     """``(blocking, possible_misses)`` over ``views``; ``detect(text)`` = the default detector's spans,
-    ``rules(text)`` = the structured rule stage's; ``masks``: the output's replacement texts."""
+    ``rules(text)`` = the structured rule stage's (read here over each view's text and its detection view);
+    ``masks``: the output's replacement texts."""
     masks = {m.strip() for m in masks if m and m.strip()}
+    rules = _read_as_shown(rules)
     blocking: list[Finding] = []
     possible: list[Finding] = []
     for v in views:
@@ -206,8 +236,8 @@ def second_opinion(views: Iterable[View], detect: Callable[[str], list], rules: 
             for s in rules(v.text):
                 if s.label in BLOCKING_RULE_LABELS and not own(s):
                     blocking.append(Finding(v.place, s.label, False, float(s.score), "rule"))
-            for m in _DIGITS.finditer(v.text):
-                kind = _digit_kind(m.group(0))
+            for run in _digit_runs(v.text):
+                kind = _digit_kind(run)
                 if kind:
                     blocking.append(Finding(v.place, kind, False, 1.0, "digits"))
             if True:  # element text of a hidden part: the model too
