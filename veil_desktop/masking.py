@@ -6,15 +6,28 @@ Invariants:
 - overlapping spans are merged into one replacement covering their union (the longest span's label wins),
   so nothing between two overlapping spans survives;
 - a plan is a sorted list of non-overlapping ``Replacement``s over the original text; every document
-  writer applies the same plan, so TXT, DOCX, HWPX and PDF exports agree.
+  writer applies the same plan, so TXT, DOCX, HWPX and PDF exports agree;
+- a style that keeps part of a value (PARTIAL) keeps it only where the characters are shown in the order
+  they are stored in and are the plain characters its rule reads (issue 26): a value on a line whose
+  display order may differ from its stored order (``detect.layout.reordered_lines``: a bidi control, a
+  direction tag, a right-to-left character) or written in characters a detection view had to translate
+  (Hanja or super/subscript digits, compatibility jamo, markup, invisible or combining characters, a value
+  over a line break: ``_plain``) is masked whole, every character replaced. On such a line the direction
+  marks inside a replacement are not masked: a pair opened and closed inside it is dropped, the others are
+  kept beside the mask (closing ones before it, opening ones after it), so the rest of the line is shown
+  exactly as before and the mask, one glyph throughout, has no order a reader could undo. A value masked
+  whole on such a line and kept in part elsewhere shows no more than the partial copy does.
 """
 from __future__ import annotations
 
+import bisect
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Mapping
 
+from .detect import layout
 from .detect.span import Span
 from .labels import info
 
@@ -149,6 +162,69 @@ def _normalise_key(value: str) -> str:
     return re.sub(r"[\s\-.]", "", value)
 
 
+# -- what PARTIAL may keep part of --------------------------------------------------------------------
+#: characters no value is written with as a reader reads it: controls (a tab or line break inside a value:
+#: a number broken over lines), format characters (zero-width, bidi, soft hyphen), combining and enclosing
+#: marks (keycaps), private-use, unassigned, line/paragraph separators
+_NOT_PLAIN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zl", "Zp"})
+_NUMBER_SEPARATORS = frozenset(" -.()+\u2010\u2011\u2012\u2013\u2014\u2212\uff0d\uff0e\uff08\uff09\uff0b")
+_NAME_PUNCTUATION = frozenset(" ·.-'\u00b7\u30fb")
+
+
+def _plain_digit(ch: str) -> bool:
+    """A decimal digit shown left to right (ASCII, full-width, mathematical): what ``_partial`` counts."""
+    return ch.isdecimal() and unicodedata.bidirectional(ch) == "EN"
+
+
+def _plain(value: str, label: str) -> bool:
+    """Whether ``value`` is written in the characters ``Masker._partial``'s rule for ``label`` reads, one
+    character for each character a reader sees. A value a detection view had to translate (Hanja numerals
+    ``〇一〇``, superscript or circled digits, digits spelt as letters ``O1O-l234``, compatibility jamo
+    ``ㅎㅗㅇ``, decomposed Hangul, markup, character references, an invisible or combining character, a line
+    break) is not: the rule would keep what it does not recognise as the part to hide."""
+    for ch in value:
+        cat = unicodedata.category(ch)
+        if cat in _NOT_PLAIN_CATEGORIES:
+            return False
+        if cat == "Zs":
+            continue
+        if label in ("PHONE", "RRN", "FOREIGNER_RN"):
+            if not (_plain_digit(ch) or ch in _NUMBER_SEPARATORS):
+                return False
+        elif label == "PERSON":
+            o = ord(ch)
+            if not (0xAC00 <= o <= 0xD7A3 or 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF
+                    or (ch.isascii() and ch.isalpha()) or ch in _NAME_PUNCTUATION):
+                return False
+        elif label == "EMAIL":
+            if not (ch.isascii() and ch.isprintable()):
+                return False
+        elif cat.startswith("N") and not _plain_digit(ch):   # Hanja/superscript digits in an address
+            return False
+    return True
+
+
+_EMBED_OPENERS = "\u202a\u202b\u202d\u202e"
+_ISOLATE_OPENERS = "\u2066\u2067\u2068"
+_PDF, _PDI = "\u202c", "\u2069"
+
+
+def _direction_pieces(marks: list[tuple[str, str]]) -> tuple[str, str]:
+    """The direction marks of a replacement (``(original text, control)`` in stored order) that must stay:
+    ``(before the mask, after the mask)``. A closing mark right after the opening one it closes (once the
+    value between them is gone) is dropped with it — the pair held only the value; every other mark is kept
+    in order, so the line around the replacement keeps its embeddings and isolates."""
+    stack: list[tuple[str, str]] = []
+    for raw, c in marks:
+        if stack and ((c == _PDF and stack[-1][1] in _EMBED_OPENERS)
+                      or (c == _PDI and stack[-1][1] in _ISOLATE_OPENERS)):
+            stack.pop()
+        else:
+            stack.append((raw, c))
+    k = max((i + 1 for i, (_, c) in enumerate(stack) if c not in _EMBED_OPENERS + _ISOLATE_OPENERS), default=0)
+    return "".join(r for r, _ in stack[:k]), "".join(r for r, _ in stack[k:])
+
+
 class Masker:
     """Builds masking plans. One ``Masker`` per export keeps pseudonyms consistent within it."""
 
@@ -186,6 +262,8 @@ class Masker:
 
     def _partial(self, value: str, label: str) -> str:
         g = self.glyph
+        if not _plain(value, label):
+            return _stars(value, g)   # a translated spelling: the rule below cannot tell what to keep
         if label == "PERSON":
             core = value.strip()
             if len(core) <= 1:
@@ -242,8 +320,46 @@ class Masker:
                 merged[-1] = (a, max(b, s.end), best)
             else:
                 merged.append((s.start, s.end, s))
-        return [Replacement(a, b, self.mask_value(text[a:b], best.label), best.label)
-                for a, b, best in merged]
+        if not merged:
+            return []
+        marks = layout.direction_marks(text)
+        zones = layout.reordered_lines(text, marks)
+        zone_starts = [z[0] for z in zones]
+        mark_starts = [m[0] for m in marks]
+        out = []
+        for a, b, best in merged:
+            z = bisect.bisect_right(zone_starts, b - 1) - 1
+            if z >= 0 and zones[z][1] > a - 1 and zones[z][0] < b:   # on (or ending at) a reordered line
+                out.append(Replacement(a, b, self._mask_reordered(text, a, b, best.label, marks, mark_starts),
+                                       best.label))
+            else:
+                out.append(Replacement(a, b, self.mask_value(text[a:b], best.label), best.label))
+        return out
+
+    def _mask_reordered(self, text: str, a: int, b: int, label: str, marks: list[tuple[int, int, str]],
+                        mark_starts: list[int]) -> str:
+        """``text[a:b]`` on a line shown in another order than stored: masked whole (PARTIAL as STARS), its
+        direction marks kept or dropped by ``_direction_pieces`` (see the module docstring)."""
+        inside: list[tuple[int, int, str]] = []
+        for k in range(bisect.bisect_left(mark_starts, a), len(marks)):
+            s, e, c = marks[k]
+            if s >= b:
+                break
+            if e <= b and (not inside or s >= inside[-1][1]):
+                inside.append((s, e, c))
+        value, pos = [], a
+        for s, e, _ in inside:
+            value.append(text[pos:s])
+            pos = e
+        value.append(text[pos:b])
+        core = "".join(value)
+        before, after = _direction_pieces([(text[s:e], c) for s, e, c in inside])
+        style = self.style_for(label)
+        if style in (MaskStyle.PARTIAL, MaskStyle.STARS) or not core.strip():
+            mask = _stars(core, self.glyph)
+        else:
+            mask = self.mask_value(core, label)
+        return before + mask + after
 
 
 def apply_replacements(text: str, plan: Iterable[Replacement]) -> str:

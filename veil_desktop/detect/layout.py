@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["markup_edits", "bidi_edits", "box_table_edits", "BIDI_CONTROLS", "has_bidi_controls"]
+__all__ = ["markup_edits", "bidi_edits", "box_table_edits", "BIDI_CONTROLS", "has_bidi_controls",
+           "direction_marks", "reordered_lines"]
 
 # ----------------------------------------------------------------------------------------------- markup
 _INLINE = frozenset((
@@ -110,6 +111,78 @@ _MIRROR = dict(zip("()[]{}<>«»‹›⁅⁆⁽⁾₍₎〈〉《》「」『』
 
 def has_bidi_controls(text: str) -> bool:
     return _HAS_BIDI.search(text) is not None
+
+
+#: characters that may be shown right to left without any control: UAX #9 types R, AL and AN live in these
+#: blocks (Hebrew, Arabic, Syriac, Thaana, NKo, ..., their presentation forms, the SMP right-to-left scripts);
+#: a match is confirmed by ``unicodedata.bidirectional``
+_RTL_BLOCKS = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
+
+
+def _markup_view(text: str):
+    """``text`` as the detection view reads it before its bidi stage: character references decoded, HTML
+    tags read as the bidi controls they stand for (``normalize.detection_view``'s first two stages)."""
+    from .normalize import TextView, _apply, _entity_edits
+
+    cur = TextView(text, text)
+    cur = _apply(cur, _entity_edits(text))
+    return _apply(cur, markup_edits(cur.text))
+
+
+def direction_marks(text: str) -> list[tuple[int, int, str]]:
+    """Every place of ``text`` that sets or ends a direction, in stored order: ``(start, end, control)`` with
+    ``control`` one of ``BIDI_CONTROLS`` — a control character itself, a character reference to one
+    (``&#x202E;``) or an HTML tag read as one (``<bdo dir=rtl>``: RLO, its ``</bdo>``: PDF; ``dir=rtl``: RLI),
+    as ``normalize.detection_view`` reads them."""
+    if not (_HAS_BIDI.search(text) or ("<" in text or "&" in text)):
+        return []
+    view = _markup_view(text)
+    out = []
+    for m in _HAS_BIDI.finditer(view.text):
+        a, b = view.to_original(m.start(), m.end())
+        out.append((a, b, m.group()))
+    out.sort()
+    return out
+
+
+def reordered_lines(text: str, marks: list[tuple[int, int, str]] | None = None) -> list[tuple[int, int]]:
+    """The ``[start, end)`` (sorted, merged; a line without its ``\\n``) of every line of ``text`` whose
+    characters may be shown in another order than they are stored in: a line holding a direction mark
+    (:func:`direction_marks`: a bidi control, a reference to one, a direction tag) or a right-to-left character
+    (UAX #9 types R, AL, AN: a Hebrew or Arabic letter, an Arabic-Indic digit), and every line from a direction
+    tag to the tag that closes it (to the end of ``text`` when none does; a browser keeps it open).
+    ``bidi_edits`` reads such a line in its display order; a masking style that keeps part of a value there
+    would keep it on the side the reader does not expect (``masking.Masker.plan``). ``marks``: the text's
+    :func:`direction_marks`, when the caller has them."""
+    hits: list[tuple[int, int]] = []
+    marks = direction_marks(text) if marks is None else marks
+    for a, b, _ in marks:
+        hits.append((a, b))
+    for m in _RTL_BLOCKS.finditer(text):
+        if unicodedata.bidirectional(m.group()) in ("R", "AL", "AN"):
+            hits.append((m.start(), m.end()))
+    # a direction tag open over several lines (``<bdo dir=rtl>`` ... ``</bdo>`` in a multi-line CSV cell)
+    stack: list[int] = []
+    for a, b, c in marks:
+        if b - a > 1:                      # a tag (or a reference): not bound to its line
+            if c in "\u202c\u2069":
+                if stack:
+                    hits.append((stack.pop(), b))
+            else:
+                stack.append(a)
+    hits += [(a, len(text)) for a in stack]
+    if not hits:
+        return []
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(hits):
+        a = text.rfind("\n", 0, a) + 1
+        e = text.find("\n", max(a, b - 1))
+        b = len(text) if e < 0 else e
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 #: how far an FSI looks for its first strong character (the algorithm reads up to the matching PDI; bounded so
