@@ -29,7 +29,10 @@ the thumbnail dropped. Neutralised (issue 26): bookmark names renamed ``_veil_bm
 reference (hyperlink anchors, ``REF``/``PAGEREF`` field codes); local-file, UNC and ``tel:`` links
 removed (a hyperlink keeps its text); a ``mailto:`` link loses its ``?subject=&body=`` query;
 relationships to sub-documents, the attached template, frames and mail-merge sources removed with the
-elements that point at them; VML ``o:gfxdata`` removed.
+elements that point at them; VML ``o:gfxdata`` removed. The markup itself (``xmlwalk.MarkupNeutraliser``):
+a namespace URI no specification defines becomes ``urn:veil:ns:N`` (prefix kept: ``mc:Ignorable`` stays
+valid), names that may be text get stand-ins, comments/PIs before or after the root are dropped; a DOCTYPE
+anywhere is refused (``safezip.parse_xml``).
 """
 from __future__ import annotations
 

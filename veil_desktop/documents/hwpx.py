@@ -26,7 +26,8 @@ any non-picture binary (OLE objects in ``BinData``, unknown parts) removed with 
 spine entries of removed parts and the objects that show a removed item (``hp:ole``/``hp:pic`` by
 ``binaryItemIDRef``, ``fileIDRef``, ``imageIDRef``) removed with them; a linked file's local path in the
 manifest blanked; ``BinData`` pictures renamed to neutral names (a file name can carry a name); creator / last-saved-by /
-author attributes blanked (shown in the removed part); the ``hh:linkinfo`` path blanked (its file name can carry a name).
+author attributes blanked (shown in the removed part); the ``hh:linkinfo`` path blanked (its file name can carry a name);
+namespace URIs other than OWPML's/OCF's/OOXML's become ``urn:veil:ns:N`` (``xmlwalk.MarkupNeutraliser``).
 Limitation: HWPX change tracking is not resolved (deleted text between ``hp:deleteBegin``/``End`` stays
 in the file) — it is shown and masked like all other text, so it cannot leak a masked value.
 """

@@ -7,10 +7,11 @@ model: it looks at the output's *bytes*, the way a recipient's tools could.
   alignments), UTF-16BE and CP949 where that decoding is clean and plausible text;
 - XML (any member that looks like markup, whatever its name) is searched as
   * its character data with the tags stripped (a value split across runs is found), *including* the
-    content of comments, processing instructions and CDATA sections (their delimiters are dropped, their
-    content kept),
-  * the list of every attribute value (also inside comments),
-  * the raw content of every comment / PI / CDATA section on its own;
+    content of comments, processing instructions, CDATA sections and markup declarations (``<!DOCTYPE``,
+    ``<!ENTITY e "…">``; their delimiters are dropped, their content kept),
+  * the list of every attribute value (also inside comments), namespace declarations included,
+  * the raw content of every comment / PI / CDATA section / declaration on its own,
+  * element, attribute and prefix names that could be text (non-ASCII, five digits in a row);
 - every view is also searched after the escapes a reader undoes: XML/HTML entities (repeatedly, so
   ``&amp;#54861;`` counts), URL ``%xx`` escapes (UTF-8 and CP949), RTF ``\\'hh`` / ``\\uN`` escapes;
 - the matcher (``matching.ValueMatcher``) itself normalises both sides: NFKC per cluster (NFC/NFD Hangul,
@@ -27,8 +28,10 @@ model: it looks at the output's *bytes*, the way a recipient's tools could.
 A file's own format bytes are never a found value (issue 26, class 6: a masked ``PDF`` or ``HWP`` must not
 be "found" in ``%PDF-1.7`` or ``application/hwp+zip``): the PDF header, keywords, operators, numbers and
 plain dictionary keys/names (``pdf_syntax_view`` keeps strings, comments, escaped names and anything
-unknown), XML element/attribute names and namespace URIs, MIME types and schema URIs as attribute
-values or element text, the ``mimetype`` member, ZIP member names made of standard part names
+unknown), XML element/attribute names of ASCII letters, the namespace URIs the formats define
+(``namespaces.known_namespace``; any other namespace URI is searched), MIME types and schema URIs
+without long digit runs (``namespaces.schema_uri``) as attribute values or element text, the
+``mimetype`` member, ZIP member names made of standard part names
 (``standard_part_name``), enumeration values of known enumerated attributes (``w:type="even"``) and the
 tool's own part headers and captions in text outputs (``strip_captions``).
 
@@ -47,12 +50,13 @@ from urllib.parse import unquote, unquote_to_bytes
 
 from .errors import DocumentError
 from .matching import ValueMatcher
+from .namespaces import schema_uri
 
 _TAG = re.compile(r"<[^<>]*>")
 _PARA_END = re.compile(r"</(?:[\w.-]+:)?p>")
 _BETWEEN_TAGS_WS = re.compile(r">\s+<")
-_SPECIAL = re.compile(r"<!--(.*?)-->|<\?(.*?)\?>|<!\[CDATA\[(.*?)\]\]>", re.S)
-_ATTR = re.compile(r"""\s(?!xmlns[:=])[\w:.-]+\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+#: comments, PIs, CDATA sections and markup declarations (``<!DOCTYPE``, ``<!ENTITY e "…">``)
+_SPECIAL = re.compile(r"<!--(.*?)-->|<\?(.*?)\?>|<!\[CDATA\[(.*?)\]\]>|<!(?!--|\[CDATA\[)([^<>]*)>?", re.S)
 _PCT = re.compile(r"%[0-9A-Fa-f]{2}")
 _RTF_HEX = re.compile(r"(?:\\'[0-9a-fA-F]{2})+")
 _RTF_U = re.compile(r"\\u(-?\d{1,5})\??")
@@ -218,9 +222,6 @@ def _unescaped(text: str) -> list[tuple[str, str]]:
 # -- a file's own format bytes --------------------------------------------------------------------
 _MIME_VALUE = re.compile(r"^\s*(?:application|image|text|audio|video|font|model|multipart|message)/"
                          r"[A-Za-z0-9.+\-]+(?:\s*;\s*[a-z\-]+=[\w.\-\"]+)*\s*$")
-_SCHEMA_VALUE = re.compile(r"^\s*(?:https?://(?:schemas\.openxmlformats\.org|schemas\.microsoft\.com|"
-                           r"purl\.org|www\.w3\.org|ns\.adobe\.com|www\.hancom\.co\.kr|www\.idpf\.org|"
-                           r"schemas\.xmlsoap\.org)/[\w./\-#]*|urn:[\w.:\-]+)\s*$")
 #: attributes whose values are enumerations of the format (never document text): a single ASCII word
 #: there is a format token (``w:type="even"``, ``w:fldCharType="begin"``, HWPX ``type="DIGIT"``)
 _ENUM_ATTRS = {"type", "fldCharType", "hint", "lineRule", "vAlign", "textAlignment", "textDirection",
@@ -241,15 +242,18 @@ def _format_value(name: str, value: str) -> bool:
     """An attribute value that is the format's own syntax: a MIME type, a schema URI, or a single word
     of an enumerated attribute."""
     local = name.rsplit(":", 1)[-1]
-    if _MIME_VALUE.match(value) or _SCHEMA_VALUE.match(value):
-        return True
+    if _MIME_VALUE.match(value) or schema_uri(value):
+        return True    # a namespace URI the formats define, or a schema URI without long digit runs
+    if name == "xmlns" or name.startswith("xmlns:"):
+        return False   # any other namespace URI (urn:x-bank:1002-…) is searched like any value
     if "/" in value and re.fullmatch(r"[\w./\-\[\]]{1,200}", value, re.A) \
             and standard_part_name(value.lstrip("/")):
         return True    # a reference to a standard part (href="BinData/image1.png", Target="media/image1.png")
     return local in _ENUM_ATTRS and bool(_ENUM_TOKEN.match(value.strip()))
 
 
-_ATTR_NV = re.compile(r"""\s(?!xmlns[:=])([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+#: every attribute, namespace declarations included (their URIs are text a hostile author controls)
+_ATTR_NV = re.compile(r"""\s([^\s<>="'/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _ELEMENT_FORMAT_TEXT = re.compile(r">(\s*(?:application|image|text)/[A-Za-z0-9.+\-]+\s*)<")
 
 #: path components of ZIP members that every DOCX/HWPX/ODF package has (trailing digits, extension off)
@@ -411,18 +415,39 @@ def pdf_syntax_view(data: bytes) -> str:
 def _xml_views(text: str) -> list[tuple[str, str]]:
     text = _ELEMENT_FORMAT_TEXT.sub("><", text) if "/" in text else text
     t = _BETWEEN_TAGS_WS.sub("><", text)
-    t = _SPECIAL.sub(lambda m: "\n" + (m.group(1) or m.group(2) or m.group(3) or "") + "\n", t)
+    t = _SPECIAL.sub(lambda m: "\n" + _special(m) + "\n", t)
     t = _PARA_END.sub("\n", t)
     views = [("text", _TAG.sub("", t)),
              ("attributes", "\n".join(a or b for n, a, b in _ATTR_NV.findall(text)
                                        if not _format_value(n, a or b)))]
-    specials = [m.group(1) or m.group(2) or m.group(3) or "" for m in _SPECIAL.finditer(text)]
+    specials = [_special(m) for m in _SPECIAL.finditer(text)]
     if any(s.strip() for s in specials):
         views.append(("comments/PI/CDATA", "\n".join(specials)))
+    names = _personal_names(text)
+    if names:
+        views.append(("names", names))
     if "sym" in text and _SYM.search(text):
         # Word draws a w:sym's character code: the text with each symbol as the character it shows
         views.append(("symbols", _TAG.sub("", _SYM.sub(lambda m: _sym_char(m.group(1)), t))))
     return views
+
+
+def _special(m: re.Match) -> str:
+    return m.group(1) or m.group(2) or m.group(3) or m.group(4) or ""
+
+
+_NAME_IN_TAG = re.compile(r"""<[/?]?([^\s<>/="'!?]+)|\s([^\s<>/="']+)\s*=\s*["']""")
+
+
+def _personal_names(text: str) -> str:
+    """Element, attribute and prefix names that could be text (``<acct:정하람/>``, ``x950822-2419075=``):
+    non-ASCII, or five digits in a row once ``-._`` are dropped. The formats' own names never are."""
+    out = []
+    for m in _NAME_IN_TAG.finditer(text):
+        n = m.group(1) or m.group(2)
+        if not n.isascii() or re.search(r"\d{5,}", re.sub(r"[-._]", "", n)):
+            out.append(n)
+    return "\n".join(out)
 
 
 _SYM = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?sym\b[^>]*?\bchar=[\"']([0-9A-Fa-f]{1,6})[\"'][^>]*>")
@@ -448,8 +473,9 @@ def _search(matcher: ValueMatcher, text: str) -> int | None:
 
 def _scan_text(name: str, text: str, matcher: ValueMatcher, rep: LeakReport, xml: bool) -> None:
     """Search ``text``; XML is searched as its character data (tags stripped, comment/PI/CDATA content
-    kept), its attribute values and its comments/PIs/CDATA (not the markup itself: tag names and
-    namespace URIs would only give false alarms); every view also with its escapes undone."""
+    kept), its attribute values (namespace URIs but those the formats define), its comments/PIs/CDATA/
+    declarations and the names that could be text (not the rest of the markup: the formats' own tag
+    names and namespace URIs would only give false alarms); every view also with its escapes undone."""
     if xml and text.lstrip("\ufeff \r\n\t").startswith("<"):
         views = _xml_views(text)
     else:

@@ -4,8 +4,9 @@ can still be caught. No Qt.
 
 The views are read here from the output bytes by a path of their own (not the readers'): a text output as
 text; every XML member of a DOCX/HWPX package as the text of its elements and, separately, the values of
-its attributes; plain-text members (``Preview/PrvText.txt``); the paragraph-text records of every HWP
-section and the other HWP streams' UTF-16 text. Rasterised outputs (PDF, images) carry no text: their
+its attributes and what its markup holds (unknown namespace URIs, comments, PIs, declarations, names);
+plain-text members (``Preview/PrvText.txt``); the paragraph-text records of every HWP section and the other
+HWP streams' UTF-16 text. Rasterised outputs (PDF, images) carry no text: their
 scanned pages are read again by OCR in the leak check.
 
 Each view is *visible* (a reader of the output sees it as the document's text: body, headers, footers,
@@ -107,7 +108,25 @@ def _xml_views(name: str, data: bytes) -> list[View]:
             texts.append(el.tail)
     visible = bool(_VISIBLE_MEMBERS.match(name))
     return [View(name, "".join(texts)[:MAX_VIEW_CHARS], visible),
-            View(name + " (attributes)", "\n".join(attrs)[:MAX_VIEW_CHARS], False, attributes=True)]
+            View(name + " (attributes)", "\n".join(attrs)[:MAX_VIEW_CHARS], False, attributes=True),
+            _markup_view(name, data.decode("utf-8", "replace"))]
+
+
+_NS_DECL = re.compile(r"""\sxmlns(?::[^\s=]+)?\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_HIDDEN_MARKUP = re.compile(r"<!--(.*?)-->|<\?(?!xml[\s?])(.*?)\?>|<!(?!--|\[CDATA\[)([^<>]*)", re.S)
+
+
+def _markup_view(name: str, text: str) -> View:
+    """What the markup itself holds (issue 26, class 2), a hidden view: namespace URIs the formats do not
+    define, comments, processing instructions, DOCTYPE/ENTITY declarations, names that could be text
+    (``<acct:정하람/>``). The writers leave none of these in an output, so anything here is a miss."""
+    from .leakcheck import _personal_names
+    from .namespaces import known_namespace
+
+    found = [a or b for a, b in _NS_DECL.findall(text) if not known_namespace(a or b)]
+    found += [x or y or z for x, y, z in _HIDDEN_MARKUP.findall(text)]
+    found.append(_personal_names(text))
+    return View(name + " (markup)", "\n".join(f for f in found if f.strip())[:MAX_VIEW_CHARS], False)
 
 
 def _zip_views(data: bytes) -> list[View]:

@@ -8,7 +8,9 @@ is the same node both times (the export checks the slot's text is what the revie
 
 A ``ZipProfile`` (``docx.PROFILE``, ``hwpx.PROFILE``) tells the engine which members are text parts, in
 what reading order, with which walker, and how to clean a part before slots are edited (tracked changes,
-fallbacks, author attributes) and which members to scrub or drop (metadata, previews).
+fallbacks, author attributes) and which members to scrub or drop (metadata, previews). Every XML part the
+writer keeps is also freed of what the markup itself can hide (``MarkupNeutraliser``: unknown namespace
+URIs, names holding text, comments/PIs around the root element).
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from lxml import etree
 from ..masking import Replacement
 from .errors import DocumentError
 from .model import Document, TextBuilder, apply_local, split_plan
+from .namespaces import NEUTRAL_PREFIX, known_namespace, schema_uri
 from .safezip import Member, parse_xml, read_zip, serialize_xml, write_zip
 
 
@@ -174,10 +177,6 @@ _IDENT = re.compile(r"^(?:[A-Za-z_][\w.\-]{0,31}:)?[A-Za-z_#][A-Za-z0-9_.\-#]{0,
 _VML_ID = re.compile(r"^_x0000_[a-z]\d{1,6}$")                  # VML shape ids/types (_x0000_s1026)
 _PART_PATH = re.compile(r"^/?(?:\.\./)?[A-Za-z0-9_\-]+(?:[./][A-Za-z0-9_\-\[\]]+)*$")
 _MIME = re.compile(r"^[a-z]+/[a-z0-9.+\-]+(?:;\s*[a-z\-]+=[\w.\-\"]+)*$")
-_SCHEMA_URI = re.compile(r"^(?:https?://(?:schemas\.openxmlformats\.org|schemas\.microsoft\.com|"
-                         r"purl\.org|www\.w3\.org|ns\.adobe\.com|www\.hancom\.co\.kr|www\.idpf\.org|"
-                         r"schemas\.xmlsoap\.org|www\.openxmlformats\.org|xml\.org)/[\w./\-#]*"
-                         r"|urn:[\w.:\-]+)$")
 _CSS = re.compile(r"^(?:\s*[A-Za-z\-]+\s*:\s*[#\w.%\-+ ]*;?)+\s*$")           # VML style="width:10pt;..."
 _PREFIX_MAP = re.compile(r"""^(?:\s*xmlns:\w+=['"][^'"\s]*['"])*\s*$""")   # w:dataBinding prefixMappings
 _XPATH = re.compile(r"^(?:/[\w:.\-]+(?:\[\d{1,4}\])?)+$")                   # w:xpath="/ns0:root[1]/ns0:x[1]"
@@ -264,8 +263,8 @@ def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
         return True
     local = attr.rsplit("}", 1)[-1]
     ename = localname(el)
-    if _GUID.match(v) or v.lower() in _BOOL or _SCHEMA_URI.match(v) or _TIMESTAMP.match(v):
-        return True
+    if _GUID.match(v) or v.lower() in _BOOL or schema_uri(v) or _TIMESTAMP.match(v):
+        return True      # a schema URI: a known namespace, or the grammar without long digit runs
     tech = _FONT_TECH.get((ename, local)) or (_FONT_TECH[("panose1", "val")] if local == "panose" else None)
     if tech is not None and tech.fullmatch(v):
         return True      # font-table numbers (PANOSE, signatures, charset …), whatever the walk's strictness
@@ -306,7 +305,9 @@ def harmless_value(el, attr: str, value: str, strict: bool = False) -> bool:
     if local == "style" and _CSS.match(v):
         return True
     if local == "prefixMappings" and _PREFIX_MAP.match(v):
-        return True
+        return True      # the URIs in it are rewritten by the writers when unknown (MarkupNeutraliser)
+    if local in ("schemaLocation", "noNamespaceSchemaLocation") and all(schema_uri(t) for t in v.split()):
+        return True      # xsi:schemaLocation pairs of schema URIs (anything else in it is shown)
     if local == "xpath" and _XPATH.match(v):
         return True
     if (ename in _PHRASE_ELEMENTS or local in _PHRASE_ATTRS) and _LATIN_PHRASE.match(v):
@@ -406,6 +407,192 @@ def strip_comments_and_pis(root: etree._Element) -> bool:
                 parent.text = (parent.text or "") + n.tail
         parent.remove(n)
     return bool(nodes)
+
+
+def personal_name(name: str) -> bool:
+    """Whether an XML name (element, attribute, namespace prefix) may be personal text: anything but
+    ASCII, five digits in a row (separators ``-._`` aside) or more than eight digits. The formats' own
+    names never are (``w14:paraId``, ``hp:lineseg``, ``c16r2``)."""
+    return not name.isascii() or bool(_DIGIT_RUN.search(_DIGIT_SEPS.sub("", name))) \
+        or len(re.findall(r"\d", name)) > 8
+
+
+_QUOTED = re.compile(r"""="[^"]*"|='[^']*'""")
+_XML_TAG = re.compile(r"""<[^<>!?]+>""")
+_XML_NAME = re.compile(r"""(?:^</?|\s)([^\s<>/=!?"'&;]+)(?=\s*=|[\s/>])""")
+_XMLNS_TEXT = re.compile(r"""xmlns(?::([^\s=<>/"']+))?\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_XPATH_STEP = re.compile(r"""[^/\[\]@\s()="'*:]+(?::[^/\[\]@\s()="'*:]+)?""")
+_PREFIX_MAP_URI = re.compile(r"""(xmlns:[^=\s]+\s*=\s*)(['"])([^'"]*)(['"])""")
+#: markup-compatibility attributes listing prefixes / qualified names (ECMA-376 Part 3)
+_MC_LISTS = {"Ignorable", "ProcessContent", "MustUnderstand", "PreserveElements", "PreserveAttributes",
+             "Requires"}
+
+
+def _unquote(m: re.Match) -> str:
+    return m.group(2) if m.group(2) is not None else m.group(3)
+
+
+class MarkupNeutraliser:
+    """What a hostile author can hide in the markup itself, which no reader shows (issue 26, class 2):
+    namespace URIs (``xmlns:acct="urn:x-bank:1002-738-415069"``) and element / attribute / prefix names
+    (``<acct:정하람/>``). Default deny, for one package (the stand-ins are consistent across its parts):
+
+    - a namespace URI a format specification does not define (``namespaces.known_namespace``) becomes
+      ``urn:veil:ns:N`` — in its declarations (the prefix is kept, so ``mc:Ignorable`` lists and every
+      qualified name stay valid), in element and attribute names, in ``w:prefixMappings`` and in any
+      attribute value that is that URI (``w:customXml/@w:uri``, ``ds:schemaRef/@ds:uri``);
+    - a name that may be personal text (``personal_name``) becomes ``veil_nK`` (``veil_pK`` for a prefix),
+      also inside ``mc:Ignorable``-style lists and ``w:xpath`` data-binding paths.
+
+    ``seed`` gives every part's declared URIs and personal names their stand-ins first (numbered in member
+    order), ``apply`` rewrites one parsed part and returns the new root (``None``: nothing to change)."""
+
+    def __init__(self) -> None:
+        self.uris: dict[str, str] = {}
+        self.names: dict[str, str] = {}
+        self.prefixes: dict[str, str] = {}
+        self._qnames: dict[str, str] = {}
+
+    def seed(self, data: bytes) -> None:
+        """Stand-ins for the URIs declared and the personal names used in one part's bytes, so that
+        a part written earlier (``w:dataBinding`` in the body) and the part it names (custom XML) get
+        the same ones; what this misses (a UTF-16 part) the tree pass of ``apply`` still finds."""
+        text = data.decode("utf-8", "replace")
+        for m in _XMLNS_TEXT.finditer(text):
+            self.prefix(m.group(1))
+            self.uri(_unquote(m))
+        if text.isascii():
+            return
+        for tag in _XML_TAG.finditer(text):
+            if tag.group().isascii():
+                continue
+            for m in _XML_NAME.finditer(_QUOTED.sub(" ", tag.group())):
+                p, sep, local = m.group(1).rpartition(":")
+                if p == "xmlns" or (not sep and local == "xmlns"):
+                    continue
+                if sep:
+                    self.prefix(p)
+                self.name(local)
+
+    def uri(self, u: str) -> str:
+        if not u or known_namespace(u):
+            return u
+        if u not in self.uris:
+            self.uris[u] = f"{NEUTRAL_PREFIX}{len(self.uris) + 1}"
+        return self.uris[u]
+
+    def name(self, n: str) -> str:
+        if not personal_name(n):
+            return n
+        if n not in self.names:
+            self.names[n] = f"veil_n{len(self.names) + 1}"
+        return self.names[n]
+
+    def prefix(self, p: str | None) -> str | None:
+        if p is None or not personal_name(p):
+            return p
+        if p not in self.prefixes:
+            self.prefixes[p] = f"veil_p{len(self.prefixes) + 1}"
+        return self.prefixes[p]
+
+    def qname(self, tag: str) -> str:
+        done = self._qnames.get(tag)
+        if done is None:
+            if tag.startswith("{"):
+                ns, local = tag[1:].split("}", 1)
+                done = "{%s}%s" % (self.uri(ns), self.name(local))
+            else:
+                done = self.name(tag)
+            self._qnames[tag] = done
+        return done
+
+    def _prefixed(self, token: str) -> str:
+        p, sep, local = token.rpartition(":")
+        if not sep:
+            return self.prefix(token) or token
+        return f"{self.prefix(p)}:{self.name(local)}"
+
+    def _renamed(self, token: str) -> str:
+        p, sep, local = token.rpartition(":")
+        if not sep:
+            return self.names.get(token, self.prefixes.get(token, token))
+        return f"{self.prefixes.get(p, p)}:{self.names.get(local, local)}"
+
+    def value(self, attr: str, v: str) -> str:
+        local = attr.rsplit("}", 1)[-1]
+        if local == "prefixMappings" and "xmlns" in v:
+            v = _PREFIX_MAP_URI.sub(lambda m: m.group(1) + m.group(2) + self.uri(m.group(3)) + m.group(4), v)
+            v = re.sub(r"xmlns:([^=\s]+)", lambda m: "xmlns:" + (self.prefix(m.group(1)) or ""), v)
+        elif local in _MC_LISTS and (attr.startswith("{http://schemas.openxmlformats.org/markup-compat")
+                                     or attr == "Requires"):
+            v = re.sub(r"[^\s]+", lambda m: self._prefixed(m.group()), v)
+        elif local == "xpath" and (self.names or self.prefixes):
+            # the steps of a data-binding path name the custom XML's elements: renamed with them
+            v = _XPATH_STEP.sub(lambda m: self._renamed(m.group()), v)
+        if self.uris and any(u in v for u in self.uris):
+            v = re.sub(r"""[^\s'"]+""", lambda m: self.uris.get(m.group(), m.group()), v)
+        return v
+
+    def _needs_rebuild(self, root: etree._Element, text: str) -> bool:
+        # declarations as written (``text``: the part decoded; every declaration is ``xmlns[:p]="…"``
+        # there, used or not), then the names of every element and attribute
+        for m in _XMLNS_TEXT.finditer(text):
+            if self.prefix(m.group(1)) != m.group(1) or self.uri(_unquote(m)) != _unquote(m):
+                return True
+        for el in root.iter():
+            tag = el.tag
+            if not isinstance(tag, str):
+                continue
+            if self.qname(tag) != tag:
+                return True
+            for a in el.keys():
+                if self.qname(a) != a:
+                    return True
+        return False
+
+    def apply(self, root: etree._Element, data: bytes) -> etree._Element | None:
+        """``root`` (parsed from ``data``) rewritten, or ``None`` when nothing in it needs a stand-in."""
+        enc = root.getroottree().docinfo.encoding or "utf-8"
+        try:
+            text = data.decode(enc, "replace")
+        except LookupError:
+            text = data.decode("utf-8", "replace")
+        if self._needs_rebuild(root, text):
+            return self._rebuild(root, None, {})
+        if not (self.uris or self.names or self.prefixes or "prefixMappings" in text):
+            return None
+        changed = False
+        for el in root.iter():
+            if isinstance(el.tag, str):
+                for a, v in el.items():
+                    new = self.value(a, v)
+                    if new != v:
+                        el.set(a, new)
+                        changed = True
+        return root if changed else None
+
+    def _rebuild(self, el: etree._Element, parent: etree._Element | None, scope: dict) -> etree._Element:
+        nsmap = dict(el.nsmap)
+        local = {self.prefix(p): self.uri(u) for p, u in nsmap.items() if scope.get(p, object()) != u}
+        tag = self.qname(el.tag)
+        new = etree.Element(tag, nsmap=local) if parent is None else etree.SubElement(parent, tag,
+                                                                                      nsmap=local)
+        for a, v in el.attrib.items():
+            new.set(self.qname(a), self.value(a, v))
+        new.text = el.text
+        for child in el:
+            if isinstance(child.tag, str):
+                c = self._rebuild(child, new, nsmap)
+            else:
+                if isinstance(child, etree._Comment):
+                    c = etree.Comment(child.text)
+                elif isinstance(child, etree._ProcessingInstruction):
+                    c = etree.ProcessingInstruction(child.target, child.text)
+                else:
+                    c = etree.Entity(child.name)
+                new.append(c)
+            c.tail = child.tail
+        return new
 
 
 @dataclass
@@ -515,6 +702,10 @@ def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
     for s in doc.segments:
         expected[(s.member, s.slot)] = expected.get((s.member, s.slot), "") + doc.text[s.start:s.end]
     text_parts = {tp.member: tp for tp in profile.classify(members)}
+    markup = MarkupNeutraliser()
+    for m in members:
+        if m.name.endswith(".xml") or m.name.endswith(".rels") or m.name in text_parts:
+            markup.seed(m.data)
     out: list[Member] = []
     for m in members:
         if not (m.name.endswith(".xml") or m.name.endswith(".rels") or m.name in text_parts):
@@ -538,6 +729,11 @@ def write_zip_document(doc: Document, plan: list[Replacement], source: bytes,
             changed = True
         if strip_comments_and_pis(root):  # not content, but readable: never published
             changed = True
+        if root.getprevious() is not None or root.getnext() is not None:
+            changed = True   # comments / PIs before or after the root element: not serialised
+        neutral = markup.apply(root, m.data)      # unknown namespace URIs, personal names in the markup
+        if neutral is not None:
+            root, changed = neutral, True
         if changed:
             m = Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
         out.append(m)
