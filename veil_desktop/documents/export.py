@@ -58,9 +58,10 @@ def _validate_plan(doc: Document, plan: list[Replacement]) -> list[Replacement]:
     return plan
 
 
-def _copy_replacements(text: str, plan: list[Replacement],
-                       copies: list[tuple[int, int]]) -> list[Replacement]:
-    """Replacements for unmasked copies: same label and replacement text as the value's first mask."""
+def _copy_replacements(text: str, plan: list[Replacement], copies: list[tuple[int, int]],
+                       misread: "dict[tuple[int, int], str] | None" = None) -> list[Replacement]:
+    """Replacements for unmasked copies: same label and replacement text as the value's first mask
+    (``misread``: copies OCR read otherwise -> the core of the value they are, ``ocr_copies``)."""
     first: dict[str, Replacement] = {}
     for r in plan:
         first.setdefault(strip_separators(text[r.start:r.end]), r)
@@ -68,7 +69,7 @@ def _copy_replacements(text: str, plan: list[Replacement],
     for a, b in sorted(copies, key=lambda c: (c[0], -c[1])):
         if out and a < out[-1].end:
             continue  # overlaps the copy before it: masking that one already breaks this one up
-        r = first.get(strip_separators(text[a:b]))
+        r = first.get(strip_separators(text[a:b])) or first.get((misread or {}).get((a, b), ""))
         if r is not None:
             out.append(Replacement(a, b, r.text, r.label))
     return out
@@ -302,11 +303,14 @@ def _export(doc: Document, plan: Iterable[Replacement], out_path, *, detector_id
         raise DocumentError(f"{doc.path.name} changed on disk since it was opened; open it again.")
 
     removed = [(p.start, p.end) for p in doc.parts if p.removed]
-    copies = [(a, b) for a, b in find_unmasked_copies(doc.text, plan)
+    from .ocr_copies import lookalike_copies
+
+    misread = {(a, b): core for a, b, core in lookalike_copies(doc, doc.text, plan)}   # OCR read them otherwise
+    copies = [(a, b) for a, b in find_unmasked_copies(doc.text, plan) + list(misread)
               if not any(s <= a and b <= e for s, e in removed)]  # removed parts are not written
     propagated: list[Replacement] = []
     if copies and mask_copies:
-        propagated = _copy_replacements(doc.text, plan, copies)
+        propagated = _copy_replacements(doc.text, plan, copies, misread)
         plan = _validate_plan(doc, plan + propagated)
     elif copies:
         where = [f"{(doc.part_at(a).name if doc.part_at(a) else '?')} at character {a}"

@@ -264,9 +264,23 @@ def _write_redaction_log(document: Any, plan: list, part_reasons: list, req: Exp
 def _unmasked_copies(document: Any, text: str, plan: list) -> list[tuple[int, int]]:
     from ..documents import find_unmasked_copies
 
+    from ..documents.ocr_copies import lookalike_copies
+
     removed = [(p.start, p.end) for p in getattr(document, "parts", ()) if p.removed]
-    return [(a, b) for a, b in find_unmasked_copies(text, plan)
+    misread = [(a, b) for a, b, _ in lookalike_copies(document, text, plan)]   # OCR read the same value otherwise
+    return [(a, b) for a, b in sorted(find_unmasked_copies(text, plan) + misread)
             if not any(s <= a and b <= e for s, e in removed)]  # removed parts are not written
+
+
+def _misread_source(by_core: dict, copy: str):
+    """The masked item an OCR-misread copy (``documents.ocr_copies``: same length, at most a third of its
+    characters different) stands for, or None."""
+    for core, span in by_core.items():
+        if len(core) == len(copy) >= 2:
+            diff = sum(1 for x, y in zip(core, copy) if x != y)
+            if 0 < diff <= max(1, len(core) // 3) and diff < len(core):
+                return span
+    return None
 
 
 def _copies_found(document: Any, text: str, masked: list[Span], copies: list[tuple[int, int]],
@@ -280,7 +294,7 @@ def _copies_found(document: Any, text: str, masked: list[Span], copies: list[tup
         by_core.setdefault(strip_separators(text[s.start:s.end]), s)
     spans = []
     for a, b in copies:
-        src = by_core.get(strip_separators(text[a:b]))
+        src = by_core.get(strip_separators(text[a:b])) or _misread_source(by_core, text[a:b])
         if src is None:  # the plan merged overlapping spans into one value; fall back to an overlapping one
             src = next((s for s in masked if strip_separators(text[s.start:s.end]) in strip_separators(text[a:b])),
                        None)
