@@ -14,6 +14,13 @@ when the upright reading is poor, the four orientations (0/90/180/270) are compa
 word confidence on a reduced copy; the winner is recognised at full size. Boxes are mapped back through the
 inverse rotation, so they land on the source pixels, whatever the page's orientation.
 
+Extra views (``read_views``, issue 26 class 4): a colour stamp over black text, dot-matrix print and comb
+boxes (one ruled box per digit) garble the page reading; a cheap test on the pixels finds each, and only then
+are the lines it covers read again in a view made for it (colour dropped out / the seal alone, dots joined,
+comb cells set side by side). What a view reads surely joins the page text with its boxes (its whole line:
+the label with the value); what it reads unsurely where the page reading is not sure either holds the page
+(``OcrPage.disputed``: not ``readable``). Digits read between bars (``9|5|0|8``) are one word.
+
 Models: ``resources/tessdata/{kor,eng}.traineddata`` (tessdata_fast, Apache-2.0; see the folder's README).
 Tesseract's Hangul *script* model read the drawn pages' characters slightly better but split every Korean
 word into syllables, which the detectors cannot use (docs/DOCUMENTS.md).
@@ -25,6 +32,7 @@ module state is that cache only.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -32,7 +40,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from . import limits as _limits
 from .errors import DocumentError
@@ -88,10 +96,17 @@ class OcrPage:
     second_look: int = 0
     #: per character: the confidence (0..100) of the word it belongs to (100 for inserted separators)
     confidences: list[float] = field(default_factory=list, repr=False)
+    #: the extra views of the page that were read (``read_views``: ``colour``, ``seal``, ``dots``, ``comb``),
+    #: the letters/digits they read unsurely where the page reading is not sure of anything, and those words'
+    #: boxes with their letters/digits (``(box, n)``)
+    views: tuple[str, ...] = ()
+    disputed: int = 0
+    disputes: tuple = ()
 
     @property
     def readable(self) -> bool:
-        return self.words > 0 and self.confidence >= MIN_PAGE_CONFIDENCE
+        return (self.words > 0 and self.confidence >= MIN_PAGE_CONFIDENCE
+                and self.disputed <= VIEW_MAX_DISPUTED)
 
 
 # -- Tesseract --------------------------------------------------------------------------------------------
@@ -407,13 +422,18 @@ def _scaled_gray(image):
     return gray, factor
 
 
-def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
-    """OCR one page image (a PIL image). ``progress()`` returning True cancels (``OcrCancelled``)."""
+def ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool = True,
+              colour=None) -> OcrPage:
+    """OCR one page image (a PIL image). ``progress()`` returning True cancels (``OcrCancelled``).
+    ``views``: parts of the page holding a colour stamp, dot-matrix print or comb boxes are read again in
+    a view made for them (:func:`read_views`); pictures' own readings (``pictures.ocr_readings``) ask for
+    them once, not in each of their readings. ``colour``: the page in its colours for those views, when
+    ``image`` is a grey copy of it (default: ``image`` itself)."""
     from PIL import Image
 
     src_w, src_h = image.size
-    gray, factor = _scaled_gray(image)
-    gray = _positive(gray)
+    plain, factor = _scaled_gray(image)
+    gray = _positive(plain)
     api = _api()
 
     def cancelled() -> None:
@@ -430,6 +450,9 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None) -> OcrPage:
         again = _ocr_gray(api, big, factor * 2, src_w, src_h, cancelled)
         if again.confidence > page.confidence + 5:
             page = again
+    if views:
+        page = read_views(api, (image if colour is None else colour) if gray is plain else None, gray, factor,
+                          page, cancelled)
     return page
 
 
@@ -455,6 +478,7 @@ UPSCALE_MIN_WORDS = 5
 def _ocr_gray(api, gray, factor: float, src_w: int, src_h: int, cancelled: Callable[[], None]) -> OcrPage:
     """``ocr_image`` of the grey page ``gray`` (the source scaled by ``factor``)."""
     symbols, conf, rotation, skew, extra = _read_gray(api, gray, cancelled)
+    symbols = _join_bars(symbols)
     return _page(symbols, conf, src_w, src_h, factor, rotation, skew, extra=extra)
 
 
@@ -495,14 +519,7 @@ def _read_gray(api, gray, cancelled: Callable[[], None], again: bool = True) -> 
     symbols = _reread_lines(api, view, symbols)
 
     # map boxes back: deskewed -> rotated -> the (scaled) grey image; ``factor`` is undone at the end
-    rot_size = (gray.width, gray.height) if rotation in (0, 180) else (gray.height, gray.width)
-
-    def back(px: float, py: float) -> tuple[float, float]:
-        x, y = _inverse((px, py), rot_size, skew) if skew else (px, py)
-        if rotation:
-            x, y = _inverse((x, y), (gray.width, gray.height), rotation)
-        return x, y
-
+    back = _back(gray.size, rotation, skew)
     placed = [(ch, _map_box(box, back), space, line, para, line_h, c)
               for ch, box, space, line, para, line_h, c in symbols]
     # a page read without confidence stays *needs review* as a whole; a second look adds nothing there
@@ -558,6 +575,20 @@ def _reread_lines(api, view, symbols: list) -> list:
         else:
             out.extend(line)
     return out
+
+
+def _back(size: tuple[int, int], rotation: int, skew: float) -> Callable[[float, float], tuple[float, float]]:
+    """Maps a point of the reading frame (``_rotate(_rotate(gray, rotation), skew)``) back to ``gray``
+    (of ``size``)."""
+    rot_size = size if rotation in (0, 180) else (size[1], size[0])
+
+    def back(px: float, py: float) -> tuple[float, float]:
+        x, y = _inverse((px, py), rot_size, skew) if skew else (px, py)
+        if rotation:
+            x, y = _inverse((x, y), size, rotation)
+        return x, y
+
+    return back
 
 
 def _map_box(box, back) -> Box:
@@ -923,6 +954,726 @@ def _dark_bars(api, a, solid, placed: list, line_h: float, pad: float, cancelled
         new[0] = new[0][:4] + (True,) + new[0][5:]
         found.extend(new)
     return found
+
+
+# -- extra views: colour stamps, dot-matrix print, comb boxes (issue 26, class 4) -----------------------------
+# The page reading reads the page's grey levels as they are. Three kinds of print defeat it: a red seal
+# (직인) stamped over a black name (the seal's strokes cross the name's: the line comes out as garbage, the
+# label beside it misread), a dot-matrix printout (letters made of separate dots) and comb boxes (one ruled
+# box per digit: the rulings' JPEG fringe and the wide spacing split the digits into fragments no detector
+# reads as one number). For each a cheap test on the pixels says whether the page holds it, and only then
+# are the lines it covers read again in a view made for it; what a view reads surely that the page reading
+# did not becomes part of the page's text (its whole line: the label travels with the value), with its
+# boxes, so detection sees it and masking burns its pixels; what a view reads unsurely there, where the page
+# reading is not sure of anything either, is disputed and holds the page (``OcrPage.readable``).
+
+#: colour ink: a pixel whose channels differ by at least this many levels (a red seal 180, its anti-aliased
+#: edge 90; grey paper, black type and JPEG colour noise stay under 30)
+COLOUR_CHROMA = 60
+#: the colour views are read when the page holds at least this many colour-ink pixels per 1,000 × 1,000, and
+#: at most this share of colour (more is a photo or coloured paper, not ink stamped on a page)
+COLOUR_MIN_PX = 300
+COLOUR_MAX_SHARE = 0.2
+#: dot-matrix print, one of two signs per cell (a line height square): at least DOT_SHARE of its ink lies on
+#: runs shorter than DOT_RUN line heights both across and down (dots standing apart: a stroke of type is
+#: long one way or the other), or background runs of at most a sixteenth of the line height (the holes
+#: between dots that touch) make up DOT_GAPS of its ink both across and down (small type has them across,
+#: between letters, hardly ever down as well); at least DOT_MIN_PAIRS pairs of such cells side by side (a
+#: line of print, not a stray mark)
+DOT_RUN = 0.25
+DOT_SHARE = 0.8
+DOT_GAPS = 0.1
+DOT_MIN_PAIRS = 3
+#: comb boxes: between two horizontal rules, at least COMB_MIN_CELLS cells (a name takes three) divided by
+#: rulings that span the whole height, each at most COMB_MAX_ASPECT times as wide as high (one character
+#: each; a table's cells are wider)
+COMB_MIN_CELLS = 3
+COMB_MAX_ASPECT = 2.0
+#: a view's word the page reading did not read is added when read with this confidence ...
+VIEW_CONFIDENCE = 70.0
+#: ... and the page needs review when views read more than this many letters/digits unsurely (in the shape
+#: of a value: two Hangul syllables, three digits) where the page reading read nothing surely
+VIEW_MAX_DISPUTED = 2
+#: colour blocks read on their own (a seal, a stamp): at most this many, each at most this share of the page
+SEAL_MAX_BLOCKS = 4
+SEAL_MAX_SHARE = 0.25
+
+
+def read_views(api, image, gray, factor: float, page: OcrPage, cancelled: Callable[[], None]) -> OcrPage:
+    """``page`` (the reading of ``gray``, the page scaled by ``factor``) with what the views the page needs
+    read merged in (:func:`_merge_views`); ``image``: the page in its own colours (None: a negative page,
+    read inverted, or no colour to go by). Views (each read only where its test fires):
+
+    - ``colour``: colour ink painted paper and each other pixel as light as its lightest channel (a colour
+      scanner's drop-out: red, blue and green ink go, black stays), read on the lines of colour ink — the
+      black text under and beside a seal;
+    - ``seal``: the colour ink alone, dark on white, each block of it (a seal) read on its own;
+    - ``dots``: where the ink is dot-matrix print (:func:`_dot_cells`, looked for off the words the page
+      reading read surely), the page blurred by half the dots' spacing and thresholded, so the dots join into
+      strokes;
+    - ``comb``: each row of comb boxes (:func:`_comb_rows`) read as its cells' contents set side by side
+      (:func:`_read_combs`), so the digits of neighbouring boxes are one number.
+
+    The tests cost a few array passes per page (tens of milliseconds at 300 dpi); a view costs a reading of
+    the lines it covers."""
+    import numpy as np
+
+    a = np.asarray(gray)
+    if a.size == 0 or min(a.shape) < 16:
+        return page
+    line_h = _view_line_height(page, factor, a.shape)
+    todo: list[tuple[str, Any, Any, Any]] = []
+    if image is not None:
+        todo += _colour_views(image, gray.size, line_h)
+    todo += _dot_views(a, line_h, _sure_boxes(page, factor))
+    todo += _comb_views(gray, page, line_h)
+    if not todo:
+        return page
+    found = []
+    for name, view, region, how in todo:
+        cancelled()
+        found.append((region, _read_view(api, view, region, page, gray.size, line_h, how)))
+    merged = _merge_views(page, found, factor)
+    return dataclasses.replace(merged, views=page.views + tuple(n for n, *_ in todo))
+
+
+def _sure_boxes(page: OcrPage, factor: float) -> list[Box]:
+    """Boxes (in the pixels of the page scaled by ``factor``) of the words ``page`` read with
+    :data:`VIEW_CONFIDENCE` or more."""
+    from .pictures import _word_runs
+
+    confs = page.confidences
+    return [(x0 * factor, y0 * factor, x1 * factor, y1 * factor) for a, b, (x0, y0, x1, y1) in _word_runs(page)
+            if min(confs[a:b] or [0.0]) >= VIEW_CONFIDENCE]
+
+
+def _view_line_height(page: OcrPage, factor: float, shape: tuple[int, int]) -> float:
+    """The page's median line height in ``gray`` pixels (1/60 of its height when nothing was read)."""
+    hs = sorted(h * factor for h in page.line_heights if h > 0)
+    return max(8.0, hs[len(hs) // 2] if hs else shape[0] / 60.0)
+
+
+def _cells(mask, c: int):
+    """Per ``c`` × ``c`` cell of ``mask``: the number of set pixels (the last row/column of cells partial)."""
+    import numpy as np
+
+    h, w = mask.shape
+    p = np.zeros((-(-h // c) * c, -(-w // c) * c), dtype=np.int32)
+    p[:h, :w] = mask
+    return p.reshape(p.shape[0] // c, c, p.shape[1] // c, c).sum(axis=(1, 3))
+
+
+def _from_cells(cells, c: int, shape: tuple[int, int], grow: int = 0):
+    """A pixel mask of ``shape`` from a cell mask (cells of ``c`` pixels), grown by ``grow`` cells first."""
+    import numpy as np
+
+    from . import ink
+
+    m = cells.astype(bool)
+    for _ in range(grow):
+        m = ink.dilate(m)
+    return np.repeat(np.repeat(m, c, axis=0), c, axis=1)[:shape[0], :shape[1]]
+
+
+def _rgb(image):
+    """``image`` as RGB on white, or None when it has no colour to go by (grey modes)."""
+    from PIL import Image
+
+    img = eight_bit(image)
+    if img.mode in ("1", "L", "LA", "I", "I;16", "F"):
+        return None
+    if "A" in img.getbands() or img.mode == "P":
+        rgba = img.convert("RGBA")
+        bg = Image.new("RGB", img.size, (255, 255, 255))
+        bg.paste(rgba, mask=rgba.getchannel("A"))
+        return bg
+    return img.convert("RGB")
+
+
+def _colour_views(image, size: tuple[int, int], line_h: float) -> list:
+    """The ``colour`` and ``seal`` views when the page holds colour ink (:data:`COLOUR_CHROMA`,
+    :data:`COLOUR_MIN_PX`, :data:`COLOUR_MAX_SHARE`); none for a grey page."""
+    import numpy as np
+    from PIL import Image
+
+    rgb = _rgb(image)
+    if rgb is None:
+        return []
+    if rgb.size != size:
+        rgb = rgb.resize(size, Image.BILINEAR)
+    a = np.asarray(rgb)
+    hi = a.max(axis=2)
+    chroma = hi.astype(np.int16) - a.min(axis=2)
+    colour = chroma >= COLOUR_CHROMA
+    n = int(np.count_nonzero(colour))
+    if n < max(60, COLOUR_MIN_PX * colour.size / 1e6) or n > COLOUR_MAX_SHARE * colour.size:
+        return []
+    # the lines under the colour ink and beside it: half a line above and below, three lines either side
+    c = max(4, int(line_h / 2))
+    cells = _cells(colour, c) > 0
+    tall = cells.copy()
+    tall[1:] |= cells[:-1]
+    tall[:-1] |= cells[1:]
+    near = tall.copy()
+    for k in range(1, 7):
+        near[:, k:] |= tall[:, :-k]
+        near[:, :-k] |= tall[:, k:]
+    near = _from_cells(near, c, colour.shape)
+    # colour ink as paper (black under it stays: multiplied, it is black), the rest as light as its lightest
+    # channel (a pale pink fringe is paper too)
+    dropped = Image.fromarray(np.where(chroma >= COLOUR_CHROMA // 2, 255, hi).astype(np.uint8))
+    alone = Image.fromarray(np.clip(255 - 3 * (chroma - 20), 0, 255).astype(np.uint8))
+    return [("colour", dropped, near, None), ("seal", alone, colour, "blocks")]
+
+
+def _dot_cells(a, line_h: float, sure: list | None = None):
+    """``(cells, c)``: the cells (``c`` pixels square, about a line height) of grey page ``a`` that hold
+    dot-matrix print (:data:`DOT_RUN`, :data:`DOT_SHARE`, :data:`DOT_GAPS`) beside another such cell;
+    None when fewer than :data:`DOT_MIN_PAIRS` pairs of them do. ``sure``: boxes (``a``'s pixels) of the
+    words the page reading read surely; only the rows of cells holding ink outside them are looked at
+    (print the page reading read surely needs no other view; a clean page costs two array passes)."""
+    import numpy as np
+
+    from . import ink
+
+    m = a < 160
+    c = max(8, int(line_h) // 2 * 2)
+    inked = _cells(m[::2, ::2], c // 2) >= 0.03 * c * c / 4     # every other pixel: a quarter of the work
+    todo = inked.copy()
+    for x0, y0, x1, y1 in sure or ():
+        # cells whose middle a surely read word covers
+        cx0, cy0 = int(math.ceil(x0 / c - 0.5)), int(math.ceil(y0 / c - 0.5))
+        cx1, cy1 = int(math.floor(x1 / c - 0.5)) + 1, int(math.floor(y1 / c - 0.5)) + 1
+        if cx0 < cx1 and cy0 < cy1:
+            todo[max(0, cy0):cy1, max(0, cx0):cx1] = False
+    rows = np.flatnonzero(todo.any(axis=1))
+    if rows.size == 0:
+        return None
+    cells = np.zeros_like(inked)
+    run = max(4, int(DOT_RUN * line_h))
+    gap = max(2, round(line_h / 16))
+    for r0, r1 in _spans(rows):                        # bands of cell rows, each checked on its own
+        band = m[r0 * c:(r1 + 1) * c]
+        if not band.any():
+            continue
+        short = band & ~ink._runs(band, run) & ~ink._runs(band.T, run).T
+        bg = ~band
+        across = _cells(bg & ~ink._runs(bg, gap + 1), c)
+        down = _cells(bg & ~ink._runs(bg.T, gap + 1).T, c)
+        n = _cells(band, c)
+        cells[r0:r1 + 1] = (n >= 0.03 * c * c) & ((_cells(short, c) >= DOT_SHARE * n)
+                                               | ((across >= DOT_GAPS * n) & (down >= DOT_GAPS * n)))
+    pairs = cells[:, 1:] & cells[:, :-1]
+    if int(pairs.sum()) < DOT_MIN_PAIRS:
+        return None
+    paired = np.zeros_like(cells)
+    paired[:, 1:] |= pairs
+    paired[:, :-1] |= pairs
+    return paired, c
+
+
+def _spans(values) -> list[tuple[int, int]]:
+    """Runs of consecutive integers in the sorted ``values``, as ``(first, last)``."""
+    out: list[tuple[int, int]] = []
+    for v in values:
+        v = int(v)
+        if out and v == out[-1][1] + 1:
+            out[-1] = (out[-1][0], v)
+        else:
+            out.append((v, v))
+    return out
+
+
+def _dot_pitch(a, most: int) -> int:
+    """The spacing (pixels) of the dots of dot-matrix print ``a`` (grey): the lag, up to ``most``, at which
+    its darkness best repeats across and down (autocorrelation: the most prominent peak, or where it stops
+    falling when the dots touch and it has none)."""
+    import numpy as np
+
+    d = 255.0 - a.astype(np.float64)
+    d -= d.mean()
+    most = max(3, min(most, min(d.shape) // 2))
+    corr = np.zeros(most + 1)
+    for x in (d, d.T):
+        den = float((x * x).sum()) or 1.0
+        corr[1:] += [float((x[:, :-k] * x[:, k:]).sum()) / den for k in range(1, most + 1)]
+    best, prominence = 0, 0.05 * 2
+    for k in range(2, most):
+        if corr[k] >= corr[k - 1] and corr[k] >= corr[k + 1] and corr[k] - corr[1:k].min() > prominence:
+            best, prominence = k, corr[k] - corr[1:k].min()
+    if best:
+        return best
+    for k in range(2, most + 1):
+        if corr[k] >= corr[k - 1] - 0.02:
+            while k < most and corr[k + 1] >= corr[k]:
+                k += 1
+            return k
+    return most
+
+
+def _dot_views(a, line_h: float, sure: list | None = None) -> list:
+    """The ``dots`` view when the page holds dot-matrix print (:func:`_dot_cells`): there, the page blurred
+    by half the dots' spacing (:func:`_dot_pitch`) and thresholded halfway between its darkest and the
+    paper, so the dots merge into strokes of even width."""
+    import numpy as np
+    from PIL import Image, ImageFilter
+
+    from . import ink
+
+    found = _dot_cells(a, line_h, sure)
+    if found is None:
+        return []
+    cells, c = found
+    region = _from_cells(cells, c, a.shape, grow=1)
+    x0, y0, x1, y1 = ink.bbox(region)
+    pitch = _dot_pitch(a[y0:y1, x0:x1], max(4, int(line_h / 3)))
+    m = int(2 * pitch)
+    x0, y0 = max(0, x0 - m), max(0, y0 - m)
+    x1, y1 = min(a.shape[1], x1 + m), min(a.shape[0], y1 + m)
+    blurred = np.asarray(Image.fromarray(np.ascontiguousarray(a[y0:y1, x0:x1]))
+                         .filter(ImageFilter.GaussianBlur(0.5 * pitch)))
+    paper = ink.background(a)
+    level = (int(blurred.min()) + paper) // 2
+    joined = np.where(blurred < level, 0, 255).astype(np.uint8)
+    view = a.copy()
+    sub = region[y0:y1, x0:x1]
+    view[y0:y1, x0:x1][sub] = joined[sub]
+    return [("dots", Image.fromarray(view), region, None)]
+
+
+def _comb_rows(a, line_h: float, length: int | None = None) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """Comb boxes of grey page ``a``: ``(top, bottom, cells)`` for each pair of horizontal rules with at least
+    :data:`COMB_MIN_CELLS` cells between them (``(x0, x1)``: the columns inside the dividers, rulings that
+    span the whole height; none wider than :data:`COMB_MAX_ASPECT` heights); ``top``/``bottom``: the first
+    and last row between the two rules. ``length``: the shortest horizontal rule (default: the rule length
+    of ``ink.rule_mask``)."""
+    import numpy as np
+
+    from . import ink
+
+    m = a < 160
+    h, w = m.shape
+    if length is None:
+        length = max(ink.MIN_RULE_PX, w // 25)
+    horiz = ink._runs(m, length)
+    rows = np.flatnonzero(horiz.any(axis=1))
+    if rows.size < 2:
+        return []
+    lines = []                                   # (first row, last row) of each horizontal rule
+    start = prev = int(rows[0])
+    for r in rows[1:]:
+        r = int(r)
+        if r > prev + 1:
+            lines.append((start, prev))
+            start = r
+        prev = r
+    lines.append((start, prev))
+    out = []
+    for (t0, t1), (b0, b1) in zip(lines, lines[1:]):
+        d = b0 - t1 - 1
+        if d < 8 or d > 4 * line_h + 8:
+            continue
+        both = horiz[t0:t1 + 1].any(axis=0) & horiz[b0:b1 + 1].any(axis=0)
+        if int(both.sum()) < COMB_MIN_CELLS * d // 2:
+            continue
+        span = m[t1 + 1:b0].mean(axis=0) >= 0.9      # columns inked the whole height: the dividers
+        span &= both | np.concatenate(([False], both[:-1])) | np.concatenate((both[1:], [False]))
+        xs = np.flatnonzero(span)
+        if xs.size < 2:
+            continue
+        dividers = []                            # (first, last) column of each divider
+        s = p = int(xs[0])
+        for x in xs[1:]:
+            x = int(x)
+            if x > p + 2:
+                dividers.append((s, p))
+                s = x
+            p = x
+        dividers.append((s, p))
+        cells = [(l1 + 1, r0) for (_, l1), (r0, _) in zip(dividers, dividers[1:])
+                 if 0.3 * d <= r0 - l1 - 1 <= COMB_MAX_ASPECT * d and both[l1 + 1:r0].mean() > 0.9]
+        if len(cells) >= COMB_MIN_CELLS:
+            out.append((t1 + 1, b0 - 1, cells))
+    return out
+
+
+def _comb_views(gray, page: OcrPage, line_h: float) -> list:
+    """The ``comb`` view when the page, turned as its reading turned it, holds comb boxes (:func:`_comb_rows`):
+    each comb row read as a strip of its cells' contents set side by side (:func:`_read_combs`)."""
+    import numpy as np
+    from PIL import Image
+
+    from . import ink
+
+    if min(gray.size) >= 2 * COMB_HALF_SIDE or page.skew:
+        # looked for first on a half-size copy turned the cheap way (nearest pixels): the page is turned in
+        # full only when it holds some
+        small = gray.resize((max(1, gray.width // 2), max(1, gray.height // 2)), Image.NEAREST)
+        small = _rotate(small, page.rotation)
+        if page.skew:
+            small = small.rotate(page.skew, resample=Image.NEAREST, expand=True, fillcolor=255)
+        if not _comb_rows(np.asarray(small), line_h / 2, max(ink.MIN_RULE_PX, gray.width // 25) // 2):
+            return []
+    rv = _rotate(_rotate(gray, page.rotation), page.skew)
+    a = np.asarray(rv)
+    combs = _comb_rows(a, line_h)
+    if not combs:
+        return []
+    back = _back(gray.size, page.rotation, page.skew)
+    region = np.zeros((gray.height, gray.width), dtype=bool)
+    for top, bottom, cells in combs:
+        x0 = max(0, cells[0][0] - COMB_LABEL * (bottom - top))
+        gx0, gy0, gx1, gy1 = _map_box((x0, top, cells[-1][1], bottom), back)
+        region[max(0, int(gy0)):int(math.ceil(gy1)) + 1, max(0, int(gx0)):int(math.ceil(gx1)) + 1] = True
+    return [("comb", a, region, ("combs", combs, back))]
+
+
+#: a comb row's label is looked for up to this many row heights left of its first cell
+COMB_LABEL = 6
+#: pages whose shorter side is at least twice this (pixels), or that were deskewed, are first looked at in half
+COMB_HALF_SIDE = 500
+
+
+def _read_combs(api, a, combs: list, back) -> list:
+    """Symbols (boxes in ``gray`` pixels through ``back``) of each comb row of ``a`` (the page in its reading
+    frame): the contents of its cells, of the gaps between them (a hyphen) and of what stands left of the
+    first cell (its label), each cut to its ink with the rulings' remains (lines across a whole piece, the
+    fringe lighter than ink) painted paper, set side by side a narrow gap apart and read as one line
+    (:func:`_strip`; the label on its own), label first. Tesseract reads ``950822-2419075`` there, where
+    the boxes spread the same digits a box apart and the rulings between them split them into fragments."""
+    import numpy as np
+
+    out = []
+    for top, bottom, cells in combs:
+        d = bottom - top + 1
+        inset = max(2, int(0.05 * d))                  # the rulings' anti-aliased edge
+        y0, y1 = top + inset, bottom + 1 - inset
+        if y1 - y0 < 6:
+            continue
+        spans: list[tuple[int, int, int]] = []       # (x0, x1, 0 for the label / 1) in page pixels
+        label0 = max(0, cells[0][0] - COMB_LABEL * d)
+        spans.append((label0, cells[0][0] - 2 * inset, 0))
+        prev = None
+        for x0, x1 in cells:
+            if prev is not None and x0 - prev > 0.3 * d:
+                spans.append((prev + 2 * inset, x0 - 2 * inset, 1))    # between two combs: a hyphen
+            spans.append((x0 + inset, x1 - inset, 1))
+            prev = x1
+        gap = max(3, int(0.12 * (y1 - y0)))
+        pieces = []                                    # (page x0, array, 0 for the label / 1)
+        for x0, x1, before in spans:
+            if x1 - x0 < 2:
+                continue
+            sub = a[y0:y1, x0:x1].copy()
+            inked = sub < 160
+            sub[:, inked.mean(axis=0) >= 0.9] = 255    # a divider's remains
+            sub[inked.mean(axis=1) >= 0.9, :] = 255    # a rule's remains
+            sub[sub >= 160] = 255
+            cols = np.flatnonzero((sub < 160).any(axis=0))
+            if cols.size == 0:
+                continue
+            c0, c1 = max(0, int(cols[0]) - 2), min(sub.shape[1], int(cols[-1]) + 3)
+            pieces.append((x0 + c0, sub[:, c0:c1], before))
+        label = [pc for pc in pieces if pc[2] == 0]
+        digits = [pc for pc in pieces if pc[2]]
+        if len(digits) < 2:
+            continue
+        # the label read on its own: set beside type of another size it reads worse
+        row = _strip(api, label, y0, y1, gap) if label else []
+        more = _strip(api, digits, y0, y1, gap)
+        if row and more:
+            more[0] = more[0][:2] + (True, False, False) + more[0][5:]
+        for k, (ch, box, space, line, para, lh, c) in enumerate(row + more):
+            out.append((ch, _map_box(box, back), space, line or k == 0, para or k == 0, lh, c))
+    return _join_bars(out)
+
+
+def _strip(api, pieces: list, y0: int, y1: int, gap: int) -> list:
+    """Symbols of ``pieces`` (``(page x0, grey array of rows y0..y1, _)``) set side by side ``gap`` pixels
+    apart and read as one line; boxes mapped back to the page (each symbol through the piece it lies on)."""
+    import numpy as np
+    from PIL import Image
+
+    h = y1 - y0
+    strip = np.full((h + 2 * gap, gap + sum(p.shape[1] + gap for _, p, _ in pieces)), 255, dtype=np.uint8)
+    where = []                                     # (strip x0, strip x1, page x0)
+    x = gap
+    for px0, p, _ in pieces:
+        strip[gap:gap + h, x:x + p.shape[1]] = p
+        where.append((x, x + p.shape[1], px0))
+        x += p.shape[1] + gap
+    syms, _ = _recognise(api, Image.fromarray(strip))
+
+    def page_x(sx: float, cx: float) -> float:
+        for s0, s1, px0 in where:
+            if s0 - gap <= cx < s1 + gap:
+                return px0 + min(max(sx, s0), s1) - s0
+        return where[-1][2] + where[-1][1] - where[-1][0] if cx >= where[-1][1] else where[0][2]
+
+    out = []
+    for ch, (bx0, by0, bx1, by1), space, line, para, lh, c in syms:
+        cx = (bx0 + bx1) / 2.0
+        out.append((ch, (page_x(bx0, cx), by0 - gap + y0, page_x(bx1, cx), by1 - gap + y0), space, line, para,
+                    lh, c))
+    return out
+
+
+def _read_view(api, view, region, page: OcrPage, size: tuple[int, int], line_h: float, how) -> list:
+    """Symbols (boxes in ``gray`` pixels, as ``_recognise`` gives them) of ``view`` (grey, ``gray``'s
+    size) read in the page reading's frame (its rotation and deskew), in full-width bands of the rows of
+    ``region`` (the block reading, or the sparse one where it is surer: :func:`_band_score`); ``how``:
+    ``"blocks"`` — each block of ``region`` read on its own instead (:func:`_read_blocks`); ``("combs",
+    rows, back)`` — comb rows read as strips (:func:`_read_combs`; ``view`` is the page in its reading
+    frame)."""
+    import numpy as np
+    from PIL import Image
+
+    if how == "blocks":
+        return _read_blocks(api, view, region, page.rotation, line_h, size)
+    if how is not None and how[0] == "combs":
+        return _read_combs(api, view, how[1], how[2])
+    rotation, skew = page.rotation, page.skew
+    rv, rm = view, region
+    if rotation or skew:
+        rv = _rotate(_rotate(view, rotation), skew)
+        mask = Image.fromarray(np.where(region, 0, 255).astype(np.uint8))
+        rm = np.asarray(_rotate(_rotate(mask, rotation), skew)) < 128
+    rows = np.flatnonzero(rm.any(axis=1))
+    if rows.size == 0:
+        return []
+    margin = int(0.6 * line_h) + 4
+    bands: list[list[int]] = []
+    for r in rows:
+        r = int(r)
+        if bands and r - bands[-1][1] <= line_h:
+            bands[-1][1] = r
+        else:
+            bands.append([r, r])
+    # each band's edges moved off the lines above and below to the nearest blank row (a line cut through
+    # garbles the band's reading), at most a line height further
+    inked = (np.asarray(rv) < 160).any(axis=1)
+    reach = int(line_h) + 1
+
+    def blank(r: int, step: int, stop: int) -> int:
+        for k in range(reach):
+            if r == stop or not inked[r]:
+                return r
+            r += step
+        return r
+
+    bands = [[blank(max(0, b0 - margin), -1, 0), blank(min(rv.height - 1, b1 + margin), 1, rv.height - 1) + 1]
+             for b0, b1 in bands]
+    if sum(b1 - b0 for b0, b1 in bands) > 0.6 * rv.height:
+        bands = [[0, rv.height]]
+    back = _back(size, rotation, skew)
+    out = []
+    for b0, b1 in bands:
+        crop = clean(rv.crop((0, b0, rv.width, b1)))
+        syms, _ = _recognise(api, crop)
+        score = _band_score(syms, rm[b0:b1])
+        if score < VIEW_CONFIDENCE:
+            # a label and its value far apart, in type of other sizes (dot-matrix digits beside a typed
+            # label): the block reading garbles one of them, the sparse reading reads each on its own
+            again = _rows(_recognise(_api(PSM_SPARSE), crop)[0])
+            if _band_score(again, rm[b0:b1]) > score:
+                syms = again
+        for ch, (x0, y0, x1, y1), space, line, para, lh, c in syms:
+            out.append((ch, _map_box((x0, y0 + b0, x1, y1 + b0), back), space, line, para, lh, c))
+    return _join_bars(out)
+
+
+def _band_score(symbols: list, region) -> float:
+    """The lowest word confidence of ``symbols`` (boxes in the pixels of ``region``, a mask) among the words of
+    two letters/digits or more on ``region``; 100 when there are none."""
+    h, w = region.shape
+    confs = []
+    for idx in _words(symbols):
+        if sum(1 for k in idx for c in symbols[k][0] if c.isalnum()) < 2:
+            continue
+        x0, y0, x1, y1 = _union([symbols[k][1] for k in idx])
+        x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(w, int(math.ceil(x1))), min(h, int(math.ceil(y1)))
+        if x0 < x1 and y0 < y1 and region[y0:y1, x0:x1].any():
+            confs.append(min(symbols[k][6] for k in idx))
+    return min(confs) if confs else 100.0
+
+
+def _rows(symbols: list) -> list:
+    """``symbols`` as Tesseract's sparse mode reads them (each run of text a line of its own: a label and its
+    value two lines) regrouped into rows: runs whose middles lie within half a run's height of each other
+    are one line, left to right, so that the label travels with its value."""
+    chunks: list[list] = []
+    for sym in symbols:
+        if sym[3] or not chunks:
+            chunks.append([])
+        chunks[-1].append(sym)
+    boxes = [_union([sym[1] for sym in ch]) for ch in chunks]
+    order = sorted(range(len(chunks)), key=lambda k: ((boxes[k][1] + boxes[k][3]) / 2, boxes[k][0]))
+    rows: list[list[int]] = []
+    for k in order:
+        mid = (boxes[k][1] + boxes[k][3]) / 2
+        if rows:
+            first = boxes[rows[-1][0]]
+            if abs(mid - (first[1] + first[3]) / 2) <= 0.5 * max(1.0, first[3] - first[1]):
+                rows[-1].append(k)
+                continue
+        rows.append([k])
+    out = []
+    for row in rows:
+        for n, k in enumerate(sorted(row, key=lambda k: boxes[k][0])):
+            for i, (ch, box, space, line, para, lh, c) in enumerate(chunks[k]):
+                start = i == 0
+                out.append((ch, box, space or (start and n > 0), start and n == 0, start and n == 0, lh, c))
+    return out
+
+
+def _read_blocks(api, view, region, rotation: int, line_h: float, size: tuple[int, int]) -> list:
+    """Symbols (boxes in ``gray`` pixels) of each block of ``region`` (a seal, a stamp: ``ink.regions``, at
+    most :data:`SEAL_MAX_BLOCKS`, none over :data:`SEAL_MAX_SHARE` of the page) read on its own in ``view``,
+    turned as the page reading turned the page."""
+    from . import ink
+
+    out = []
+    area = size[0] * size[1]
+    for (rx0, ry0, rx1, ry1), m in ink.regions(region, region, reach=max(4.0, 0.6 * line_h),
+                                               limit=SEAL_MAX_BLOCKS):
+        if (rx1 - rx0) * (ry1 - ry0) > SEAL_MAX_SHARE * area or max(rx1 - rx0, ry1 - ry0) < 0.8 * line_h:
+            continue
+        pad = int(0.3 * line_h) + 4
+        x0, y0 = max(0, rx0 - pad), max(0, ry0 - pad)
+        x1, y1 = min(size[0], rx1 + pad), min(size[1], ry1 + pad)
+        crop = _rotate(view.crop((x0, y0, x1, y1)), rotation)
+        syms, _ = _recognise(api, crop)
+
+        def back(px: float, py: float, w=x1 - x0, h=y1 - y0, ox=x0, oy=y0) -> tuple[float, float]:
+            x, y = _inverse((px, py), (w, h), rotation) if rotation else (px, py)
+            return x + ox, y + oy
+
+        out += [(ch, _map_box(box, back), space, line, para, lh, c) for ch, box, space, line, para, lh, c in syms]
+    return out
+
+
+#: a run of single digits between bars (``|9|5|0|8|``, ``2|2-2|4``): the rulings between comb boxes read as ``|``
+_BARRED = re.compile(r"(?<![\d|¦])[|¦]*\d(?:[|¦-]+\d(?!\d))+[|¦]*")
+
+
+def _join_bars(symbols: list) -> list:
+    """``symbols`` with the bars dropped from every run of at least three single digits between at least two
+    bars (:data:`_BARRED`) on a line, its digits one word (the run's first symbol's spacing and line start
+    carried to its first digit). Anything else is left as read."""
+    out: list = []
+    lines: list[list] = []
+    for sym in symbols:
+        if sym[3] or not lines:
+            lines.append([])
+        lines[-1].append(sym)
+    for line in lines:
+        chars = "".join(sym[0] if len(sym[0]) == 1 else "\x00" for sym in line)
+        first: dict[int, tuple] = {}           # index of a run's first kept symbol -> the run's first symbol
+        drop: set[int] = set()
+        glue: set[int] = set()
+        for m in _BARRED.finditer(chars):
+            part = m.group(0)
+            if sum(ch.isdigit() for ch in part) < 3 or sum(ch in "|¦" for ch in part) < 2:
+                continue
+            keep = [k for k in range(m.start(), m.end()) if chars[k] not in "|¦"]
+            drop.update(k for k in range(m.start(), m.end()) if chars[k] in "|¦")
+            glue.update(keep[1:])
+            first[keep[0]] = line[m.start()]
+        for k, sym in enumerate(line):
+            if k in drop:
+                continue
+            if k in first:
+                sym = sym[:2] + first[k][2:5] + sym[5:]
+            elif k in glue:
+                sym = sym[:2] + (False,) + sym[3:]
+            out.append(sym)
+    return out
+
+
+def _merge_views(page: OcrPage, found: list, factor: float) -> OcrPage:
+    """``page`` with the views' readings merged in. ``found``: ``(region, symbols)`` per view (region and
+    boxes in ``gray`` pixels, the page scaled by ``factor``). A word a view read inside its region (two
+    letters/digits at least) that no word the page reading read there holds is *new*: read with
+    :data:`VIEW_CONFIDENCE`, the view's whole line (its label with it) is appended to the text on a line of
+    its own, with boxes and confidences; read less surely, in a value's shape (``pictures.value_shaped``'s
+    Hangul pair or three digits, legible in its box), and where neither the page reading nor another view is
+    sure of a word, its letters are *disputed* (``OcrPage.disputed``)."""
+    from .pictures import _DISPUTABLE, _TEXTY, _covered, _squash, _word_runs, legible_box
+
+    n = len(page.text)
+    confs = list(page.confidences) + [100.0] * (n - len(page.confidences))
+    mine = [(box, _squash(page.text[a:b]), min(confs[a:b] or [0.0])) for a, b, box in _word_runs(page)]
+    # what the page reading is sure of: words of two letters/digits or more (a lone ``@`` or ``8`` read off
+    # a box's ruling proves nothing about the ink beside it)
+    surely = [box for box, t, c in mine if c >= VIEW_CONFIDENCE and len(_TEXTY.findall(t)) >= 2]
+    views = []                                    # per view line: [(word indices, source box, squashed, conf)]
+    for region, syms in found:
+        h, w = region.shape
+        lines: list[list] = []
+        for sym in syms:
+            if sym[3] or not lines:
+                lines.append([])
+            lines[-1].append(sym)
+        for line in lines:
+            words = []
+            for idx in _words(line):
+                gx0, gy0, gx1, gy1 = _union([line[k][1] for k in idx])
+                x0, y0 = max(0, int(gx0)), max(0, int(gy0))
+                x1, y1 = min(w, int(math.ceil(gx1)) + 1), min(h, int(math.ceil(gy1)) + 1)
+                inside = x0 < x1 and y0 < y1 and bool(region[y0:y1, x0:x1].any())
+                box = (gx0 / factor, gy0 / factor, gx1 / factor, gy1 / factor)
+                sq = _squash("".join(line[k][0] for k in idx))
+                words.append((idx, box, sq, min(line[k][6] for k in idx), inside))
+            views.append((line, words))
+    sure = surely + [box for _, words in views for _, box, sq, c, inside in words
+                     if inside and c >= VIEW_CONFIDENCE and len(_TEXTY.findall(sq)) >= 2]
+    text, boxes = page.text, list(page.boxes)
+    heights = list(page.line_heights) + [0.0] * (n - len(page.line_heights))
+    added_words = 0
+    disputes: list[tuple[Box, int]] = []
+    seen: list[tuple[Box, str]] = []
+    for line, words in views:
+        new = False
+        for idx, box, sq, c, inside in words:
+            if not inside or len(_TEXTY.findall(sq)) < 2:
+                continue
+            pad = 0.25 * max(1.0, box[3] - box[1])
+            under = [t for bx, t, _ in mine if _covered(bx, [box], pad) or _covered(box, [bx], pad)]
+            if any(sq in t for t in under):
+                continue                          # the page reading read the same word there (read as
+                #                                   pieces — ``8703 14-1 53 8`` — it is no value to detection)
+            if c >= VIEW_CONFIDENCE:
+                if not any(sq == t and _covered(box, [bx], pad) for bx, t in seen):
+                    seen.append((box, sq))
+                    new = True
+            elif (_DISPUTABLE.search(sq) and legible_box(box, sq)
+                  and not any(_covered(box, [sb], pad) or _covered(sb, [box], pad) for sb in sure)):
+                disputes.append((box, len(_TEXTY.findall(sq))))
+        if not new:
+            continue
+        for k, (ch, (x0, y0, x1, y1), space, start, _para, lh, c) in enumerate(line):
+            sep = ("\n" if text and not text.endswith("\n") else "") if k == 0 else (" " if space else "")
+            for s in sep:
+                text += s
+                boxes.append(None)
+                confs.append(100.0)
+                heights.append(0.0)
+            if k == 0 or space:
+                added_words += 1
+            box = (max(0.0, x0 / factor), max(0.0, y0 / factor), min(float(page.width), x1 / factor),
+                   min(float(page.height), y1 / factor))
+            for ch1 in unicodedata.normalize("NFC", ch):
+                text += ch1
+                boxes.append(box)
+                confs.append(c)
+                heights.append(lh / factor)
+    if not added_words and not disputes:
+        return page
+    return dataclasses.replace(page, text=text, boxes=boxes, confidences=confs, line_heights=heights,
+                               words=page.words + added_words,
+                               disputed=page.disputed + sum(n for _, n in disputes),
+                               disputes=page.disputes + tuple(disputes))
+
 
 
 class OcrCancelled(DocumentError):

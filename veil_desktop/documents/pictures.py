@@ -489,7 +489,7 @@ def ocr_readings(frame) -> list:
     im = ImageOps.autocontrast(grey, cutoff=1)
     w, h = im.size
     small = _is_small(frame)
-    out = [_read(im, w, h)]
+    out = [_read(im, w, h, views=_on_white(frame))]
     if small:                       # a small picture (a seal, a strip) read enlarged as well
         out.append(_read(im, w, h, min(OCR_MAX_SCALE, OCR_MIN_SIDE / max(1, min(w, h))), margin=True))
     ink = ink_view(frame)
@@ -559,10 +559,12 @@ def ink_view(frame):
     return Image.fromarray((255 - np.minimum(255, dist * INK_GAIN)).astype(np.uint8))
 
 
-def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, psm: int | None = None):
+def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, psm: int | None = None,
+          views=None):
     """OCR ``im`` (``w``×``h`` frame pixels; enlarged ``scale`` times first, inside a white margin with
     ``margin``; ``psm``: read plainly in that Tesseract mode, ``ocr.ocr_plain``), boxes mapped back to the
-    frame's pixels."""
+    frame's pixels. ``views``: the frame in its colours — read with ``ocr.read_views``' views (a seal over
+    a name, dot-matrix print, comb boxes: once per frame, in this reading as it is)."""
     import dataclasses
 
     from PIL import Image, ImageOps
@@ -579,7 +581,12 @@ def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, psm: 
     m = max(4, min(big.size) // 8) if margin else 0
     if m:
         big = ImageOps.expand(big, m, fill=255)
-    page = ocr.ocr_image(big) if psm is None else ocr.ocr_plain(big, psm=psm)
+    if psm is not None:
+        page = ocr.ocr_plain(big, psm=psm)
+    elif views is not None and big is im:
+        page = ocr.ocr_image(big, colour=views)
+    else:
+        page = ocr.ocr_image(big, views=False)
     if sx == sy == 1.0 and not m:
         return page
 
@@ -784,6 +791,7 @@ def read_frame(frame) -> tuple[str, Any]:
         near = [p for p in good if len(_TEXTY.findall(p.text)) >= BASE_LETTER_SHARE * most]
         base = max(near, key=lambda p: (p.confidence, len(_TEXTY.findall(p.text))))
         merged, disputed = merge_readings(base, [p for p in readings if p is not base], type_in_box(frame))
+        disputed += view_disputes(readings)
         ok = frame_verdict(merged, plain) == "read" and disputed <= READ_MAX_WEAK
         return ("read" if ok else "text"), merged
     # no sure reading: the worst verdict decides (fail closed) — of the frame's own readings, and of the
@@ -793,6 +801,23 @@ def read_frame(frame) -> tuple[str, Any]:
     own = own_readings(frame)
     counted = judged[:own] + [(v, p) for v, p in judged[own:] if v == "clean" or value_shaped(p.text)]
     return min(counted, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
+
+
+def view_disputes(readings: list) -> int:
+    """Letters/digits the first reading's views (``ocr.read_views``: a seal, dot-matrix print, comb boxes)
+    read unsurely where no reading of the frame is sure of a word (a halftone line the dots view reads
+    badly and the descreened reading surely disputes nothing)."""
+    sure = []
+    for p in readings:
+        confs = list(p.confidences) + [0.0] * (len(p.text) - len(p.confidences))
+        sure += [box for a, b, box in _word_runs(p)
+                 if len(_TEXTY.findall(_squash(p.text[a:b]))) >= 2 and min(confs[a:b] or [0.0]) >= ALT_CONFIDENCE]
+    n = 0
+    for box, letters in (d for p in readings for d in getattr(p, "disputes", ())):
+        pad = 0.25 * max(1.0, box[3] - box[1])
+        if not any(_covered(box, [sb], pad) or _covered(sb, [box], pad) for sb in sure):
+            n += letters
+    return n
 
 
 #: legible_box: the fewest pixels a letter or digit takes to be told apart at any display size (a 5x7 dot
@@ -1026,7 +1051,7 @@ def split_values(side: list) -> set[str]:
         row = Image.new("RGB", (w, max(ha, hb)), "white")
         row.paste(_on_white(fa), (0, 0))
         row.paste(_on_white(fb), (fa.width, 0))
-        page = ocr.ocr_image(ImageOps.autocontrast(row.convert("L"), cutoff=1))
+        page = ocr.ocr_image(ImageOps.autocontrast(row.convert("L"), cutoff=1), views=False)
         seam = fa.width
         for a, b, box in _word_runs(page):
             if box[0] < seam - 1 and box[2] > seam + 1 and _DISPUTABLE.search(_squash(page.text[a:b])):
