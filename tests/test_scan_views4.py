@@ -308,3 +308,20 @@ def test_a_plain_page_reads_no_extra_view():
     page = ocr.ocr_image(plain_page())
     assert page.views == () and page.disputed == 0
     assert "첫째" in page.text
+
+
+def test_a_seal_on_a_colour_pdf_scan_is_read_apart(tmp_path, detector):
+    """PDF scan pages are rendered in colour for OCR (pdf._ocr_page), so the seal views run there too."""
+    src = jpeg_pdf(tmp_path / "consent.pdf", sealed_form())
+    doc = open_document(src)
+    page = doc.extra["pdf_ocr"][0][0]
+    assert "colour" in page.views
+    doc, written = redact(detector, src, tmp_path / "consent.masked.pdf")
+    if written:
+        assert leaked(read_back(render_pdf(tmp_path / "consent.masked.pdf")), NAME, (PHONE,)) == []
+
+
+def test_the_form_with_a_red_logo_scanned_in_colour_is_published(tmp_path, detector):
+    src = jpeg_pdf(tmp_path / "schedule.pdf", ruled_form_with_logo())
+    doc, written = redact(detector, src, tmp_path / "schedule.masked.pdf")
+    assert written and doc.unreadable == ()

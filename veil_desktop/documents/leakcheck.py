@@ -782,7 +782,7 @@ def check_pdf_ocr(data: bytes, matcher: ValueMatcher, pages: list[int]) -> LeakR
                 try:
                     w, h = page.get_size()
                     bitmap = page.render(scale=_render_scale(w, h, OCR_DPI, OCR_MAX_PIXELS))
-                    images.append((i, bitmap.to_pil().convert("L")))
+                    images.append((i, bitmap.to_pil().convert("RGB")))   # colour views (seals) as read
                     bitmap.close()
                 finally:
                     page.close()

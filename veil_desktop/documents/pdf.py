@@ -797,7 +797,7 @@ def _ocr_page(pdf, i: int) -> tuple:
         scale = _render_scale(w_pt, h_pt, OCR_DPI, OCR_MAX_PIXELS)
         bitmap = page.render(scale=scale, may_draw_forms=False, draw_annots=False)
         try:
-            img = bitmap.to_pil().convert("L")
+            img = bitmap.to_pil().convert("RGB")    # in colour: a seal over black type is read apart (ocr)
         finally:
             bitmap.close()
     finally:
