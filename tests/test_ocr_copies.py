@@ -75,7 +75,7 @@ def test_too_many_differences_or_an_overlap_are_no_copies():
 def test_typed_text_is_never_searched():
     typed = "야플 주식회사 "
     doc = doc_of(LINE, {}, typed=typed)
-    doc.extra["ocr_pages"][0].confidences[:] = [30.0] * len(LINE)
+    doc.extra["ocr_pages"][0].confidences[LINE.index("야플")] = 30.0
     found = lookalike_copies(doc, doc.text, mask(doc.text, "애플"))
     assert found == [(len(typed) + LINE.index("야플"), len(typed) + LINE.index("야플") + 2, "애플")]
 
@@ -115,3 +115,15 @@ def test_a_scan_whose_second_copy_was_misread_is_masked_not_refused(tmp_path):
     assert res.leak_check["result"] == "clean"
     seen = ocr.ocr_image(Image.open(tmp_path / "o.png")).text.replace(" ", "")
     assert "서진" not in seen and "주무관" in seen
+
+
+def test_garbage_agreeing_only_where_it_is_weak_is_no_copy():
+    """A page of garbage: every character weak. Nothing it agrees on was read surely, and short Latin
+    values are not looked for at all."""
+    text = "UN Sane 야플 ON EN Rreemtrgn"
+    doc = doc_of(text, {i: 30.0 for i in range(len(text))})
+    assert lookalike_copies(doc, doc.text, mask(doc.text, "야플")) == []   # 야플 itself masked: nothing else
+    plan = [Replacement(0, 2, "[기관]", "ORGANIZATION")]          # "UN"
+    assert lookalike_copies(doc, doc.text, plan) == []
+    line = doc_of("애플 그리고 야플", {7: 30.0, 8: 30.0})             # 플 weak as well: agrees only unsurely
+    assert lookalike_copies(line, line.text, mask(line.text, "애플")) == []

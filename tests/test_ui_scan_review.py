@@ -57,7 +57,7 @@ def test_ocr_banner_and_per_page_confirmation(qtbot, model, tmp_path):
     assert not dlg.export_button.isEnabled()
     dlg.held_boxes[0].setChecked(True)
     assert dlg.export_button.isEnabled()
-    with qtbot.waitSignal(w.exportFinished, timeout=30000) as done:
+    with qtbot.waitSignal(w.exportFinished, timeout=120000) as done:
         dlg.export_button.click()
     assert done.args == [str(out)] and out.is_file()
     report = json.loads(Path(str(out) + ".report.json").read_text("utf-8"))

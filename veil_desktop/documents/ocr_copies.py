@@ -9,7 +9,8 @@ masked like any other copy.
 :func:`lookalike_copies` finds, in the OCR text of a document (scan pages, PDF scan pages and pictures,
 pictures of DOCX/HWPX/HWP packages), every run that equals a masked value except in characters OCR read
 with less than :data:`WEAK` confidence — at most a third of the value (one character of a two-character
-value) — and that no replacement touches. Those are copies: the batch masks them (``mask_copies``), the
+value) — and agrees with it where it was read surely, and that no replacement touches (values too short
+to check, ``matching.min_core_length``, are left out: ``ON`` is everywhere in a page of garbage). Those are copies: the batch masks them (``mask_copies``), the
 window lists them with the other copies. Only OCR text is searched: typed text has no reading to doubt.
 No Qt.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .matching import strip_separators
+from .matching import min_core_length, strip_separators
 
 #: a character of OCR text read with less confidence than this (its word's confidence) may be a misreading
 WEAK = 60.0
@@ -48,7 +49,8 @@ def lookalike_copies(doc, text: str, plan: Iterable) -> list[tuple[int, int, str
     if not pages or not plan:
         return []
     cores = {strip_separators(text[r.start:r.end]) for r in plan}
-    cores = sorted((c for c in cores if len(c) >= 2 and all(ch.isalnum() for ch in c)), key=len, reverse=True)
+    cores = sorted((c for c in cores if len(c) >= min_core_length(c) and all(ch.isalnum() for ch in c)),
+                   key=len, reverse=True)
     if not cores:
         return []
     taken = sorted((r.start, r.end) for r in plan)
@@ -69,6 +71,8 @@ def lookalike_copies(doc, text: str, plan: Iterable) -> list[tuple[int, int, str
                     continue
                 if any(not window[k].isalnum() or confs[i + k] >= WEAK for k in diff):
                     continue
+                if any(confs[i + k] < WEAK for k in range(n) if k not in diff):
+                    continue       # it agrees only where OCR was unsure too (a page of garbage): no evidence
                 a, b = seg.start + i, seg.start + i + n
                 if any(s < b and a < e for s, e in taken) or any(s < b and a < e for s, e, _ in out):
                     continue
