@@ -355,3 +355,16 @@ def test_hostile_repetition_stays_fast(unit):
     elapsed = time.perf_counter() - t0
     assert view.text and (not view.changed or len(view.starts) == len(view.text))
     assert elapsed < 8.0, elapsed
+
+
+# -- red team 5 (fresh batch, 3 December): Suzhou numerals and Braille digits ---------------------------------
+def test_suzhou_numerals_and_braille_digits_are_read_as_digits(tmp_path):
+    from veil_desktop.detect import normalize
+
+    text = ("신청인 주민등록번호 ⠼⠊⠑⠚⠓⠃⠃⠤⠃⠙⠁⠊⠚⠛⠑ 입니다.\n"
+            "연락처: 〇〡〇-〤〥〦〧-〨〩〡〢 로 연락 바랍니다.\n")
+    edits = normalize._braille_digit_edits(text) + normalize._hanja_digit_edits(text)
+    assert [e[2].strip() for e in edits] == ["950822-2419075", "010-4567-8912"]
+    # Braille letters without the number sign, a lone Suzhou numeral: words, not numbers
+    assert normalize._braille_digit_edits("점자 ⠁⠃⠉⠙⠑ 안내") == []
+    assert normalize._hanja_digit_edits("〡 번 출구") == []

@@ -359,7 +359,13 @@ def _jamo_edits(text: str) -> list[tuple[int, int, str]]:
 #: words), 4 super/subscript digits (a footnote mark ``¹``, ``²³`` or a unit ``m²``, ``CO₂`` is no number).
 HANJA_DIGITS = {"〇": "0", "零": "0", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7",
                 "八": "8", "九": "9", "壹": "1", "弌": "1", "貳": "2", "贰": "2", "弍": "2", "參": "3", "参": "3",
-                "弎": "3", "肆": "4", "伍": "5", "陸": "6", "陆": "6", "柒": "7", "捌": "8", "玖": "9"}
+                "弎": "3", "肆": "4", "伍": "5", "陸": "6", "陆": "6", "柒": "7", "捌": "8", "玖": "9",
+                # Suzhou (Hangzhou) numerals, U+3021..U+3029 (〇 is U+3007 above)
+                **{chr(0x3020 + d): str(d) for d in range(1, 10)}}
+#: Braille digits (the cells of a-j after the number sign ⠼, U+283C): read as digits in a run that holds
+#: the number sign and 4 digit cells (Korean Braille prose does not use these cells for words)
+BRAILLE_DIGITS = {"⠁": "1", "⠃": "2", "⠉": "3", "⠙": "4", "⠑": "5", "⠋": "6", "⠛": "7", "⠓": "8", "⠊": "9",
+                  "⠚": "0", "⠼": " ", "⠤": "-"}
 SCRIPT_DIGITS = {**{chr(0x2070 + d): str(d) for d in (0, 4, 5, 6, 7, 8, 9)}, "¹": "1", "²": "2", "³": "3",
                  **{chr(0x2080 + d): str(d) for d in range(10)}, "⁻": "-", "₋": "-"}
 
@@ -401,6 +407,16 @@ def _spaced_label_edits(text: str) -> list[tuple[int, int, str]]:
         return []
     return [(m.start() + g.start(), m.start() + g.end(), "")
             for m in _SPACED_LABEL.finditer(text) for g in re.finditer(r"[ \t]+", m.group())]
+
+
+_BR = re.escape("".join(BRAILLE_DIGITS))
+_HAS_BRAILLE_SIGN = re.compile("⠼")
+_BRAILLE_RUN = re.compile(f"[0-9{_BR}](?:[0-9 .\\-{_BR}]*[0-9{_BR}])?")
+
+
+def _braille_digit_edits(text: str) -> list[tuple]:
+    return [e for e in _digit_run_edits(text, BRAILLE_DIGITS, 4, 4, _BRAILLE_RUN, _HAS_BRAILLE_SIGN)
+            if "⠼" in text[e[0]:e[1]]]
 
 
 def _hanja_digit_edits(text: str) -> list[tuple]:
@@ -763,7 +779,8 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
         cur = _apply(cur, _first_free(sorted(_formula_edits(cur.text) + _circled_edits(cur.text)
                                              + _ocr_digit_edits(cur.text) + _digit_word_edits(cur.text)
                                              + _homoglyph_edits(cur.text) + _hanja_digit_edits(cur.text)
-                                             + _script_digit_edits(cur.text) + _spaced_label_edits(cur.text),
+                                             + _script_digit_edits(cur.text) + _braille_digit_edits(cur.text)
+                                             + _spaced_label_edits(cur.text),
                                              key=lambda e: (e[0], e[1]))))
         base = cur.text
         sp = [(m.start(), m.end(), _SPACE_IN_RUN.sub("", m.group()),
