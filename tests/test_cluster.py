@@ -218,7 +218,7 @@ def test_interrupted_run_resumes_and_redoes_nothing_finished(tmp_path, model, ba
     src, single = baseline
     work = tmp_path / "in"
     shutil.copytree(src, work)
-    slow(work / "zz_slow.txt", 12000)       # alone in its task: keeps the run going while we interrupt it
+    slow(work / "zz_slow.txt", 30000)       # alone in its task: keeps the run going while we interrupt it
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.Popen([sys.executable, "-m", "veil_desktop.cli", *cluster_args(work, out, model)],
