@@ -368,3 +368,13 @@ def test_suzhou_numerals_and_braille_digits_are_read_as_digits(tmp_path):
     # Braille letters without the number sign, a lone Suzhou numeral: words, not numbers
     assert normalize._braille_digit_edits("점자 ⠁⠃⠉⠙⠑ 안내") == []
     assert normalize._hanja_digit_edits("〡 번 출구") == []
+
+
+def test_a_name_split_by_escaped_csv_quotes_is_read_whole():
+    """RFC 4180 §2.7: ``""`` inside a quoted cell is one quote; ``"백""승""현"`` shows as 백"승"현 (red team 5)."""
+    from veil_desktop.detect import normalize
+
+    text = '1;"백""승""현";완료\n그는 "예"라고 했다.'
+    for spaced in (False, True):
+        view = normalize.detection_view(text, spaced_digits=spaced)
+        assert '"백승현"' in view.text and '"예"라고' in view.text

@@ -432,6 +432,11 @@ def _script_digit_edits(text: str) -> list[tuple]:
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
+#: an escaped quote of a quoted CSV cell (RFC 4180 §2.7: ``""`` stands for ``"``) between two Hangul
+#: syllables: ``"백""승""현"`` is a name a spreadsheet shows as 백"승"현 — both views read it without them
+_DOUBLED_QUOTE = re.compile(r'(?<=[가-힣])""(?=[가-힣])')
+
+
 def _entity_edits(text: str) -> list[tuple[int, int, str]]:
     if "&" not in text:
         return []
@@ -768,6 +773,7 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
 
     cur = TextView(text, text)
     cur = _apply(cur, _entity_edits(text))
+    cur = _apply(cur, [(m.start(), m.end(), "") for m in _DOUBLED_QUOTE.finditer(cur.text)])
     cur = _apply(cur, layout.markup_edits(cur.text))
     if bidi:
         cur = _apply(cur, layout.bidi_edits(cur.text), reordered=True)

@@ -487,8 +487,38 @@ def find_tokens(text: str, cx: ContextIndex) -> Iterator[Span]:
             yield _span(m.start(), m.end(), *res)
 
 
+#: digit groups joined by commas, dots, spaces or hyphens in a grouping no other finder reads — an RRN
+#: typed ``830,719,1628545`` or ``830-719-1628545``, a mobile number ``010,3947,2816`` (red team 5: a CSV
+#: under ``sep=;`` keeps the commas inside its cells). Thousands grouping (1-3 digits, then groups of 3
+#: after commas) is an amount, never read here.
+_REGROUPED = re.compile(r"(?<![0-9.,])[0-9]{1,7}(?:[,. -][0-9]{1,7}){1,4}(?![0-9]|[.,][0-9])")
+_THOUSANDS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+")
+
+
+def find_regrouped(text: str, cx: ContextIndex) -> Iterator[Span]:
+    """An RRN / foreigner number (13 digits; a birth date and its check digit, or an RRN word before it)
+    or a mobile number (``01x`` + 3/4 + 4 digits, joined by commas) written in an odd grouping."""
+    for m in _REGROUPED.finditer(text):
+        raw = m.group(0)
+        if _THOUSANDS.fullmatch(raw):
+            continue
+        groups = re.split(r"[,. -]", raw)
+        digits = "".join(groups)
+        a, b = m.span()
+        if len(digits) == 13 and [len(g) for g in groups] != [6, 7]:
+            ctx = cx.before(a)
+            res = _classify_rrn(digits, False, ctx)
+            if res is not None and res[0] in ("RRN", "FOREIGNER_RN") and (
+                    ctx in ("RRN", "FOREIGNER_RN", "ID_CARD") or birth_date_ok(digits[:6])):
+                yield _span(a, b, *res)
+        elif ("," in raw and len(groups) == 3 and groups[0] in ("010", "011", "016", "017", "018", "019")
+              and len(groups[1]) in (3, 4) and len(groups[2]) == 4):
+            yield _span(a, b, "PHONE", 0.9)
+
+
 #: family name -> (labels, finder)
 NUMBER_FINDERS = {
+    "regrouped": (("RRN", "FOREIGNER_RN", "PHONE"), find_regrouped),
     "phone": (("PHONE",), find_phone),
     "phone_spoken": (("PHONE",), find_phone_spoken),
     "phone_foreign": (("PHONE",), find_phone_foreign),
