@@ -779,33 +779,40 @@ def class6() -> list[tuple]:
 
 
 # --------------------------------------------------------------------------------------------- driver
-def generate(dest: Path) -> list[dict]:
+def write_corpus(dest: Path, files: list[tuple], values: dict) -> list[dict]:
+    """``files`` (``(class, variant, name, bytes, planted keys, places)``) into ``dest/in``, and the manifest."""
     inp = dest / "in"
     inp.mkdir(parents=True, exist_ok=True)
     man = []
-    for cls, var, rel, data, keys, places in class1() + class2() + class3() + class4() + class5() + class6():
+    for cls, var, rel, data, keys, places in files:
         (inp / rel).write_bytes(data)
         man.append({"file": rel, "class": cls, "variant": var, "values": keys, "places": places})
-    (dest / "manifest.json").write_text(json.dumps({"values": VALUES, "files": man}, ensure_ascii=False, indent=1),
+    (dest / "manifest.json").write_text(json.dumps({"values": values, "files": man}, ensure_ascii=False, indent=1),
                                         encoding="utf-8")
     return man
 
 
-def selfcheck(d: Path, ocr: bool) -> int:
+def generate(dest: Path) -> list[dict]:
+    return write_corpus(dest, class1() + class2() + class3() + class4() + class5() + class6(), VALUES)
+
+
+def selfcheck(d: Path, ocr: bool, oracle=None) -> int:
     """The oracle must see every planted value in the unredacted inputs (else a 'clean' proves nothing)."""
-    import redteam4_oracle as o4
+    if oracle is None:
+        import redteam4_oracle as oracle
     man = json.loads((d / "manifest.json").read_text(encoding="utf-8"))
     bad = 0
     for f in man["files"]:
         if not f["values"]:
             continue
-        found = o4.leaks(d / "in" / f["file"], f["values"], man["values"], ocr)
+        found = oracle.leaks(d / "in" / f["file"], f["values"], man["values"], ocr)
         got = {k for k, _, _ in found}
         missed = [k for k in f["values"] if k not in got]
         bad += bool(missed)
-        print(f"{f['file']:52s} planted {len(f['values'])} seen {len(got)}" + (f"  MISSED {missed}" if missed else ""))
+        print(f"{f['file']:56s} planted {len(f['values'])} seen {len(got)}" + (f"  MISSED {missed}" if missed else ""),
+              flush=True)
         for k, where, _ in found:
-            print(f"      {k:8s} seen in {where[:70]}")
+            print(f"      {k:8s} seen in {where[:80]}")
     n = sum(1 for f in man["files"] if f["values"])
     print(f"\nselfcheck: the oracle is blind on {bad} of {n} attack files")
     return 1 if bad else 0
@@ -849,7 +856,8 @@ def head_of(base: Path) -> str:
     return r.stdout.strip() or "(not a git checkout)"
 
 
-def main(argv: list[str]) -> int:
+def cli(argv: list[str], generate, oracle) -> int:
+    """generate / selfcheck / run / judge for a corpus (``generate(dest)``) and its ``oracle`` module."""
     import argparse
     ap = argparse.ArgumentParser()
     ap.add_argument("cmd", choices=["generate", "run", "selfcheck", "judge"])
@@ -858,11 +866,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--no-ocr", action="store_true")
     ap.add_argument("--label", default="", help="added to the run's title, e.g. the commit a git-archive base holds")
     a = ap.parse_args(argv)
-    import redteam4_oracle as o4
     label = f"{a.base} at {head_of(a.base)} {a.label}, {time.strftime('%Y-%m-%d %H:%M:%S %Z')}"
     if a.cmd == "judge":
         summary = (a.dir / "summary.txt").read_text(encoding="utf-8").split("\n--- stderr ---\n")[0]
-        res = o4.judge(a.dir, summary, ocr=not a.no_ocr)
+        res = oracle.judge(a.dir, summary, ocr=not a.no_ocr)
         report(res, label)
         return 1 if any(r["verdict"] in ("LEAK", "FALSE ALARM") for r in res) else 0
     man = generate(a.dir)
@@ -870,15 +877,20 @@ def main(argv: list[str]) -> int:
     if a.cmd == "generate":
         return 0
     if a.cmd == "selfcheck":
-        return selfcheck(a.dir, not a.no_ocr)
+        return selfcheck(a.dir, not a.no_ocr, oracle)
     import shutil
     shutil.rmtree(a.dir / "out", ignore_errors=True)       # the CLI never replaces files it did not write
     t0 = time.time()
     summary = r2.redact(a.dir, a.base.resolve())
-    print(f"redacted in {time.time() - t0:.0f} s")
-    res = o4.judge(a.dir, summary, ocr=not a.no_ocr)
+    print(f"redacted in {time.time() - t0:.0f} s", flush=True)
+    res = oracle.judge(a.dir, summary, ocr=not a.no_ocr)
     report(res, label)
     return 1 if any(r["verdict"] in ("LEAK", "FALSE ALARM") for r in res) else 0
+
+
+def main(argv: list[str]) -> int:
+    import redteam4_oracle as o4
+    return cli(argv, generate, o4)
 
 
 if __name__ == "__main__":

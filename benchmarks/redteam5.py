@@ -67,11 +67,9 @@ clean, 2 held for review, 0 refused; 1 of 3 controls held (a false alarm).
 from __future__ import annotations
 
 import io
-import json
 import re
 import struct
 import sys
-import time
 import zipfile
 import zlib
 from pathlib import Path
@@ -742,68 +740,12 @@ def add_thumbnail(pdf: bytes) -> bytes:
 # --------------------------------------------------------------------------------------------- driver
 def generate(dest: Path) -> list[dict]:
     _check_values()
-    inp = dest / "in"
-    inp.mkdir(parents=True, exist_ok=True)
-    man = []
-    for cls, var, rel, data, keys, places in class1() + class2() + class3() + class4() + class5() + class6():
-        (inp / rel).write_bytes(data)
-        man.append({"file": rel, "class": cls, "variant": var, "values": keys, "places": places})
-    (dest / "manifest.json").write_text(json.dumps({"values": VALUES, "files": man}, ensure_ascii=False, indent=1),
-                                        encoding="utf-8")
-    return man
-
-
-def selfcheck(d: Path, ocr: bool) -> int:
-    """The oracle must see every planted value in the unredacted inputs (else a 'clean' proves nothing)."""
-    import redteam5_oracle as o5
-    man = json.loads((d / "manifest.json").read_text(encoding="utf-8"))
-    bad = 0
-    for f in man["files"]:
-        if not f["values"]:
-            continue
-        found = o5.leaks(d / "in" / f["file"], f["values"], man["values"], ocr)
-        got = {k for k, _, _ in found}
-        missed = [k for k in f["values"] if k not in got]
-        bad += bool(missed)
-        print(f"{f['file']:56s} planted {len(f['values'])} seen {len(got)}" + (f"  MISSED {missed}" if missed else ""),
-              flush=True)
-        for k, where, _ in found:
-            print(f"      {k:8s} seen in {where[:80]}")
-    n = sum(1 for f in man["files"] if f["values"])
-    print(f"\nselfcheck: the oracle is blind on {bad} of {n} attack files")
-    return 1 if bad else 0
+    return r4.write_corpus(dest, class1() + class2() + class3() + class4() + class5() + class6(), VALUES)
 
 
 def main(argv: list[str]) -> int:
-    import argparse
-    ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["generate", "run", "selfcheck", "judge"])
-    ap.add_argument("dir", type=Path)
-    ap.add_argument("--base", type=Path, default=ROOT, help="checkout whose veil_desktop is run")
-    ap.add_argument("--no-ocr", action="store_true")
-    ap.add_argument("--label", default="", help="added to the run's title, e.g. the commit a git-archive base holds")
-    a = ap.parse_args(argv)
     import redteam5_oracle as o5
-    label = f"{a.base} at {r4.head_of(a.base)} {a.label}, {time.strftime('%Y-%m-%d %H:%M:%S %Z')}"
-    if a.cmd == "judge":
-        summary = (a.dir / "summary.txt").read_text(encoding="utf-8").split("\n--- stderr ---\n")[0]
-        res = o5.judge(a.dir, summary, ocr=not a.no_ocr)
-        r4.report(res, label)
-        return 1 if any(r["verdict"] in ("LEAK", "FALSE ALARM") for r in res) else 0
-    man = generate(a.dir)
-    print(f"generated {len(man)} files in {a.dir / 'in'}")
-    if a.cmd == "generate":
-        return 0
-    if a.cmd == "selfcheck":
-        return selfcheck(a.dir, not a.no_ocr)
-    import shutil
-    shutil.rmtree(a.dir / "out", ignore_errors=True)       # the CLI never replaces files it did not write
-    t0 = time.time()
-    summary = r2.redact(a.dir, a.base.resolve())
-    print(f"redacted in {time.time() - t0:.0f} s", flush=True)
-    res = o5.judge(a.dir, summary, ocr=not a.no_ocr)
-    r4.report(res, label)
-    return 1 if any(r["verdict"] in ("LEAK", "FALSE ALARM") for r in res) else 0
+    return r4.cli(argv, generate, o5)
 
 
 if __name__ == "__main__":
