@@ -61,10 +61,15 @@ def lookalike_copies(doc, text: str, plan: Iterable) -> list[tuple[int, int, str
             continue
         local = text[seg.start:seg.end]
         confs = list(page.confidences) + [100.0] * (len(local) - len(page.confidences))
+        weak = [k for k, ch in enumerate(local) if confs[k] < WEAK and ch.isalnum()]
+        if not weak:
+            continue
         for core in cores:
             n = len(core)
             allowed = max(1, n // 3)
-            for i in range(0, len(local) - n + 1):
+            # a copy differs from the value at a weak character: only windows over one are looked at
+            starts = sorted({i for w in weak for i in range(max(0, w - n + 1), min(w, len(local) - n) + 1)})
+            for i in starts:
                 window = local[i:i + n]
                 diff = [k for k in range(n) if window[k] != core[k]]
                 if not diff or len(diff) > allowed or len(diff) == n:
