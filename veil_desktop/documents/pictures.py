@@ -848,24 +848,6 @@ TYPE_CONTRAST = 20
 RULING_RUN = 30
 
 
-def _long_runs(mask, length: int, axis: int):
-    """Pixels of ``mask`` inside a run of at least ``length`` set pixels along ``axis``."""
-    import numpy as np
-
-    m = np.moveaxis(mask, axis, 1).astype(np.int32)
-    n = m.shape[1]
-    if length > n:
-        return np.zeros_like(mask, dtype=bool)
-    c = np.concatenate([np.zeros((m.shape[0], 1), np.int32), np.cumsum(m, axis=1)], axis=1)
-    full = (c[:, length:] - c[:, :-length]) == length          # window starting at i is all set
-    f = np.concatenate([np.zeros((m.shape[0], 1), np.int32), np.cumsum(full, axis=1)], axis=1)
-    idx = np.arange(n)
-    lo = np.clip(idx - length + 1, 0, full.shape[1])
-    hi = np.clip(idx + 1, 0, full.shape[1])
-    covered = (f[:, hi] - f[:, lo]) > 0                          # some full window covers the pixel
-    return np.moveaxis(covered, 1, axis)
-
-
 def type_in_box(frame):
     """A test ``box -> bool``: does the box (frame pixels) hold strokes of type? The frame is descreened
     (3×3 average: isolated speckle fades, strokes and halftone type stay) and a pixel is ink when it is
@@ -876,6 +858,8 @@ def type_in_box(frame):
     import numpy as np
     from PIL import ImageFilter
 
+    from . import ink
+
     grey = np.asarray(_on_white(frame).convert("L").filter(ImageFilter.BoxBlur(1)), dtype=np.int16)
     if grey.size == 0:
         return lambda box: True
@@ -885,7 +869,7 @@ def type_in_box(frame):
         return lambda box: True
     h, w = dark.shape
     run = max(RULING_RUN, min(h, w) // 10)
-    dark &= ~(_long_runs(dark, run, 1) | _long_runs(dark, run, 0))
+    dark &= ~(ink._runs(dark, run) | ink._runs(dark.T, run).T)
 
     def test(box) -> bool:
         x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
