@@ -14,14 +14,13 @@ unsurely is *disputed*: more than ``pictures.READ_MAX_WEAK`` disputed letters, o
 from __future__ import annotations
 
 import dataclasses
-import re
+
+from .pictures import _TEXTY   # the letters and digits a reading is counted by
 
 #: at most this many weak words of one page are read again; a page with more needs review
 MAX_WORDS = 16
 #: a weak word's crop: its box grown by this share of its height on every side
 PAD = 0.35
-
-_TEXTY = re.compile(r"[가-힣0-9A-Za-z@]")
 
 
 def weak_words(page) -> list[tuple[int, int, tuple]]:
