@@ -106,6 +106,9 @@ def test_a_picture_of_a_name_and_phone_is_reviewed_and_burned(tmp_path):
     picture_text = doc.content_of(*next((s.start, s.end) for s in doc.segments if s.member == "pdf_picture"))
     assert NAME in picture_text and PHONE in picture_text
     assert "회의" in doc.text and "[Picture 1]" in doc.text
+    assert [(c.key, c.detail) for c in doc.captions] == [("picture", "1")]    # the window says 그림 1
+    from veil_desktop.ui.i18n import localize_captions
+    assert "[그림 1]" in localize_captions(doc.text, doc.captions, "ko")
 
     # the picture's boxes are on the page, inside the picture (for the window's highlight)
     pages = pdf_mod.char_boxes(doc, src.read_bytes())

@@ -760,6 +760,7 @@ def _read_pdf(path: Path, data: bytes) -> Document:
         return Document(path=path, format="pdf", text=text, parts=tuple(tb.parts),
                         segments=tuple(tb.segments), sha256=hashlib.sha256(data).hexdigest(),
                         size=len(data), notes=tuple(notes), unreadable=tuple(unreadable),
+                        captions=tuple(tb.captions),      # [Picture N], shown in the UI's language
                         extra={"pdf_pages": pages, "pdf_ocr": ocr_pages,
                                "pdf_pictures": pics.read_pictures, "pdf_blank": pics.blank,
                                **({"ocr": _ocr_summary(ocr_pages)} if ocr_pages else {})})
