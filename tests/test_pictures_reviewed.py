@@ -463,3 +463,46 @@ def test_an_unsure_reading_of_ink_another_reading_is_sure_of_is_no_dispute():
     assert "78,000" in merged.text and "72,000" not in merged.text
     _, alone = pictures.merge_readings(base, [unsure])
     assert alone == 5
+
+
+def _building(caption: str | None = None) -> Image.Image:
+    """A photo of a building (sky gradient, a wall, rows of window panes: OCR's sparse and ink views read
+    the panes as `별 별 인 … 여월`); with ``caption``, bold type painted over the wall."""
+    import random
+
+    rnd = random.Random(31)
+    w, h = 800, 500
+    im = Image.new("RGB", (w, h))
+    d = ImageDraw.Draw(im)
+    for y in range(h):
+        v = int(150 + 90 * y / h)
+        d.line((0, y, w, y), fill=(v - 60, v - 20, v))
+    d.rectangle((w // 5, h // 3, w * 4 // 5, h), fill=(170, 160, 150))
+    for i in range(6):
+        for j in range(3):
+            x0, y0 = w // 5 + 20 + i * (w // 10), h // 3 + 20 + j * (h // 6)
+            d.rectangle((x0, y0, x0 + w // 20, y0 + h // 12), fill=(90 + rnd.randint(0, 40), 110, 140))
+    if caption:
+        d.text((40, 40), caption, font=font(48), fill=(20, 20, 20), stroke_width=1, stroke_fill=(20, 20, 20))
+    return im
+
+
+def test_strokes_in_box_tells_type_from_solid_patches():
+    """Type is strokes much thinner than its line; window panes are solid. Boxes measured from OCR's
+    readings of the building photo (the word `여월` read over two panes) and of type."""
+    panes = pictures.strokes_in_box(_building())
+    assert not panes((180, 352, 395, 394))           # two window panes and the wall between them
+    assert not panes((261, 270, 540, 310))
+    typed = pictures.strokes_in_box(_building(f"{NAME} {PHONE}"))
+    assert typed((38, 44, 260, 100))                 # bold 48 px Hangul over the sky
+    assert panes((10, 10, 14, 14))                   # too small to judge: the reading stands
+
+
+def test_a_photo_of_window_panes_is_clean_but_a_name_over_it_is_not(tmp_path):
+    """A picture with no sure reading is held by the worst of its readings; the extra views' letters count
+    only where their boxes hold strokes (the building photo of red team 5's control 6a was held for them)."""
+    assert pictures.read_frame(_building())[0] == "clean"
+    verdict, page = pictures.read_frame(_building(f"담당 {NAME}"))
+    # read (by the locally thresholded view: the global ones merge the type with the sky) and held, as
+    # the panes around it read as garbage
+    assert verdict == "text" and NAME in page.text

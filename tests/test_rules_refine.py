@@ -70,6 +70,8 @@ def test_real_organisations_keep_their_label(text, org):
     ("처방약: 아모크라 625mg, 3일분", "아모크라"),
     ("한미약품 노자르탄정 50mg 1일 1회", "노자르탄"),
     ("타이레놀 복용 후", "타이레놀"),
+    ("연도별 점검 건수", "연도별"),                 # a chart title's breakdown, tagged PERSON 0.96
+    ("지역별 신청 현황", "지역별"),
 ])
 def test_words_that_are_not_names_are_demoted_not_dropped(text, word):
     assert refined(text, word, "PERSON") == "demoted"
@@ -83,6 +85,7 @@ def test_words_that_are_not_names_are_demoted_not_dropped(text, word):
     ("김정민 2명, 이서준 3정목", "김정민"),       # a count is not a dose
     ("근로자 홍길동 주 5일 근무", "홍길동"),       # 주 (week) after a name, not a dosage form
     ("담당 김철수 정 교수와", "김철수"),
+    ("담당 김한별 주무관", "김한별"),               # 별 ends given names: only the breakdown words are listed
 ])
 def test_names_are_kept(text, name):
     assert refined(text, name, "PERSON") == (name, "PERSON")

@@ -148,14 +148,21 @@ def _cancel_requested() -> bool:
 PSM_SPARSE = 11
 
 
-def _api(psm: int | None = None):
+#: Tesseract's ``thresholding_method`` for a *local* binarisation (Sauvola): Otsu's one global threshold
+#: (the default, 0) turns a sky gradient behind black type into one dark mass and reads nothing of it
+SAUVOLA = "2"
+
+
+def _api(psm: int | None = None, local_threshold: bool = False):
     """This thread's Tesseract engine for page segmentation mode ``psm`` (default :data:`PSM`, or
-    ``$VEIL_OCR_PSM``); one engine per mode and thread, created on first use."""
+    ``$VEIL_OCR_PSM``), binarising with one global threshold or, with ``local_threshold``, Sauvola's
+    local one (:data:`SAUVOLA`); one engine per mode and thread, created on first use."""
     mode = int(os.environ.get("VEIL_OCR_PSM", PSM)) if psm is None else int(psm)
     apis = getattr(_local, "apis", None)
     if apis is None:
         apis = _local.apis = {}
-    api = apis.get(mode)
+    key = (mode, True) if local_threshold else mode
+    api = apis.get(key)
     if api is None:
         import tesserocr
 
@@ -164,7 +171,9 @@ def _api(psm: int | None = None):
         api = tesserocr.PyTessBaseAPI(path=str(tessdata_dir()) + os.sep, lang=LANG, psm=mode,
                                       oem=tesserocr.OEM.LSTM_ONLY)
         api.SetVariable("debug_file", os.devnull)
-        apis[mode] = api
+        if local_threshold:
+            api.SetVariable("thresholding_method", SAUVOLA)
+        apis[key] = api
     return api
 
 
@@ -456,15 +465,16 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool 
     return page
 
 
-def ocr_plain(image, *, psm: int = PSM_SPARSE) -> OcrPage:
+def ocr_plain(image, *, psm: int = PSM_SPARSE, local_threshold: bool = False) -> OcrPage:
     """One Tesseract reading of ``image`` as it is (grey, no deskew, despeckle, rule removal, inversion or
     second look) in page segmentation mode ``psm``. For pictures, a view beside :func:`ocr_image`'s: a
     photographed business card on a dark desk is taken for a negative page and its desk for rules there,
-    and reads as nothing; read as it is in sparse mode it reads whole."""
+    and reads as nothing; read as it is in sparse mode it reads whole. ``local_threshold``: binarised by
+    Sauvola's local threshold (black type on a photo's sky gradient, which the global one loses)."""
     if _cancel_requested():
         raise OcrCancelled()
     gray, factor = _scaled_gray(image)
-    symbols, conf = _recognise(_api(psm), gray)
+    symbols, conf = _recognise(_api(psm, local_threshold), gray)
     return _page(symbols, conf, image.width, image.height, factor, 0, 0.0, extra=0)
 
 

@@ -477,7 +477,10 @@ def ocr_readings(frame) -> list:
        for a negative page with rules and finds nothing, and its mode takes a picture for one block of
        text; the sparse mode looks for text anywhere;
     5. the frame descreened (a 3×3 average turns halftone dots — a printed-and-scanned line, a dot-pattern
-       type face — back into strokes), read as the frame.
+       type face — back into strokes), read as the frame;
+    6. the stretched frame binarised by a local threshold (``ocr.ocr_plain(local_threshold=True)``,
+       Sauvola): black type over a photo's sky gradient, which every global threshold above merges with
+       the sky (it read nothing of `담당 김민수` in 48 px bold there).
 
     The first :func:`own_readings` of them read the frame itself; :func:`read_frame` merges what the others
     read and the surest one did not."""
@@ -501,6 +504,7 @@ def ocr_readings(frame) -> list:
             out.append(_read(ink, w, h, scale, margin=True))
     out.append(_read(im, w, h, margin=small, psm=ocr.PSM_SPARSE))
     out.append(_read(ImageOps.autocontrast(grey.filter(ImageFilter.BoxBlur(1)), cutoff=1), w, h, margin=small))
+    out.append(_read(im, w, h, margin=small, psm=ocr.PSM, local_threshold=True))
     return out
 
 
@@ -560,7 +564,7 @@ def ink_view(frame):
 
 
 def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, psm: int | None = None,
-          views=None):
+          views=None, local_threshold: bool = False):
     """OCR ``im`` (``w``×``h`` frame pixels; enlarged ``scale`` times first, inside a white margin with
     ``margin``; ``psm``: read plainly in that Tesseract mode, ``ocr.ocr_plain``), boxes mapped back to the
     frame's pixels. ``views``: the frame in its colours — read with ``ocr.read_views``' views (a seal over
@@ -582,7 +586,7 @@ def _read(im, w: int, h: int, scale: float = 1.0, *, margin: bool = False, psm: 
     if m:
         big = ImageOps.expand(big, m, fill=255)
     if psm is not None:
-        page = ocr.ocr_plain(big, psm=psm)
+        page = ocr.ocr_plain(big, psm=psm, local_threshold=local_threshold)
     elif views is not None and big is im:
         page = ocr.ocr_image(big, colour=views)
     else:
@@ -797,9 +801,11 @@ def read_frame(frame) -> tuple[str, Any]:
     # no sure reading: the worst verdict decides (fail closed) — of the frame's own readings, and of the
     # extra views (ink, sparse, descreened) only where they read something shaped like a value (a Hangul
     # word, digits): on a photo those views make letters out of fur and leaves ("\\ y - SF", "Pee"), which
-    # held ordinary pictures without holding anything a value could be in
+    # held ordinary pictures without holding anything a value could be in — and only where that word's box
+    # holds strokes: window panes and shadows they read as `여월` are solid patches, type is not
     own = own_readings(frame)
-    counted = judged[:own] + [(v, p) for v, p in judged[own:] if v == "clean" or value_shaped(p.text)]
+    stroked = strokes_in_box(frame)
+    counted = judged[:own] + [(v, p) for v, p in judged[own:] if v == "clean" or value_shaped_type(p, stroked)]
     return min(counted, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
 
 
@@ -881,6 +887,54 @@ def type_in_box(frame):
     return test
 
 
+#: strokes_in_box: type is drawn with strokes far thinner than its line — the heaviest display faces stay
+#: under a sixth of the word's height — so eroding a word's ink by that much leaves almost nothing; window
+#: panes, leaves and shadows that OCR's extra views make letters of are solid patches that survive it
+STROKE_ERODE = 6
+#: ... and a box counts as type while at most this share of its ink survives (type: 0.00-0.05 measured on
+#: 36-52 px Hangul/Latin/digit words, plain and bold; photo patches: 0.30-0.50)
+STROKE_SURVIVE = 0.15
+
+
+def _erode(mask, r: int):
+    """``mask`` eroded by a (2r+1)² square (a pixel stays where the whole square around it is set)."""
+    import numpy as np
+    k = 2 * r + 1
+    out = np.zeros_like(mask)
+    if mask.shape[0] < k or mask.shape[1] < k:
+        return out
+    ii = np.pad(mask.astype(np.int32), ((1, 0), (1, 0))).cumsum(0).cumsum(1)
+    s = ii[k:, k:] - ii[:-k, k:] - ii[k:, :-k] + ii[:-k, :-k]
+    out[r:r + s.shape[0], r:r + s.shape[1]] = s == k * k
+    return out
+
+
+def strokes_in_box(frame):
+    """A test ``box -> bool``: is the ink in the box (frame pixels) drawn in strokes, as type is? Ink is
+    what stands :data:`TYPE_CONTRAST` off the box's own median (dark type on paper and light type on a
+    banner alike); the box holds type unless more than :data:`STROKE_SURVIVE` of that ink survives an
+    erosion by a :data:`STROKE_ERODE`-th of the box's height (solid patches of a photo). A box too small
+    to judge counts as type (the reading stands)."""
+    import numpy as np
+    from PIL import ImageFilter
+
+    grey = np.asarray(_on_white(frame).convert("L").filter(ImageFilter.BoxBlur(1)), dtype=np.int16)
+    h, w = grey.shape
+
+    def test(box) -> bool:
+        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+        x1, y1 = min(w, int(round(box[2])) + 1), min(h, int(round(box[3])) + 1)
+        r = (y1 - y0) // STROKE_ERODE
+        if r < 2 or x1 - x0 < 2 * r + 1:
+            return True
+        g = grey[y0:y1, x0:x1]
+        inked = np.abs(g - float(np.median(g))) >= TYPE_CONTRAST
+        n = int(inked.sum())
+        return n == 0 or float(_erode(inked, r).sum()) / n <= STROKE_SURVIVE
+
+    return test
+
+
 _VALUE_SHAPED = re.compile(r"[가-힣]{2,}|\d{3,}|[0-9][0-9\-. ]{3,}[0-9]|[A-Za-z]{4,}|@")
 
 
@@ -888,6 +942,12 @@ def value_shaped(text: str) -> bool:
     """Whether OCR text holds something a personal value could be (or be part of): two Hangul syllables
     in a row, three digits, a Latin word of four letters, an ``@``."""
     return bool(_VALUE_SHAPED.search(text or ""))
+
+
+def value_shaped_type(page, stroked) -> bool:
+    """Whether a word of ``page`` is :func:`value_shaped` and its box holds strokes (``stroked``, a
+    :func:`strokes_in_box` test)."""
+    return any(value_shaped(page.text[a:b]) and stroked(box) for a, b, box in _word_runs(page))
 
 
 @dataclass

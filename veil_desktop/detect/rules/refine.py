@@ -121,6 +121,12 @@ _NEWS_WORDS = set("""
 볼케이노 매드맥스 토이스토리 클라우드아틀라스 클라이막스시리즈 킬러컨텐츠 가오카오 바레니클린
 밴쿠버 마이애미 비버리힐즈 양쯔강 산시성 남양주 야스쿠니
 """.split())
+#: statistical breakdowns a chart or a table heads its columns with ("연도별 점검 건수": the model took 연도별
+#: for a name, 0.96, in a chart title); none is a plausible name
+_BREAKDOWNS = set("""
+연도별 년도별 연령별 연령대별 지역별 권역별 분기별 월별 일자별 요일별 부서별 기관별 항목별 유형별 업종별 분야별 단계별
+시군별 시군구별 시도별 학년별 성별 직급별 직종별 품목별 사업별 과제별 차수별 회차별
+""".split())
 #: a model span that is the first part of one of these words glued on ("⟦장⟧모님", "⟦베테⟧랑", "⟦레스토⟧랑",
 #: "⟦오라버⟧님", "⟦덩달⟧아"): a word cut in two, not a name
 _GLUED_WORDS = tuple("""
@@ -128,7 +134,8 @@ _GLUED_WORDS = tuple("""
 """.split())
 # (words that are also plausible full names — 이상인, 윤택, 배정 … — are deliberately NOT listed: dropping a real
 # name would leak it; a false alarm only costs the reviewer a click)
-_NOT_PERSON = _NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS | _DRUGS | _NEWS_WORDS
+_NOT_PERSON = (_NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS | _DRUGS | _NEWS_WORDS
+               | _BREAKDOWNS)
 #: a dose or a dosage form right after the span: a drug, not a person ("아모크라 625mg", "코자정")
 _DOSE_AFTER = re.compile(r"[ ]?[0-9][0-9.,]*[ ]?(?:mg|㎎|mL|ml|g|mcg|μg|IU|정|캡슐|포|T|C)(?![A-Za-z가-힣])"
                          r"|(?:정|캡슐|시럽|연고|주사액|서방정|필름코팅정|과립)(?![가-힣])")  # forms: glued only
