@@ -267,3 +267,53 @@ def test_image_content_decides_not_the_name(tmp_path):
     gif = as_bytes(draw_page(lines=["x"], size=(50, 50)), "GIF")
     with pytest.raises(DocumentError, match="not a readable image"):
         read_image(tmp_path / "scan.png", gif)
+
+
+EMAIL = "seunghyun.baek@example.net"
+
+
+def fine_fax() -> bytes:
+    """A fine-mode fax (ITU-T T.4: 204 × 98 dpi, every pixel twice as tall as wide), 1 bit, Group 3: the
+    page drawn at square pixels and squashed to half its height, as the fax machine samples it."""
+    page = draw_page([f"성명  {NAME}", f"회신  {EMAIL}", "주소: 서울특별시 마포구 월드컵북로 396"],
+                     size=(1728, 1000), font_px=46)
+    fax = page.convert("L").resize((1728, 480), Image.BILINEAR).point(lambda v: 0 if v < 150 else 255)
+    return as_bytes(fax.convert("1"), "TIFF", compression="group3", dpi=(204, 98))
+
+
+def test_pixel_stretch_reads_the_resolution_tag():
+    assert ocr.pixel_stretch(Image.open(io.BytesIO(fine_fax()))) == (1.0, pytest.approx(204 / 98))
+    assert ocr.pixel_stretch(Image.new("L", (10, 10))) == (1.0, 1.0)                       # no tag
+    tall = Image.new("L", (10, 10))
+    tall.info["dpi"] = (100, 200)
+    assert ocr.pixel_stretch(tall) == (2.0, 1.0)
+    for odd in [(300, 301), (0, 72), (float("nan"), 72), (1, 400), "72"]:                  # square or not believed
+        im = Image.new("L", (10, 10))
+        im.info["dpi"] = odd
+        assert ocr.pixel_stretch(im) == (1.0, 1.0), odd
+
+
+def test_a_fine_mode_fax_is_read_with_square_pixels_and_keeps_its_resolution(tmp_path):
+    """Red team 5, 4b: read squashed, OCR found only `k@example.net` of the e-mail and the local part stayed
+    in the published fax. Read stretched square (as a viewer shows it), boxes land on the fax's own pixels."""
+    data = fine_fax()
+    squashed = ocr._ocr_image(Image.open(io.BytesIO(data)))
+    assert EMAIL not in squashed.text.replace(" ", "")                # the fax as it is: not read whole
+    doc = read_image(tmp_path / "fax.tif", data)
+    assert NAME in doc.text and EMAIL in doc.text.replace(" ", "")
+    page = doc.extra["ocr_pages"][0]
+    assert (page.width, page.height) == (1728, 480)
+    boxes = [b for b in page.boxes if b]
+    assert max(b[3] for b in boxes) <= 480 and max(b[2] for b in boxes) <= 1728
+    out = write_image(doc, plan_for(doc, [NAME]) + [_email_replacement(doc)], data)
+    img = Image.open(io.BytesIO(out))
+    assert img.size == (1728, 480) and img.info.get("dpi") == pytest.approx((204, 98))
+    assert check_image(out, [NAME, EMAIL]) == []
+    again = ocr.ocr_image(img).text.replace(" ", "")
+    assert "seunghyun" not in again and "baek" not in again and "월드컵북로" in again
+
+
+def _email_replacement(doc) -> Replacement:
+    j = doc.text.find(EMAIL[:5])
+    k = doc.text.find("example.net", j) + len("example.net")
+    return Replacement(j, k, "█" * (k - j), "X")

@@ -2,7 +2,9 @@
 
 Reading: every frame is decoded (bounded: ``MAX_FRAMES`` frames, ``MAX_PIXELS`` pixels each, Pillow's
 decompression-bomb guard on) and recognised with ``ocr.ocr_image``; ``Document.text`` has one part per frame
-(``1쪽``) whose slot is the frame's OCR text. ``extra["ocr_pages"]`` keeps each frame's ``OcrPage`` (boxes
+(``1쪽``) whose slot is the frame's OCR text. A frame whose resolution tag says its pixels are not square
+(a fine-mode fax, 204 × 98 dpi) is read stretched square, as a viewer shows it (``ocr.pixel_stretch``), and
+written back with its own pixel grid and resolution tag. ``extra["ocr_pages"]`` keeps each frame's ``OcrPage`` (boxes
 in source pixels), ``Document.unreadable`` the frames OCR could not read with confidence (they keep the
 *needs review* status), ``extra["ocr"]`` the summary the report records (engine, pages, mean confidence —
 never text).
@@ -147,8 +149,28 @@ def encode(frames: list, pil_format: str) -> bytes:
     elif pil_format == "TIFF":
         kwargs = {"compression": "tiff_deflate", "save_all": len(clean) > 1,
                   "append_images": clean[1:]}
+    dpi = resolution(frames[0])
+    if dpi is not None:
+        kwargs["dpi"] = dpi
     clean[0].save(buf, pil_format, **kwargs)
     return buf.getvalue()
+
+
+def resolution(frame) -> tuple[float, float] | None:
+    """The frame's resolution tag as two numbers (dots per inch across and down), rebuilt — not copied —
+    so the output shows as the source did: a fine-mode fax (204 × 98 dpi) keeps its shape in a viewer and
+    is read square again by the leak check. None when it has none or it is not two sane numbers."""
+    import math
+
+    dpi = (getattr(frame, "info", None) or {}).get("dpi")
+    if not isinstance(dpi, (tuple, list)) or len(dpi) != 2:
+        return None
+    try:
+        x, y = float(dpi[0]), float(dpi[1])
+    except (TypeError, ValueError):
+        return None
+    ok = all(math.isfinite(v) and 1.0 <= v <= 10000.0 for v in (x, y))
+    return (round(x, 2), round(y, 2)) if ok else None
 
 
 def check_image(data: bytes, values: list[str], name: str = "output") -> list[str]:

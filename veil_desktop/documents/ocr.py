@@ -431,13 +431,72 @@ def _scaled_gray(image):
     return gray, factor
 
 
+#: pixels whose resolution differs by more than this ratio across and down (a fine-mode fax: 204 × 98 dpi)
+#: are made square before OCR; up to MAX_PIXEL_ASPECT (beyond it the resolution tag is not believed)
+PIXEL_ASPECT_TOLERANCE = 1.1
+MAX_PIXEL_ASPECT = 4.0
+
+
+def pixel_stretch(image) -> tuple[float, float]:
+    """``(sx, sy)``: how much to stretch ``image`` across and down for square pixels, from its resolution
+    tag (``info["dpi"]``: TIFF/PNG/JPEG). A fine-mode fax is 204 × 98 dpi — every pixel twice as tall as
+    wide; a viewer shows it stretched back, OCR read it squashed (half an e-mail address went unread)."""
+    dpi = (getattr(image, "info", None) or {}).get("dpi")
+    if not isinstance(dpi, (tuple, list)) or len(dpi) != 2:
+        return 1.0, 1.0
+    try:
+        xd, yd = float(dpi[0]), float(dpi[1])
+    except (TypeError, ValueError):
+        return 1.0, 1.0
+    if not (xd > 0 and yd > 0 and math.isfinite(xd) and math.isfinite(yd)):
+        return 1.0, 1.0
+    r = xd / yd
+    if not (1 / MAX_PIXEL_ASPECT <= r <= MAX_PIXEL_ASPECT) or 1 / PIXEL_ASPECT_TOLERANCE <= r <= PIXEL_ASPECT_TOLERANCE:
+        return 1.0, 1.0
+    return (1.0, r) if r > 1 else (1 / r, 1.0)
+
+
+def _squared(image, sx: float, sy: float):
+    from PIL import Image
+    w, h = image.size
+    nw, nh = max(1, round(w * sx)), max(1, round(h * sy))
+    if nw * nh > MAX_OCR_PIXELS:
+        return None
+    src = image.convert("L") if image.mode in ("1", "P") else image
+    out = src.resize((nw, nh), Image.LANCZOS)
+    out.info.pop("dpi", None)         # square now (a copied tag would stretch it again)
+    return out
+
+
 def ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool = True,
               colour=None) -> OcrPage:
     """OCR one page image (a PIL image). ``progress()`` returning True cancels (``OcrCancelled``).
     ``views``: parts of the page holding a colour stamp, dot-matrix print or comb boxes are read again in
     a view made for them (:func:`read_views`); pictures' own readings (``pictures.ocr_readings``) ask for
     them once, not in each of their readings. ``colour``: the page in its colours for those views, when
-    ``image`` is a grey copy of it (default: ``image`` itself)."""
+    ``image`` is a grey copy of it (default: ``image`` itself). Pixels that are not square (its resolution
+    tag: :func:`pixel_stretch`) are read stretched square, as a viewer shows them; boxes come back in the
+    image's own pixels."""
+    sx, sy = pixel_stretch(image)
+    if (sx, sy) != (1.0, 1.0):
+        view = _squared(image, sx, sy)
+        if view is not None:
+            page = ocr_image(view, progress=progress, views=views,
+                             colour=None if colour is None else _squared(colour, sx, sy))
+            w, h = image.size
+
+            def back(b):
+                return None if b is None else (b[0] / sx, b[1] / sy, b[2] / sx, b[3] / sy)
+
+            return dataclasses.replace(
+                page, boxes=[back(b) for b in page.boxes], width=w, height=h,
+                line_heights=[v / sy for v in page.line_heights],
+                disputes=tuple((back(b), n) for b, n in page.disputes))
+    return _ocr_image(image, progress=progress, views=views, colour=colour)
+
+
+def _ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool = True,
+               colour=None) -> OcrPage:
     from PIL import Image
 
     src_w, src_h = image.size
