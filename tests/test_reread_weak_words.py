@@ -93,3 +93,21 @@ def test_a_page_hiding_ink_is_held_for_a_guess_it_cannot_settle(tmp_path, monkey
     monkeypatch.setattr(reread, "settle_weak_words", lambda img, page: (page, pdf_mod.READ_MAX_WEAK + 1))
     doc = open_document(src)
     assert 0 in doc.extra["pdf_ocr"] and [u.page for u in doc.unreadable] == [1]
+
+
+def test_a_plain_image_scan_has_its_guessed_words_read_again(tmp_path, monkeypatch):
+    """A PNG/JPEG/TIFF scan goes through the same second reading as a PDF scan page: the guess `Zorg` over
+    ink that reads `정하람` is replaced in the document's text, so detection sees the name in its line."""
+    im = Image.new("L", (900, 160), 255)
+    d = ImageDraw.Draw(im)
+    d.text((40, 50), "신청인", font=FONT, fill=0)
+    d.text((260, 50), "정하람", font=FONT, fill=0)
+    b1, b2 = d.textbbox((40, 50), "신청인", font=FONT), d.textbbox((260, 50), "정하람", font=FONT)
+    guessed = page_of([("신청인", b1, 93.0), ("Zorg", b2, 45.0)], im.width, im.height)
+    real = ocr.ocr_image
+    # the page as OCR guessed it; every other reading (the crop's) is real Tesseract
+    monkeypatch.setattr(ocr, "ocr_image", lambda img, **kw: guessed if img.size == im.size else real(img, **kw))
+    src = tmp_path / "scan.png"
+    im.save(src)
+    doc = open_document(src)
+    assert "정하람" in doc.text and "Zorg" not in doc.text

@@ -80,9 +80,14 @@ def read_image(path: Path, data: bytes, *, cancelled: Callable[[], bool] | None 
     tb = TextBuilder()
     pages: list[ocr.OcrPage] = []
     unreadable: list[int] = []
+    from .reread import settle_weak_words
+
     for i, frame in enumerate(frames):
         ocr.report_page(i, len(frames))
-        page = ocr.ocr_image(frame, progress=cancelled)
+        # words OCR guessed are read again on their own, as on a PDF scan page (a sure reading replaces the
+        # guess); a plain scan is held by its mean confidence, not for each guessed word (a 150-dpi scan
+        # has some on nearly every page)
+        page, _disputed = settle_weak_words(frame, ocr.ocr_image(frame, progress=cancelled))
         pages.append(page)
         if not page.readable:
             unreadable.append(i + 1)
