@@ -189,3 +189,22 @@ def test_a_value_found_by_both_is_one_span_for_the_reviewer():
         ("김민수", "PERSON", "model"), ("010-1234-5678", "PHONE", "rule")]
     # each character of the number is covered by exactly one span
     assert sum(s.start <= text.index("010") < s.end for s in out) == 1
+
+
+def test_overlapping_latin_person_spans_become_one_name():
+    """The romanised-name rule's `LEE JAEHOON` and the model's `JAEHOON` (relabelled PERSON by refine)
+    were cut into `LEE` + `JAEHOON`: one name is one span, with the higher score."""
+    text = "Applicant: LEE JAEHOON, passport"
+    rule = at(text, "LEE JAEHOON", "PERSON", 0.88, "rule")
+    model = at(text, "JAEHOON", "PERSON", 1.0, "model")
+    out = merge_spans([model], [rule], text)
+    assert [(text[s.start:s.end], s.label, s.score, s.source) for s in out] == [("LEE JAEHOON", "PERSON", 1.0, "rule")]
+
+
+def test_hangul_person_spans_are_not_unioned():
+    text = "담당 김민수 과장"
+    rule = at(text, "김민수 과장", "PERSON", 0.9, "rule")
+    model = at(text, "김민수", "PERSON", 0.95, "model")
+    out = merge_spans([model], [rule], text)
+    # the existing cut, not a union: Hangul spans keep their own boundaries
+    assert [(text[s.start:s.end], s.source) for s in out] == [("김민수", "model"), ("과장", "rule")]

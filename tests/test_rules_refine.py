@@ -38,6 +38,8 @@ def test_demoted_score_is_below_the_default_threshold():
     ("신청인 TRAN VAN DUC 은 다음과 같이", "TRAN VAN DUC"),
     ("성명: Maria Santos Reyes", "Maria Santos Reyes"),
     ("보호자 James Wilson 연락처", "James Wilson"),
+    ("Applicant: LEE JAEHOON, passport", "JAEHOON"),   # a given name after a romanised surname
+    ("담당 Park Minjun 주무관", "Minjun"),
 ])
 def test_latin_personal_names_tagged_organization_become_person(text, name):
     assert refined(text, name, "ORGANIZATION") == (name, "PERSON")
@@ -45,6 +47,7 @@ def test_latin_personal_names_tagged_organization_become_person(text, name):
 
 @pytest.mark.parametrize("text, org", [
     ("협력사 SAMSUNG ELECTRONICS 와 계약", "SAMSUNG ELECTRONICS"),
+    ("제조 KIM SAMSUNG ELECTRONICS", "SAMSUNG ELECTRONICS"),   # after a surname, but no given-name shape
     ("발주처 Global Tech Solutions Inc 담당", "Global Tech Solutions Inc"),
     ("서울대학교 산학협력단", "서울대학교 산학협력단"),
     ("거래처 HOA BINH CORP 대표", "HOA BINH CORP"),

@@ -151,6 +151,22 @@ def _resolve_cluster(cluster: list[Span], text: str | None) -> list[Span]:
             a, b = _trim_union(text, a, b)
         main = max(group, key=lambda m: (m.end - m.start, m.source == "rule"))
         merged.append(Span(a, b, "ADDRESS", max(m.score for m in group), main.source))
+    # 2b. union overlapping PERSON spans in Latin script (the romanised-name rule's `LEE JAEHOON` with the
+    # model's `JAEHOON`): one name, not a surname left over from a cut
+    latin = sorted((s for s in others if s.label == "PERSON" and text is not None
+                    and text[s.start:s.end].isascii()), key=lambda s: s.start)
+    if len(latin) > 1:
+        others = [s for s in others if s not in latin]
+        group = [latin[0]]
+        for s in latin[1:] + [None]:
+            if s is not None and s.start < max(m.end for m in group):
+                group.append(s)
+                continue
+            a, b = min(m.start for m in group), max(m.end for m in group)
+            main = max(group, key=lambda m: (m.end - m.start, m.source == "rule"))
+            others.append(Span(a, b, "PERSON", max(m.score for m in group), main.source))
+            if s is not None:
+                group = [s]
     # 3. remaining overlaps: a containing ADDRESS first, then score, length, earliest; losers are cut
     cands = merged + others
 

@@ -384,6 +384,20 @@ def _latin_name_like(value: str, before: str) -> bool:
     return hits >= 1 and hits * 2 >= len(tokens) - 1
 
 
+#: a romanised surname word right before a span ("LEE ⟦JAEHOON⟧")
+_SURNAME_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z][a-z]+|[A-Z]+) $")
+
+
+def _given_after_surname(value: str, before: str) -> bool:
+    """``value`` is one romanised Korean given name right after a romanised surname: the model tagged
+    ``JAEHOON`` of ``LEE JAEHOON`` ORGANIZATION (1.0) and the name was split in two labels."""
+    from .names import ROMAN_SURNAMES, _given_ok
+
+    m = _SURNAME_BEFORE.search(before)
+    return (m is not None and m.group(1).lower() in ROMAN_SURNAMES and " " not in value.strip()
+            and _given_ok(value.strip()))
+
+
 def demote(span: Span) -> Span:
     """``span`` with the same start, end, label and source, its score lowered to ``DEMOTED_SCORE``."""
     return Span(span.start, span.end, span.label, min(span.score, DEMOTED_SCORE), span.source)
@@ -399,7 +413,7 @@ def refine_model_span(text: str, span: Span) -> Span:
         if value[:1].isascii() and _acronym_or_english_word(text, span):
             return demote(span)  # "PDF", "HWP", "Even", "Ones": a format or a word, not an entity
         if label == "ORGANIZATION":
-            if value[:1].isascii() and _latin_name_like(value, before):
+            if value[:1].isascii() and (_latin_name_like(value, before) or _given_after_surname(value, before)):
                 return Span(span.start, span.end, "PERSON", span.score, span.source)
             if value in _DRUGS or _DOSE_AFTER.match(text, span.end):
                 return demote(span)  # "아모크라 625mg" tagged as a company
