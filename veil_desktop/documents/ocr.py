@@ -1241,12 +1241,13 @@ def _dot_cells(a, line_h: float, sure: list | None = None):
     return paired, c
 
 
-def _spans(values) -> list[tuple[int, int]]:
-    """Runs of consecutive integers in the sorted ``values``, as ``(first, last)``."""
+def _spans(values, gap: int = 1) -> list[tuple[int, int]]:
+    """Runs of the sorted integers ``values`` in which each follows the last within ``gap`` (1:
+    consecutive), as ``(first, last)``."""
     out: list[tuple[int, int]] = []
     for v in values:
         v = int(v)
-        if out and v == out[-1][1] + 1:
+        if out and v <= out[-1][1] + gap:
             out[-1] = (out[-1][0], v)
         else:
             out.append((v, v))
@@ -1328,15 +1329,7 @@ def _comb_rows(a, line_h: float, length: int | None = None) -> list[tuple[int, i
     rows = np.flatnonzero(horiz.any(axis=1))
     if rows.size < 2:
         return []
-    lines = []                                   # (first row, last row) of each horizontal rule
-    start = prev = int(rows[0])
-    for r in rows[1:]:
-        r = int(r)
-        if r > prev + 1:
-            lines.append((start, prev))
-            start = r
-        prev = r
-    lines.append((start, prev))
+    lines = _spans(rows)                         # (first row, last row) of each horizontal rule
     out = []
     for (t0, t1), (b0, b1) in zip(lines, lines[1:]):
         d = b0 - t1 - 1
@@ -1350,15 +1343,7 @@ def _comb_rows(a, line_h: float, length: int | None = None) -> list[tuple[int, i
         xs = np.flatnonzero(span)
         if xs.size < 2:
             continue
-        dividers = []                            # (first, last) column of each divider
-        s = p = int(xs[0])
-        for x in xs[1:]:
-            x = int(x)
-            if x > p + 2:
-                dividers.append((s, p))
-                s = x
-            p = x
-        dividers.append((s, p))
+        dividers = _spans(xs, gap=2)             # (first, last) column of each divider
         cells = [(l1 + 1, r0) for (_, l1), (r0, _) in zip(dividers, dividers[1:])
                  if 0.3 * d <= r0 - l1 - 1 <= COMB_MAX_ASPECT * d and both[l1 + 1:r0].mean() > 0.9]
         if len(cells) >= COMB_MIN_CELLS:
