@@ -278,8 +278,8 @@ def test_part_names_and_picture_metadata(tmp_path):
     assert_gone(tmp_path / "out.docx", NAME, "이창호", "Author")
     out = _members(tmp_path / "out.docx")
     pics = [n for n in out if n.startswith("word/media/")]
-    assert pics == ["word/media/part1.png"]
-    assert 'Target="/word/media/part1.png"' in out["word/_rels/document.xml.rels"].decode()
+    assert pics == ["word/media/image1.png"]      # the package grammar's name (opc.rebuild_docx)
+    assert 'Target="media/image1.png"' in out["word/_rels/document.xml.rels"].decode()
     assert Image.open(io.BytesIO(out[pics[0]])).getpixel((0, 0)) == (255, 0, 0)
     d = docx.Document(str(tmp_path / "out.docx"))
     assert d.inline_shapes[0].type is not None and len(d.inline_shapes) == 1

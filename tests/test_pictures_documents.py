@@ -242,7 +242,9 @@ def test_hwpx_bindata_picture_thumbnail_and_preview(tmp_path):
         assert_absent(data, MB)
     assert any(MB in v for v in views(pic))          # the planted value was really in the input
     assert Image.open(io.BytesIO(out["BinData/image1.png"])).size == (700, 120)
-    # the thumbnail outside BinData is published rebuilt (same size, no tEXt); the preview is not the input's
-    assert Image.open(io.BytesIO(out["Contents/thumbnail.png"])).size == (300, 200)
-    assert out["Contents/thumbnail.png"] != thumb
+    # the thumbnail outside BinData is published rebuilt (same size, no tEXt) under the package grammar's
+    # name (hwpx._part_names: every picture is BinData/imageN); the preview is not the input's
+    assert "Contents/thumbnail.png" not in out
+    assert Image.open(io.BytesIO(out["BinData/image2.png"])).size == (300, 200)
+    assert out["BinData/image2.png"] != thumb
     assert all(d != prv for n, d in out.items())

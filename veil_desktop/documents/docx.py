@@ -33,19 +33,22 @@ elements that point at them; VML ``o:gfxdata`` removed. The markup itself (``xml
 a namespace URI no specification defines becomes ``urn:veil:ns:N`` (prefix kept: ``mc:Ignorable`` stays
 valid), names that may be text get stand-ins, comments/PIs before or after the root are dropped; a DOCTYPE
 anywhere is refused (``safezip.parse_xml``).
+The package structure (part names, relationship ids/types/targets, every reference to a relationship id,
+``[Content_Types].xml``, ZIP time stamps) is rebuilt, not copied: ``opc.rebuild_docx``.
 """
 from __future__ import annotations
 
 import posixpath
 import re
 from pathlib import Path
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from lxml import etree
 
 from ..masking import Replacement
 from .errors import DocumentError
 from .model import Document
+from .opc import rebuild_docx
 from .safezip import Member, parse_xml, serialize_xml
 from .xmlwalk import (NEUTRALISED, Emitter, Slot, TextPart, ZipProfile, attribute_slots,
                       custom_xml_walker, generic_walker, localname, read_zip_document, rels_walker,
@@ -56,6 +59,7 @@ W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _w = "{%s}" % W
+_R_ATTR = ("{%s}" % R_NS, "{http://purl.oclc.org/ooxml/officeDocument/relationships}")
 
 _TEXT_TAGS = {"t", "instrText", "delText", "delInstrText"}   # w:t, a:t (DrawingML), m:t (math), codes
 _DELETED = {_w + "del", _w + "moveFrom"}
@@ -137,6 +141,9 @@ def _attrs(el, em: Emitter, context: str | None) -> None:
             done.add(_w + "val")
     if name == "bookmarkStart" and el.tag == _w + "bookmarkStart":
         done.add(_w + "name")   # renamed on export (``_rename_bookmarks``): never published as written
+    # references to relationship ids (r:id, r:embed, r:dm ..., VML o:relid): rebuilt on export
+    # (``opc.rebuild_docx``): never published as written, so not shown (a masked one would dangle)
+    done.update(a for a in el.attrib if a.startswith(_R_ATTR) or a == _O + "relid")
     for a, v in el.attrib.items():
         if a not in done and textual_attribute(el, a, v):
             em.slot(Slot(el, "attr", a), prefix="\n", suffix="\n", caption="attribute")
@@ -625,16 +632,6 @@ def _unwrap(el) -> None:
 
 
 # -- output: metadata, removed parts -----------------------------------------------------------------
-_MACRO_TYPES = {
-    "application/vnd.ms-word.document.macroEnabled.main+xml":
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
-    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml":
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml":
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
-}
-
-
 def _rewrite(m: Member, root) -> Member:
     return Member(m.name, serialize_xml(root), m.compress_type, m.date_time)
 
@@ -678,15 +675,7 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
     final: list[Member] = []
     for m in out:
         if m.name == "[Content_Types].xml":
-            root = parse_xml(m.data, m.name)
-            for el in list(root):
-                if not isinstance(el.tag, str):
-                    continue
-                if (el.get("PartName") or "").lstrip("/") in dropped:
-                    root.remove(el)
-                elif el.get("ContentType") in _MACRO_TYPES:
-                    el.set("ContentType", _MACRO_TYPES[el.get("ContentType")])
-            m = _rewrite(m, root)
+            pass                      # rebuilt from scratch below (opc.rebuild_docx)
         elif m.name in dead_ids:
             root = parse_xml(m.data, m.name)
             ids = dead_ids[m.name]
@@ -717,7 +706,8 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                     el.text = None
             m = _rewrite(m, root)
         final.append(m)   # pictures were rebuilt from pixels by write_zip_document (pictures.py)
-    return _neutral_names(_rename_bookmarks(final, kind))
+    # the package structure (part names, relationship ids and types, content types, time stamps): rebuilt
+    return rebuild_docx(_rename_bookmarks(final, kind))
 
 
 _FIELD_NAME = r"(?<![\w\\])%s(?![\w])"
@@ -768,55 +758,6 @@ def _rename_bookmarks(members: list[Member], kind: dict[str, str]) -> list[Membe
             elif el.tag == _w + "instrText" and el.text:
                 el.text = sub(el.text)
         out.append(_rewrite(m, root))
-    return out
-
-
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9_./\-\[\]]+$")
-
-
-def _neutral_names(members: list[Member]) -> list[Member]:
-    """Parts whose names hold anything but ASCII letters/digits (``word/media/김민수.png``) get neutral
-    names (``word/media/part1.png``), with every relationship target and content-type override updated:
-    a part name is readable by anyone who unzips the file and is not reviewed."""
-    renamed: dict[str, str] = {}
-    k = 0
-    for m in members:
-        if not _SAFE_NAME.match(m.name):
-            k += 1
-            d = posixpath.dirname(m.name)
-            ext = posixpath.splitext(m.name)[1].lower()
-            ext = ext if re.fullmatch(r"\.[a-z0-9]{1,5}", ext) else ""
-            new = posixpath.join(d if _SAFE_NAME.match(d or "x") else "word", f"part{k}{ext}")
-            if m.name.endswith(".rels"):
-                continue  # a rels part follows its source part (below)
-            renamed[m.name] = new
-    if not renamed:
-        return members
-    out = []
-    for m in members:
-        name = m.name
-        if name.endswith(".rels"):
-            src = _source_of_rels(name)
-            if src in renamed:
-                d, f = posixpath.split(renamed[src])
-                name = posixpath.join(d, "_rels", f + ".rels")
-            root = parse_xml(m.data, m.name)
-            for el in root:
-                if not isinstance(el.tag, str) or el.get("TargetMode") == "External":
-                    continue
-                tgt = _resolve(src, el.get("Target") or "")
-                if tgt in renamed:
-                    el.set("Target", "/" + quote(renamed[tgt]))
-            m = Member(name, serialize_xml(root), m.compress_type, m.date_time)
-        elif name == "[Content_Types].xml":
-            root = parse_xml(m.data, m.name)
-            for el in root:
-                if isinstance(el.tag, str) and unquote(el.get("PartName") or "").lstrip("/") in renamed:
-                    el.set("PartName", "/" + renamed[unquote(el.get("PartName")).lstrip("/")])
-            m = _rewrite(m, root)
-        elif name in renamed:
-            m = Member(renamed[name], m.data, m.compress_type, m.date_time)
-        out.append(m)
     return out
 
 

@@ -25,7 +25,7 @@ captions, no field parameters), in the encoding it had; ``Preview/PrvImage.*`` r
 any non-picture binary (OLE objects in ``BinData``, unknown parts) removed with their manifest entries;
 spine entries of removed parts and the objects that show a removed item (``hp:ole``/``hp:pic`` by
 ``binaryItemIDRef``, ``fileIDRef``, ``imageIDRef``) removed with them; a linked file's local path in the
-manifest blanked; ``BinData`` pictures renamed to neutral names (a file name can carry a name); creator / last-saved-by /
+manifest blanked; the package structure rebuilt (``scrub``: part names of the package grammar, manifest ids, hrefs and media types, references to manifest items, ``mimetype``, ZIP time stamps); creator / last-saved-by /
 author attributes blanked (shown in the removed part); the ``hh:linkinfo`` path blanked (its file name can carry a name);
 namespace URIs other than OWPML's/OCF's/OOXML's become ``urn:veil:ns:N`` (``xmlwalk.MarkupNeutraliser``).
 Limitation: HWPX change tracking is not resolved (deleted text between ``hp:deleteBegin``/``End`` stays
@@ -71,6 +71,22 @@ def _is_body_slot(slot: Slot) -> bool:
     return False
 
 
+def _item_ref(el, attr: str) -> bool:
+    """A reference to a manifest item (``binaryItemIDRef``..., ``hp:masterPage/@idRef``): rebuilt on export
+    (``scrub`` maps it to the rebuilt id or removes what holds it), never written as read, so not shown (a
+    masked one would name no item)."""
+    return attr in _ITEM_REFS or (attr == "idRef" and localname(el) == "masterPage")
+
+
+def _item_attribute_slots(el, em: Emitter) -> None:
+    """``xmlwalk.attribute_slots`` without the references to manifest items (``_item_ref``)."""
+    from .xmlwalk import _looks_url, textual_attribute
+    for attr, value in el.attrib.items():
+        if not _item_ref(el, attr) and textual_attribute(el, attr, value):
+            em.slot(Slot(el, "attr", attr, url=_looks_url(value)), prefix="\n", suffix="\n",
+                    caption="attribute")
+
+
 def section_walker(root: etree._Element, em: Emitter) -> None:
     pending: list[tuple[str, list]] = []
 
@@ -85,7 +101,7 @@ def section_walker(root: etree._Element, em: Emitter) -> None:
         if name in _NOTES and el.tag.startswith(_hp):
             # shown after the paragraph it is anchored in, captioned, not glued into its words
             nonlocal pending
-            attribute_slots(el, em)
+            _item_attribute_slots(el, em)
             outer, pending = pending, []   # notes inside this one stay inside it
             em.push()
             for child in el:
@@ -109,7 +125,7 @@ def section_walker(root: etree._Element, em: Emitter) -> None:
                 if a != "name":
                     _maybe_attr(el, a, em)
         else:
-            attribute_slots(el, em)
+            _item_attribute_slots(el, em)
         if el.text and el.text.strip():
             em.slot(Slot(el, "text"), prefix="\n", suffix="\n")
         is_para = el.tag == _hp + "p"
@@ -145,6 +161,8 @@ def section_walker(root: etree._Element, em: Emitter) -> None:
 
     def _maybe_attr(el, a, em):
         from .xmlwalk import textual_attribute
+        if _item_ref(el, a):
+            return
         if textual_attribute(el, a, el.get(a) or ""):
             em.slot(Slot(el, "attr", a), prefix="\n", suffix="\n", caption="attribute")
 
@@ -220,7 +238,7 @@ def header_walker(root: etree._Element, em: Emitter) -> None:
             continue
         if el.text and el.text.strip():
             em.slot(Slot(el, "text"), suffix="\n")
-        attribute_slots(el, em)
+        _item_attribute_slots(el, em)
         if el is not root and el.tail and el.tail.strip():
             em.slot(Slot(el, "tail"), suffix="\n")
 
@@ -543,18 +561,235 @@ def masked_section_text(members: list[Member]) -> str:
     return text[:PREVIEW_CHARS]
 
 
+#: part names the package format fixes (kept as they are); every other part gets a name of its family
+_FIXED_PARTS = {"mimetype", "version.xml", "settings.xml", "META-INF/container.xml", "META-INF/manifest.xml",
+                "META-INF/container.rdf", "Contents/content.hpf", "Contents/header.xml",
+                "Contents/memoExtended.xml", PRVTEXT}
+_MASTERPAGE = re.compile(r"^Contents/masterpage(\d+)\.xml$", re.I)
+_CANONICAL_N = re.compile(r"^(?:BinData/image|Chart/chart|Contents/part)([1-9]\d{0,2})\.[^/]*$")
+MIMETYPE = b"application/hwp+zip"
+#: media types of the parts the format fixes (container.xml root files, manifest entries)
+_FIXED_TYPES = {"Contents/content.hpf": "application/hwpml-package+xml", PRVTEXT: "text/plain",
+                "META-INF/container.rdf": "application/rdf+xml"}
+
+
+def _part_names(members: list[Member]) -> dict[str, str]:
+    """Old name -> new name for every part whose name is not the package grammar's (issue 26: a part name
+    is read by anyone who unzips the file and never reviewed): sections ``Contents/section0.xml``... and
+    master pages ``Contents/masterpage0.xml``... numbered from 0 in their order; pictures
+    ``BinData/imageN.<extension of their bytes>``, charts ``Chart/chartN.xml`` and every other part
+    ``Contents/partN.xml`` keep a number of at most 3 digits, others get the next free one."""
+    from .opc import _natural, picture_extension, picture_kind
+
+    names = sorted((m.name for m in members), key=_natural)
+    by_name = {m.name: m for m in members}
+    out: dict[str, str] = {}
+    for rx, stem in ((_SECTION, "Contents/section"), (_MASTERPAGE, "Contents/masterpage")):
+        fam = sorted((n for n in names if rx.match(n)), key=lambda n: int(rx.match(n).group(1)))
+        for i, n in enumerate(fam):
+            out[n] = f"{stem}{i}.xml"
+    families: dict[str, list[str]] = {}
+    for n in names:
+        if n in out or n in _FIXED_PARTS:
+            continue
+        data = by_name[n].data
+        if picture_kind(data) and not _looks_xml(data):
+            families.setdefault("BinData/image", []).append(n)
+        elif n.startswith("Chart/") and _looks_xml(data):
+            families.setdefault("Chart/chart", []).append(n)
+        else:
+            families.setdefault("Contents/part", []).append(n)
+    for stem, fam in families.items():
+        taken: set[int] = set()
+        number: dict[str, int] = {}
+        for n in fam:
+            m = _CANONICAL_N.match(n)
+            if m and n.startswith(stem) and int(m.group(1)) not in taken:
+                number[n] = int(m.group(1))
+                taken.add(number[n])
+        k = 1
+        for n in fam:
+            if n not in number:
+                while k in taken:
+                    k += 1
+                number[n] = k
+                taken.add(k)
+            data = by_name[n].data
+            ext = (picture_extension(data) if stem == "BinData/image"
+                   else "xml" if _looks_xml(data) else "bin")
+            out[n] = f"{stem}{number[n]}.{ext}"
+    return {o: n for o, n in out.items() if o != n}
+
+
+def _media_type(name: str, m: Member | None, declared: str | None) -> str:
+    """The media type written for a part: the format's own (``_FIXED_TYPES``), a picture's by its bytes, XML
+    ``application/xml``; for a file not in the package (a linked video) the declared one when it is a bare
+    ``type/subtype`` (``opc.clean_media_type``), else ``application/octet-stream``."""
+    from .opc import PICTURE_TYPES, clean_media_type, picture_kind
+
+    if name in _FIXED_TYPES:
+        return _FIXED_TYPES[name]
+    if m is None:
+        return clean_media_type(declared) or "application/octet-stream"
+    kind = picture_kind(m.data)
+    if kind and not _looks_xml(m.data):
+        return PICTURE_TYPES[kind][1]
+    if _looks_xml(m.data):
+        return "application/xml"
+    return clean_media_type(declared) or "application/octet-stream"
+
+
+def _item_id(href: str, used: set[str]) -> str:
+    """A manifest id made from a (renamed) part name, as Hancom names them: ``header``, ``section0``,
+    ``image1``, ``memoextended``; ``item1``... when that one is taken."""
+    base = posixpath.splitext(posixpath.basename(href))[0].lower()
+    if re.fullmatch(r"[a-z]+\d{0,3}", base) and base not in used:
+        return base
+    k = 1
+    while f"item{k}" in used:
+        k += 1
+    return f"item{k}"
+
+
+def _rebuild_hpf(m: Member, present: dict[str, Member]) -> tuple[Member, dict[str, str]]:
+    """``content.hpf`` with its manifest and spine rebuilt: every ``item`` has only ``id`` (from its part
+    name, ``_item_id``), ``href``, ``media-type`` (``_media_type``) and, where it had one, ``isEmbeded``
+    (1 for a part in the package, else 0); a linked item (no part) is ``imageN`` with an empty ``href``;
+    spine ``itemref``s name the new ids (``linear`` only ``yes``/``no``), one naming no item is removed.
+    Returns the member and old id -> new id."""
+    root = parse_xml(m.data, m.name)
+    ids: dict[str, str] = {}
+    used: set[str] = set()
+    items = [el for el in root.iter() if isinstance(el.tag, str) and localname(el) == "item"
+             and el.getparent() is not None and localname(el.getparent()) == "manifest"]
+    linked = []
+    for el in items:
+        href = (el.get("href") or "").lstrip("/")
+        if href in present:
+            new = _item_id(href, used)
+        else:
+            linked.append(el)
+            continue
+        used.add(new)
+        ids.setdefault(el.get("id") or "", new)
+        embedded = el.get("isEmbeded")
+        typ = _media_type(href, present[href], el.get("media-type"))
+        el.attrib.clear()
+        el.set("id", new)
+        el.set("href", href)
+        el.set("media-type", typ)
+        if embedded is not None:
+            el.set("isEmbeded", "1")
+    for el in linked:
+        k = 1
+        while f"image{k}" in used:
+            k += 1
+        new = f"image{k}"
+        used.add(new)
+        ids.setdefault(el.get("id") or "", new)
+        embedded = el.get("isEmbeded")
+        typ = _media_type("", None, el.get("media-type"))
+        el.attrib.clear()
+        el.set("id", new)
+        el.set("href", "")        # a local path (blanked by _scrub_hpf)
+        el.set("media-type", typ)
+        if embedded is not None:
+            el.set("isEmbeded", "0")
+    ids.pop("", None)
+    for el in list(root.iter()):
+        if not (isinstance(el.tag, str) and localname(el) == "itemref"):
+            continue
+        idref, linear = el.get("idref"), el.get("linear")
+        if idref not in ids:
+            if el.getparent() is not None:
+                el.getparent().remove(el)
+            continue
+        el.attrib.clear()
+        el.set("idref", ids[idref])
+        if linear in ("yes", "no"):
+            el.set("linear", linear)
+    return Member(m.name, serialize_xml(root), m.compress_type, m.date_time), ids
+
+
+def _map_item_refs(m: Member, ids: dict[str, str]) -> tuple[Member, set[str]]:
+    """References to manifest items (``_ITEM_REFS``, ``hp:masterPage/@idRef``, a master page's own ``id``)
+    mapped to the new ids. Returns the member and the (new) values that name no item: the objects holding
+    them are removed by ``_without_id_refs`` (a master-page reference is blanked)."""
+    if not m.name.endswith(".xml") or not (b"IDRef" in m.data or b"idRef" in m.data or b"masterPage" in m.data):
+        return m, set()
+    root = parse_xml(m.data, m.name)
+    changed = False
+    dangling: set[str] = set()
+    new_ids = set(ids.values())
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        local = localname(el)
+        for a in _ITEM_REFS + ("idRef", "id"):
+            v = el.get(a)
+            if v is None or (a == "idRef" and local != "masterPage") or \
+                    (a == "id" and not (local == "masterPage" and el is root)):
+                continue
+            if v in ids:
+                if ids[v] != v:
+                    el.set(a, ids[v])
+                    changed = True
+            elif a == "idRef" and v:
+                el.set(a, "")
+                changed = True
+            elif a in _ITEM_REFS and v and v not in new_ids:
+                dangling.add(v)
+    out = Member(m.name, serialize_xml(root), m.compress_type, m.date_time) if changed else m
+    return out, dangling
+
+
+def _blank_refs(m: Member, values: set[str]) -> Member:
+    """``_ITEM_REFS`` still naming one of ``values`` (on an element ``_without_id_refs`` keeps: the root)
+    blanked: no reference is written as it was read."""
+    if not values:
+        return m
+    root = parse_xml(m.data, m.name)
+    changed = False
+    for el in root.iter():
+        if isinstance(el.tag, str):
+            for a in _ITEM_REFS:
+                if el.get(a) in values:
+                    el.set(a, "")
+                    changed = True
+    return Member(m.name, serialize_xml(root), m.compress_type, m.date_time) if changed else m
+
+
+def _fixed_media_types(m: Member, present: dict[str, Member]) -> Member:
+    """``META-INF/container.xml`` root files and ``META-INF/manifest.xml`` entries: their media types
+    rebuilt from the part they name (``_media_type``)."""
+    if m.name not in ("META-INF/container.xml", "META-INF/manifest.xml"):
+        return m
+    root = parse_xml(m.data, m.name)
+    changed = False
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for a in list(el.attrib):
+            if a.rsplit("}", 1)[-1] != "media-type":
+                continue
+            raw = next((v for k, v in el.attrib.items() if k.rsplit("}", 1)[-1] == "full-path"), "")
+            path = raw.lstrip("/")
+            if raw.endswith("/"):          # a folder entry; "/" is the package itself (ODF manifest)
+                new = MIMETYPE.decode() if raw == "/" else ""
+            else:
+                new = _media_type(path, present.get(path), el.get(a))
+            if new != el.get(a):
+                el.set(a, new)
+                changed = True
+    return Member(m.name, serialize_xml(root), m.compress_type, m.date_time) if changed else m
+
+
 def scrub(members: list[Member], doc: Document | None) -> list[Member]:
+    from .opc import FIXED_DATE
     from .pictures import dropped_pictures   # picture policy "remove" (issue 26)
     removed = {**_removed(members), **dict.fromkeys(dropped_pictures(doc), "picture")}
     dropped = list(removed)
-    renamed: dict[str, str] = {}
-    k = 0
-    for m in members:
-        if m.name.startswith("BinData/") and m.name not in removed:
-            ext = posixpath.splitext(m.name)[1].lower()
-            ext = ext if re.fullmatch(r"\.[a-z0-9]{1,5}", ext) else ""
-            k += 1
-            renamed[m.name] = f"BinData/image{k}{ext}"
+    renamed = _part_names([m for m in members if m.name not in removed])
     ids = _item_ids(members)
     gone_ids = {i for i, href in ids.items() if href in removed}
     out = []
@@ -571,12 +806,28 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                 else b""   # in the encoding it had, with the byte-order mark it had
             m = Member(m.name, bom + preview.replace("\n", "\r\n").encode(enc, "replace"),
                        m.compress_type, m.date_time)
-        elif m.name in renamed:
-            m = Member(renamed[m.name], m.data, m.compress_type, m.date_time)  # rebuilt: pictures.py
-        else:
+        elif m.name == "mimetype":
+            m = Member(m.name, MIMETYPE, m.compress_type, m.date_time)   # checked at open; written anew
+        elif _looks_xml(m.data):
             m = _rename_refs(_without_id_refs(m, gone_ids), renamed, {x.name for x in members})
+        if m.name in renamed:
+            m = Member(renamed[m.name], m.data, m.compress_type, m.date_time)  # pictures rebuilt: pictures.py
         out.append(m)
-    return [without_refs(m, dropped) for m in out]
+    out = [without_refs(m, dropped) for m in out]
+    # the manifest rebuilt (ids from part names, media types from the parts), every reference to an item
+    # mapped; a reference that names no item goes with the object that holds it
+    present = {m.name: m for m in out}
+    item_ids: dict[str, str] = {}
+    for i, m in enumerate(out):
+        if m.name == "Contents/content.hpf":
+            out[i], item_ids = _rebuild_hpf(m, present)
+    final = []
+    for m in out:
+        if m.name != "Contents/content.hpf" and m.name.endswith(".xml"):
+            m, dangling = _map_item_refs(m, item_ids)
+            m = _fixed_media_types(_blank_refs(_without_id_refs(m, dangling), dangling), present)
+        final.append(Member(m.name, m.data, m.compress_type, FIXED_DATE))
+    return final
 
 
 def check(members: list[Member]) -> None:
