@@ -759,7 +759,8 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
     ``spaced_digits``: the rule stage's view: also join letter-spaced digit runs, numbers broken over a
     line, odd separators, written-out e-mail addresses, formula string concatenation, circled digits,
     OCR's digit confusions in phone/RRN-shaped numbers, Sino-Korean digit words after a number word
-    (``공일공 오팔…``), Hanja numerals and super/subscript digits in number-like runs, Cyrillic/Greek look-alike
+    (``공일공 오팔…``), identifiers dictated in native or Sino-Korean number words (``spoken_digits.py``:
+    ``구 하나 공 둘 …``), Hanja numerals and super/subscript digits in number-like runs, Cyrillic/Greek look-alike
     letters inside Latin tokens (the model has no number labels and reads the text as written). Both views:
     HTML character references decoded, HTML tags read as a browser shows them, each line with a bidi control
     in its display order (``bidi``; ``False``: as stored), keycap and other enclosing marks dropped,
@@ -782,12 +783,15 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
     cur = _apply(cur, _jamo_edits(cur.text))
     cur = _apply(cur, layout.box_table_edits(cur.text))
     if spaced_digits:
-        cur = _apply(cur, _first_free(sorted(_formula_edits(cur.text) + _circled_edits(cur.text)
+        from .spoken_digits import spoken_digit_edits
+
+        spoken = spoken_digit_edits(cur.text)  # number-word runs first: the glued-word reading below defers
+        cur = _apply(cur, spoken + _first_free(sorted(_formula_edits(cur.text) + _circled_edits(cur.text)
                                              + _ocr_digit_edits(cur.text) + _digit_word_edits(cur.text)
                                              + _homoglyph_edits(cur.text) + _hanja_digit_edits(cur.text)
                                              + _script_digit_edits(cur.text) + _braille_digit_edits(cur.text)
                                              + _spaced_label_edits(cur.text),
-                                             key=lambda e: (e[0], e[1]))))
+                                             key=lambda e: (e[0], e[1])), [(e[0], e[1]) for e in spoken]))
         base = cur.text
         sp = [(m.start(), m.end(), _SPACE_IN_RUN.sub("", m.group()),
                [m.start() + i for i, c in enumerate(m.group()) if c not in " \t"])

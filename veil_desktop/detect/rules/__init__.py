@@ -9,7 +9,8 @@ Pipeline for one text:
    medical, employee / student, court-case, document numbers, dates of birth) on the folded text; values
    split over adjacent CSV/TSV cells (``tabular.py``) and, with ``entities``, Hanja-only names (``hanja.py``);
 3. address grammar (``address.py``) on a copy whose split syllables are joined (``spacing.py``), spans
-   mapped back to original offsets; postal codes next to addresses;
+   mapped back to original offsets, and romanised addresses (``address_romanised.py``: ``284 Uchi-ro,
+   Buk-gu, Gwangju``); postal codes next to addresses;
 4. overlaps among rule candidates resolved: higher score wins, then the longer span, then the earlier.
 
 Output: sorted, non-overlapping ``Span(..., source="rule")``; ``text[s.start:s.end]`` is the entity.
@@ -22,6 +23,7 @@ from typing import Iterable, Iterator
 from ..events import Cancelled, Event, Progress, SpansFound, never_cancelled
 from ..span import Span, sort_spans
 from .address import find_addresses, find_postal_codes
+from .address_romanised import find_romanised_addresses
 from .context import ContextIndex
 from .identifiers import IDENTIFIER_FINDERS, IDENTIFIER_LABELS
 from .refine import ENTITY_FINDERS, ENTITY_LABELS
@@ -105,7 +107,7 @@ class RuleDetector:
         for finder in self._finders:
             cands.extend(finder(t, ctx))
         if "ADDRESS" in self.enabled or "POSTAL_CODE" in self.enabled:
-            addresses = self._addresses(t)
+            addresses = self._addresses(t) + list(find_romanised_addresses(t))
             if "POSTAL_CODE" in self.enabled:
                 cands.extend(find_postal_codes(t, addresses, ctx))
             if "ADDRESS" in self.enabled:
