@@ -49,6 +49,7 @@ from ..masking import Replacement
 from .errors import DocumentError
 from .model import Document
 from .opc import rebuild_docx
+from .opc import remove_keep_tail as _remove_keep_tail
 from .safezip import Member, parse_xml, serialize_xml
 from .xmlwalk import (NEUTRALISED, Emitter, Slot, TextPart, ZipProfile, attribute_slots,
                       custom_xml_walker, generic_walker, localname, read_zip_document, rels_walker,
@@ -610,17 +611,6 @@ def neutral_link(value: str) -> str:
 _REL_DROP_EXTERNAL = {"subDocument", "attachedTemplate", "frame", "externalLinkPath", "oleObject",
                       "mailMergeSource", "mailMergeHeaderSource", "recipientData", "dataSource",
                       "transform"}
-
-
-def _remove_keep_tail(el) -> None:
-    parent = el.getparent()
-    if el.tail:
-        prev = el.getprevious()
-        if prev is not None:
-            prev.tail = (prev.tail or "") + el.tail
-        else:
-            parent.text = (parent.text or "") + el.tail
-    parent.remove(el)
 
 
 def _unwrap(el) -> None:

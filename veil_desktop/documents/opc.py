@@ -441,14 +441,20 @@ def _rewrite_ids(data: bytes, name: str, ids: dict[str, str]) -> bytes:
                 if el.get(a) not in ids:
                     del el.attrib[a]
             continue
-        if el.tail:
-            prev = el.getprevious()
-            if prev is not None:
-                prev.tail = (prev.tail or "") + el.tail
-            else:
-                parent.text = (parent.text or "") + el.tail
-        parent.remove(el)
+        remove_keep_tail(el)
     return serialize_xml(root) if changed else data
+
+
+def remove_keep_tail(el) -> None:
+    """Remove ``el`` from its parent, keeping the text that follows it (its tail) in place."""
+    parent = el.getparent()
+    if el.tail:
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
 
 
 def _content_types(types: dict[str, str]) -> bytes:
