@@ -70,8 +70,10 @@ def test_round_trip_unchanged_then_planted_and_masked(tmp_path, name):
 
     # plant a name and a phone number into the longest paragraph, with our own writer (a space after
     # it, so that the phone number's last digit is not glued to a following letter or digit)
-    # the longest run of plain characters (no tab, no line break) in one paragraph
+    # the longest run of plain characters (no tab, no line break) in one paragraph (not in a picture's
+    # OCR text: a BinData segment is read from the picture, our writer does not plant into it)
     runs = [(m.end() - m.start(), s.start + m.start()) for s in doc.segments
+            if s.member.startswith("BodyText/")
             for m in re.finditer(r"[^\t\n]+", doc.text[s.start:s.end])]
     room, start = max(runs, default=(0, 0))
     if name in NO_TEXT:    # nothing to plant into without changing a paragraph's length
