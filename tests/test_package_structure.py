@@ -11,6 +11,7 @@ python-docx (opens the DOCX through its relationships and content types), LibreO
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import subprocess
 import zipfile
@@ -407,3 +408,54 @@ def test_an_unreferenced_singleton_keeps_its_grammar_name(tmp_path):
     ct = etree.fromstring(m["[Content_Types].xml"])
     assert {el.get("PartName"): el.get("ContentType") for el in ct.iter(CT_NS + "Override")}[
         "/word/people.xml"] == "application/vnd.openxmlformats-officedocument.wordprocessingml.people+xml"
+
+
+# -- DOCX: Word session ids (8 hex digits) ------------------------------------------------------------------
+W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
+W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
+
+
+def test_rsids_and_paragraph_ids_are_renumbered_consistently(tmp_path):
+    # an all-digit rsid / paraId is a phone's 8 digits (red team 5, 2a): 01039472 + 0103 9473
+    body = (f'<w:p xmlns:w14="{W14}" w14:paraId="01039472" w14:textId="77777777" w:rsidR="01039472" '
+            f'w:rsidRDefault="01039473"><w:r w:rsidRPr="01039472"><w:t>첫 문단</w:t></w:r></w:p>'
+            f'<w:p xmlns:w14="{W14}" w14:paraId="1A2B3C4D" w:rsidR="01039473"><w:r><w:t>둘째 문단</w:t></w:r></w:p>')
+    settings = (f'<w:settings xmlns:w="{W_NS}"><w:rsids><w:rsidRoot w:val="01039472"/><w:rsid w:val="01039472"/>'
+                '<w:rsid w:val="01039473"/></w:rsids></w:settings>')
+    extended = (f'<w15:commentsEx xmlns:w15="{W15}"><w15:commentEx w15:paraId="1A2B3C4D" w15:done="0"/>'
+                "</w15:commentsEx>")
+    src = make_docx(tmp_path / "rsid.docx", body,
+                    doc_rels=[("rId1", "settings", "settings.xml"),
+                              ("rId2", "http://schemas.microsoft.com/office/2011/relationships/commentsExtended",
+                               "commentsExtended.xml")],
+                    parts={"word/settings.xml": settings, "word/commentsExtended.xml": extended},
+                    overrides={"word/settings.xml": "application/vnd.openxmlformats-officedocument."
+                                                    "wordprocessingml.settings+xml"})
+    out = tmp_path / "out.docx"
+    redact(src, out, {"첫 문단": "PERSON"})
+    m = _members(out)
+    for name, data in m.items():
+        for v in (b"01039472", b"01039473", b"0103", b"77777777", b"1A2B3C4D"):
+            assert v not in data, (v, name)
+    doc = etree.fromstring(m["word/document.xml"])
+    ps = list(doc.iter(f"{{{W_NS}}}p"))
+    para_ids = [p.get(f"{{{W14}}}paraId") for p in ps]
+    rsid_r = [p.get(f"{{{W_NS}}}rsidR") for p in ps]
+    # one injective map: equal stays equal, different stays different, paraIds below 0x80000000
+    assert rsid_r[0] != rsid_r[1] and ps[0].find(f"{{{W_NS}}}r").get(f"{{{W_NS}}}rsidRPr") == rsid_r[0]
+    assert ps[0].get(f"{{{W_NS}}}rsidRDefault") == rsid_r[1]
+    assert all(re.fullmatch(r"[1-7][A-F]{7}", v) and int(v, 16) < 0x80000000 for v in para_ids + rsid_r)
+    st = etree.fromstring(m["word/settings.xml"])
+    vals = [el.get(f"{{{W_NS}}}val") for el in st.iter() if el.get(f"{{{W_NS}}}val")]
+    assert vals == [rsid_r[0], rsid_r[0], rsid_r[1]]
+    ex = etree.fromstring(m["word/commentsExtended.xml"])
+    assert next(ex.iter(f"{{{W15}}}commentEx")).get(f"{{{W15}}}paraId") == para_ids[1]
+    assert [p.text for p in docx.Document(str(out)).paragraphs] == ["[PERSON]", "둘째 문단"]
+
+
+def test_new_session_ids_have_no_digit_run():
+    ids = [opc._new_hex_id(n) for n in (0, 1, 5, 6, 6 ** 7 - 1, 6 ** 7, 7 * 6 ** 7 - 1)]
+    assert ids[:3] == ["1AAAAAAA", "1AAAAAAB", "1AAAAAAF"] and ids[3] == "1AAAAABA"
+    assert ids[4] == "1FFFFFFF" and ids[5] == "2AAAAAAA" and ids[6] == "7FFFFFFF"
+    with pytest.raises(ValueError):
+        opc._new_hex_id(7 * 6 ** 7)

@@ -24,6 +24,23 @@ from .model import Document, ExportResult, Location, Part, Segment, Unreadable
 from .limits import MAX_INPUT_BYTES, ResourceLimit, document_budget  # noqa: E402  (all caps: limits.py)
 
 
+def _with_encoded_text(doc: Document) -> Document:
+    """``doc`` needs review where its reviewable text (body, attribute values, styles, metadata: every
+    format) holds base64 that decodes to personal-looking text (``encoded.encoded_text``): the detectors
+    cannot read it, a recipient can decode it."""
+    import dataclasses
+
+    from .encoded import encoded_text
+    if any(u.reason == "encoded_text" for u in doc.unreadable):
+        return doc
+    text = doc.text
+    for p in doc.parts:          # what the export removes is not published (tracked deletions, emptied data)
+        if p.removed:
+            text = text[:p.start] + " " * (p.end - p.start) + text[p.end:]
+    found = encoded_text(text, doc.parts)
+    return dataclasses.replace(doc, unreadable=doc.unreadable + tuple(found)) if found else doc
+
+
 def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None,
                   pictures: str | None = None) -> Document:
     """Read ``path``; ``encoding`` overrides the detected one for TXT/CSV; ``pictures`` is the picture policy
@@ -45,7 +62,8 @@ def open_document(path: "str | os.PathLike[str]", *, encoding: str | None = None
         raise DocumentError(f"Cannot read {p.name}: {e.strerror or e}.") from None
     try:
         with document_budget(f".{fmt} file"), picture_policy(pictures):   # caps: limits.py
-            return reader_for(fmt)(p, data, encoding)
+            doc = reader_for(fmt)(p, data, encoding)
+            return _with_encoded_text(doc)
     except DocumentError:
         raise
     except MemoryError:

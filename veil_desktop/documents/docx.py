@@ -191,6 +191,11 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
             return  # comments/PIs (removed from the output; text after them is a tail of the parent);
             # mc:Fallback duplicates mc:Choice and is removed from the output
         name = localname(el)
+        if tag in _BINARY_PAYLOAD:
+            # base64 nobody reads as text, emptied by the writer (scrub): shown among what is removed
+            if el.text:
+                em.deleted_slot(Slot(el, "text"), "binary_payload")
+            return
         if tag in _DELETED:
             deleted = True
         if name in _TEXT_TAGS:
@@ -349,7 +354,10 @@ def custom_walker(root, em: Emitter) -> None:
         em.slot(Slot(prop, "attr", "name"), suffix=": ")
         for v in prop.iter():
             if v is not prop and isinstance(v.tag, str) and v.text and v.text.strip():
-                em.slot(Slot(v, "text"))
+                if v.tag in _BINARY_PAYLOAD:      # emptied by the writer (scrub)
+                    em.deleted_slot(Slot(v, "text"), "binary_payload")
+                else:
+                    em.slot(Slot(v, "text"))
         em.boilerplate("\n")
 
 

@@ -66,7 +66,7 @@ CAPTIONS_EN: dict[str, str] = {
     "styles": "Styles and numbering", "customxml": "Custom XML data", "other": "Other document data",
     "links": "Link targets", "metadata": "Document properties",
     "removed": "Removed from the export", "deleted": "Tracked deletion",
-    "removed_chunk": "Embedded HTML/RTF (removed)",
+    "removed_chunk": "Embedded HTML/RTF (removed)", "binary_payload": "Binary data (emptied)",
     "alt": "Alt text", "alt_title": "Alt text title", "object_name": "Object name",
     "shape_text": "Shape text", "field": "Field", "link_tip": "Link tooltip", "form": "Form field",
     "control": "Content control", "bookmark": "Bookmark", "variable": "Document variable",

@@ -26,6 +26,12 @@ DOCX (``rebuild_docx``), after the parts have been masked and cleaned:
   input only when it fits ``type/subtype(+suffix)`` without parameters or long digit runs
   (``clean_media_type``), otherwise ``application/xml``: a type is never a reason to refuse a file (real
   writers add ``;charset=``), and no byte of a rejected one is written;
+- **session identifiers** written by Word as 8 hex digits (``w:rsid*`` attributes and the settings'
+  ``w:rsid``/``w:rsidRoot`` list, ``w14:paraId``/``w14:textId``, ``w15:paraId``/``w15:paraIdParent``,
+  ``w16cid:durableId``, list ``w:nsid``/``w:tmpl``) are renumbered across the package (``_renumber_hex_ids``):
+  one injective map, so every equality between them holds (comments extended ↔ paragraphs), and every new
+  value is one digit 1–7 and seven letters A–F (below 0x80000000, as paraIds must be): an all-digit
+  ``01039472`` was a phone number's 8 digits (red team 5, 2a);
 - every member gets the same ZIP time stamp (``FIXED_DATE``): six numbers can carry a birth date.
 
 HWPX uses ``clean_media_type``, ``picture_extension`` and ``FIXED_DATE`` from here (``hwpx.py``).
@@ -390,7 +396,8 @@ def rebuild_docx(members: list[Member]) -> list[Member]:
         id_maps[new_src] = ids
         out_rels[rels_name(new_src)] = serialize_xml(root)
 
-    # 4. the parts: renamed, references to relationship ids rewritten
+    # 4. the parts: renamed, references to relationship ids rewritten, session ids renumbered
+    hex_ids: dict[str, str] = {}
     out: list[Member] = []
     types: dict[str, str] = {}
     for n in order:
@@ -401,6 +408,7 @@ def rebuild_docx(members: list[Member]) -> list[Member]:
             types[new] = pictures[n][1]
         elif _looks_xml(data):
             data = _rewrite_ids(data, n, id_maps.get(new, {}))
+            data = _renumber_hex_ids(data, n, hex_ids)
             f = family[n]
             types[new] = (_PARTS[f][2] if f in _PARTS else
                           clean_media_type(declared.get(n)) or "application/xml")
@@ -442,6 +450,54 @@ def _rewrite_ids(data: bytes, name: str, ids: dict[str, str]) -> bytes:
                     del el.attrib[a]
             continue
         remove_keep_tail(el)
+    return serialize_xml(root) if changed else data
+
+
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+#: (namespace-URI fragment, local name) of attributes holding a Word session id (8 hex digits)
+_HEX_ID_ATTRS = {"paraId", "textId", "paraIdParent", "durableId"}
+_HEX_ID_VAL_ELEMENTS = {"rsid", "rsidRoot", "nsid", "tmpl"}   # <w:rsid w:val="..."/>
+_HEX8 = re.compile(r"^[0-9A-Fa-f]{1,8}$")
+_HEX_ID_MARKERS = (b"rsid", b"paraId", b"textId", b"durableId", b"nsid", b"tmpl")
+
+
+def _new_hex_id(n: int) -> str:
+    """The ``n``-th (0-based) replacement id: a digit 1-7 then seven letters A-F (no digit run)."""
+    letters = []
+    for _ in range(7):
+        n, r = divmod(n, 6)
+        letters.append("ABCDEF"[r])
+    if n >= 7:
+        raise ValueError("too many session ids")
+    return str(n + 1) + "".join(reversed(letters))
+
+
+def _renumber_hex_ids(data: bytes, name: str, table: dict[str, str]) -> bytes:
+    """``data`` with every Word session id (see the module doc) mapped through ``table`` (grown with a new
+    id for each value not seen yet: one map for the whole package)."""
+    if not any(k in data for k in _HEX_ID_MARKERS):
+        return data
+    root = parse_xml(data, name)
+    changed = False
+
+    def mapped(v: str) -> str:
+        key = v.upper()
+        if key not in table:
+            table[key] = _new_hex_id(len(table))
+        return table[key]
+
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        is_val = el.tag.startswith("{%s}" % _W) and el.tag.rsplit("}", 1)[-1] in _HEX_ID_VAL_ELEMENTS
+        for a, v in el.attrib.items():
+            local = a.rsplit("}", 1)[-1]
+            if not _HEX8.match(v or ""):
+                continue
+            if (local.startswith("rsid") and a.startswith("{%s}" % _W)) or local in _HEX_ID_ATTRS \
+                    or (is_val and local == "val"):
+                el.set(a, mapped(v))
+                changed = True
     return serialize_xml(root) if changed else data
 
 

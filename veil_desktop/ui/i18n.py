@@ -318,6 +318,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "caption.removed": ("내보내기에서 제거됨", "Removed from the export"),
     "caption.deleted": ("변경 추적 삭제", "Tracked deletion"),
     "caption.removed_chunk": ("삽입된 HTML/RTF (제거됨)", "Embedded HTML/RTF (removed)"),
+    "caption.binary_payload": ("이진 데이터 (비움)", "Binary data (emptied)"),
     "caption.alt": ("대체 텍스트", "Alt text"),
     "caption.alt_title": ("대체 텍스트 제목", "Alt text title"),
     "caption.object_name": ("개체 이름", "Object name"),
