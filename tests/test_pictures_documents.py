@@ -69,9 +69,12 @@ def save(im, fmt, **kw) -> bytes:
     return buf.getvalue()
 
 
-def drawing(rid: str, n: int) -> str:
+def drawing(rid: str, n: int, size: tuple[int, int] = (100, 100)) -> str:
+    """A picture shown at ``size`` pixels (96 dpi; the picture's own size, as Word writes it: a picture shown
+    at another aspect is read stretched to it, test_pictures_displayed_aspect)."""
+    cx, cy = size[0] * 9525, size[1] * 9525
     return ('<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/'
-            f'wordprocessingDrawing"><wp:extent cx="952500" cy="952500"/><wp:docPr id="{n}" name="Picture {n}"/>'
+            f'wordprocessingDrawing"><wp:extent cx="{cx}" cy="{cy}"/><wp:docPr id="{n}" name="Picture {n}"/>'
             '<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="'
             'http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.'
             f'openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr><pic:cNvPr id="{n}" name="p{n}"/>'
@@ -84,7 +87,11 @@ def docx_with(tmp_path, pics: dict[str, bytes], name="a.docx", ctypes: dict[str,
     body = para("보고서 본문")
     rels = []
     for i, member in enumerate(pics, 1):
-        body += drawing(f"rP{i}", i)
+        try:
+            size = Image.open(io.BytesIO(pics[member])).size
+        except Exception:  # noqa: BLE001 - an undecodable picture: any size
+            size = (100, 100)
+        body += drawing(f"rP{i}", i, size)
         rels.append((f"rP{i}", "image", member))
     overrides = {f"word/{m}": t for m, t in (ctypes or {}).items()}
     return make_docx(tmp_path / name, body, doc_rels=rels,

@@ -174,8 +174,8 @@ def test_a_picture_whose_readings_disagree_is_held_as_unsure(tmp_path, monkeypat
     message, in both languages, and leaves no reviewed part."""
     real = pictures.read_frame
 
-    def disputed(frame):
-        verdict, page = real(frame)
+    def disputed(frame, *stretches):
+        verdict, page = real(frame, *stretches)
         assert verdict == "read"  # the card is read surely ...
         return "text", page        # ... and here its other views are taken to dispute it
 

@@ -824,8 +824,126 @@ def removed_text(members: list[Member]) -> list[tuple[str, str]]:
     return out
 
 
+_DML = "http://schemas.openxmlformats.org/drawingml/2006/main"
+_WPD = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
+_VML = "urn:schemas-microsoft-com:vml"
+_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_O = "urn:schemas-microsoft-com:office:office"
+#: VML lengths in points (CSS units; a bare number is pixels)
+_VML_UNITS = {"pt": 1.0, "in": 72.0, "cm": 72 / 2.54, "mm": 72 / 25.4, "pc": 12.0, "px": 0.75, "": 0.75}
+_VML_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-z]*)\s*$")
+
+
+def _num_attr(el, name: str, default: float | None = None) -> float | None:
+    try:
+        v = float(el.get(name)) if el is not None and el.get(name) is not None else default
+    except ValueError:
+        return default
+    return v
+
+
+def _uncrop(w: float, h: float, l: float, t: float, r: float, b: float) -> tuple[float, float]:
+    """The whole picture's displayed size from the shown part's ``w``×``h`` and the fractions cropped off
+    each side (a crop that leaves nothing is not believed: the size as it is)."""
+    fx, fy = 1 - l - r, 1 - t - b
+    return (w / fx, h / fy) if fx > 1e-3 and fy > 1e-3 else (w, h)
+
+
+def _vml_fraction(v: str | None) -> float:
+    """A VML crop value: a fraction (``0.25``) or 1/65536 units (``16384f``)."""
+    if not v:
+        return 0.0
+    try:
+        return float(v[:-1]) / 65536 if v.endswith("f") else float(v)
+    except ValueError:
+        return 0.0
+
+
+def _vml_size(style: str) -> tuple[float, float] | None:
+    found: dict[str, float] = {}
+    for decl in (style or "").split(";"):
+        k, _, v = decl.partition(":")
+        k = k.strip().lower()
+        if k in ("width", "height"):
+            m = _VML_LENGTH.match(v.lower())
+            if m and m.group(2) in _VML_UNITS:
+                found[k] = float(m.group(1)) * _VML_UNITS[m.group(2)]
+    return (found["width"], found["height"]) if len(found) == 2 else None
+
+
+def _pixel_size(data: bytes) -> tuple[int, int] | None:
+    import io
+
+    from PIL import Image
+
+    try:
+        return Image.open(io.BytesIO(data)).size
+    except Exception:  # noqa: BLE001 - not a raster picture: no tile size
+        return None
+
+
+def displayed_sizes(members: list[Member]) -> dict[str, list[tuple[float, float]]]:
+    """Picture member -> every (width, height) a part shows it at, the whole picture (crops undone), for
+    ``pictures.review_pictures`` (issue 26: a name stored squashed and shown stretched). From every part
+    with relationships: DrawingML ``a:blip r:embed`` — the shape's ``a:xfrm/a:ext`` and, for a picture not
+    in a group, the ``wp:extent`` of its ``wp:inline``/``wp:anchor`` (both: Word lays out by the extent),
+    less ``a:srcRect`` crops; tiled (``a:tile``): the pixels scaled ``sx``×``sy``; VML ``v:imagedata``
+    (``r:id``/``o:relid``) — its shape's ``style`` width/height, less ``croptop``/``cropleft``/...."""
+    by_name = {m.name: m for m in members}
+    out: dict[str, list[tuple[float, float]]] = {}
+    for src, rels in _relationships(members).items():
+        m = by_name.get(src)
+        targets = {rid: t for rid, _typ, t, ext in rels if not ext}
+        if m is None or not targets or not _looks_xml(m.data):
+            continue
+        try:
+            root = parse_xml(m.data, m.name)
+        except DocumentError:
+            continue
+        for el in root.iter(f"{{{_DML}}}blip"):
+            target = targets.get(el.get(f"{{{_R}}}embed") or "")
+            if target is None:
+                continue
+            fill = el.getparent()
+            sizes: list[tuple[float, float]] = []
+            tile = fill.find(f"{{{_DML}}}tile") if fill is not None else None
+            if tile is not None:
+                px = _pixel_size(by_name[target].data) if target in by_name else None
+                if px:
+                    sizes.append((px[0] * (_num_attr(tile, "sx", 100000.0) or 0.0),
+                                  px[1] * (_num_attr(tile, "sy", 100000.0) or 0.0)))
+                out.setdefault(target, []).extend(sizes)
+                continue
+            holder = fill.getparent() if fill is not None else None
+            sppr = holder if holder is not None and localname(holder) == "spPr" else (
+                next((c for c in holder if isinstance(c.tag, str) and localname(c) == "spPr"), None)
+                if holder is not None else None)
+            ext = sppr.find(f"{{{_DML}}}xfrm/{{{_DML}}}ext") if sppr is not None else None
+            if ext is not None:
+                sizes.append((_num_attr(ext, "cx", 0.0), _num_attr(ext, "cy", 0.0)))
+            up = holder
+            while up is not None and localname(up) not in ("inline", "anchor", "grpSp", "wgp", "lockedCanvas"):
+                up = up.getparent()
+            if up is not None and localname(up) in ("inline", "anchor"):
+                extent = up.find(f"{{{_WPD}}}extent")
+                if extent is not None:
+                    sizes.append((_num_attr(extent, "cx", 0.0), _num_attr(extent, "cy", 0.0)))
+            crop = fill.find(f"{{{_DML}}}srcRect") if fill is not None else None
+            cuts = [(_num_attr(crop, k, 0.0) or 0.0) / 100000 for k in "ltrb"] if crop is not None else [0.0] * 4
+            out.setdefault(target, []).extend(_uncrop(w, h, *cuts) for w, h in sizes)
+        for el in root.iter(f"{{{_VML}}}imagedata"):
+            target = targets.get(el.get(f"{{{_R}}}id") or el.get(f"{{{_O}}}relid") or "")
+            shape = el.getparent()
+            size = _vml_size(shape.get("style") or "") if target is not None and shape is not None else None
+            if size is not None:
+                cuts = [_vml_fraction(el.get(k)) for k in ("cropleft", "croptop", "cropright", "cropbottom")]
+                out.setdefault(target, []).append(_uncrop(*size, *cuts))
+    return out
+
+
 PROFILE = ZipProfile(what="Word document", fmt="docx", classify=classify, clean=clean, scrub=scrub,
-                     check=check, notes=notes, removed=removed_members, removed_text=removed_text)
+                     check=check, notes=notes, removed=removed_members, removed_text=removed_text,
+                     displayed=displayed_sizes)
 
 
 def read_docx(path: Path, data: bytes) -> Document:

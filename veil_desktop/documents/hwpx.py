@@ -858,8 +858,62 @@ def notes(members: list[Member]) -> list[str]:
     return out
 
 
+def _wh(el, w: str = "width", h: str = "height") -> tuple[float, float] | None:
+    try:
+        return (float(el.get(w)), float(el.get(h))) if el is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _child(el, name: str):
+    return next((c for c in el if isinstance(c.tag, str) and localname(c) == name), None)
+
+
+def displayed_sizes(members: list[Member]) -> dict[str, list[tuple[float, float]]]:
+    """Picture member -> every (width, height) an ``hp:pic`` shows it at (HWPUNIT; the whole picture, the
+    ``hp:imgClip`` crop undone against ``hp:imgDim``/``hp:orgSz``), for ``pictures.review_pictures``
+    (issue 26: a name stored squashed and shown stretched): ``hp:sz``, ``hp:curSz`` and the box of
+    ``hp:imgRect``'s corners, each that has a size. The picture is its ``hc:img binaryItemIDRef``'s
+    manifest item."""
+    ids = _item_ids(members)
+    out: dict[str, list[tuple[float, float]]] = {}
+    for m in members:
+        if not m.name.endswith(".xml") or not _looks_xml(m.data):
+            continue
+        try:
+            root = parse_xml(m.data, m.name)
+        except DocumentError:
+            continue
+        for pic in root.iter():
+            if not isinstance(pic.tag, str) or localname(pic) != "pic":
+                continue
+            img = next((e for e in pic.iter() if isinstance(e.tag, str) and localname(e) == "img"
+                        and e.get("binaryItemIDRef")), None)
+            target = ids.get(img.get("binaryItemIDRef")) if img is not None else None
+            if target is None:
+                continue
+            sizes = [s for s in (_wh(_child(pic, "sz")), _wh(_child(pic, "curSz"))) if s]
+            rect = _child(pic, "imgRect")
+            if rect is not None:
+                pts = [_wh(c, "x", "y") for c in rect if isinstance(c.tag, str)]
+                pts = [p for p in pts if p]
+                if len(pts) >= 3:
+                    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                    sizes.append((max(xs) - min(xs), max(ys) - min(ys)))
+            whole = _wh(_child(pic, "imgDim"), "dimwidth", "dimheight") or _wh(_child(pic, "orgSz"))
+            clip = _child(pic, "imgClip")
+            fx = fy = 1.0
+            if clip is not None and whole and whole[0] > 0 and whole[1] > 0:
+                lr, tb = _wh(clip, "left", "right"), _wh(clip, "top", "bottom")
+                if lr and tb and lr[1] > lr[0] and tb[1] > tb[0]:
+                    fx, fy = (lr[1] - lr[0]) / whole[0], (tb[1] - tb[0]) / whole[1]
+            out.setdefault(target, []).extend((w / fx, h / fy) for w, h in sizes)
+    return out
+
+
 PROFILE = ZipProfile(what="HWPX document", fmt="hwpx", classify=classify, clean=clean, scrub=scrub,
-                     first_stored="mimetype", check=check, notes=notes, removed=removed_members)
+                     first_stored="mimetype", check=check, notes=notes, removed=removed_members,
+                     displayed=displayed_sizes)
 
 
 def read_hwpx(path: Path, data: bytes) -> Document:

@@ -25,6 +25,12 @@ read by OCR:
   from the output with the elements that reference it); with those two, *every* picture holding text is
   blanked or removed, read or not. Both are listed in the document's notes and the export report. Readers
   that cannot write burned pictures back (HWP 5) ask for the old rule: text in a picture holds the file.
+- **Read as the document shows them**: the readers give, per picture, every size the document displays it
+  at (DOCX ``wp:extent``/``a:ext``/VML ``style``, HWPX ``hp:sz``/``hp:curSz``/``hp:imgRect``, crops
+  undone); a frame shown at another aspect than its pixels' (past ``ocr.PIXEL_ASPECT_TOLERANCE``) is
+  read stretched to it as well (``ocr._squared``, boxes mapped back to its pixels), and one shown past
+  ``ocr.MAX_PIXEL_ASPECT`` is held (:func:`displayed_stretches`): a name stored squashed to a quarter
+  of its height and shown stretched back read as noise at the pixel grid.
 - Metafiles (EMF/WMF) hold text as text records: those are read (:func:`metafile_text`) instead of OCR;
   the file is published with its description, comment payloads and trailing bytes zeroed or cut
   (:func:`rebuild_metafile`; its drawing records are kept as they are, not re-drawn).
@@ -43,6 +49,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import math
 import posixpath
 import re
 import struct
@@ -50,7 +57,7 @@ import threading
 import zlib
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from . import limits
 from .errors import DocumentError
@@ -456,6 +463,8 @@ _WHY = {
     "unsure": ("그림 속 글자를 확실히 읽지 못해 가릴 수 없습니다", "holds text OCR cannot read surely enough to mask"),
     "undecodable": ("그림을 열 수 없어 글자를 확인하지 못했습니다", "could not be decoded to check for text"),
     "unchecked": ("글자가 있는지 확인하지 못했습니다", "not checked for text"),
+    "aspect": ("문서가 그림을 원래 가로세로 비율과 크게 다르게 표시해 글자를 확인하지 못했습니다",
+               "is shown at an aspect ratio far from its pixels' and could not be checked for text"),
 }
 
 
@@ -778,14 +787,93 @@ def check_frame(frame) -> str:
 BASE_LETTER_SHARE = 0.8
 
 
-def read_frame(frame) -> tuple[str, Any]:
-    """``(verdict, page)`` for one decoded frame over its :func:`ocr_readings`: the surest reading with
+def displayed_stretches(size: tuple[int, int], shown: Iterable[tuple[float, float]]) -> tuple[list, bool]:
+    """``(stretches, absurd)`` for a frame of ``size`` pixels that the document shows at each of ``shown``
+    (width, height of the whole picture in display units; the readers undo crops): ``(sx, sy)`` to stretch
+    it across and down by for each displayed aspect that differs from the pixels' by more than
+    ``ocr.PIXEL_ASPECT_TOLERANCE`` (at most ``ocr.MAX_PIXEL_ASPECT``; aspects alike counted once), and
+    whether one is beyond that. A name stored squashed to a quarter of its height and shown at the right
+    aspect reads as noise at the pixel grid: Word and Hancom show it legible."""
+    from . import ocr
+
+    w, h = size
+    out: list[tuple[float, float]] = []
+    absurd = False
+    for dw, dh in shown:
+        try:
+            dw, dh = float(dw), float(dh)
+        except (TypeError, ValueError):
+            continue
+        if not (dw > 0 and dh > 0 and math.isfinite(dw) and math.isfinite(dh)) or w < 1 or h < 1:
+            continue                      # no size (0, missing): shown at its own aspect
+        r = (dw / dh) / (w / h)
+        if 1 / ocr.PIXEL_ASPECT_TOLERANCE <= r <= ocr.PIXEL_ASPECT_TOLERANCE:
+            continue
+        if not (1 / ocr.MAX_PIXEL_ASPECT <= r <= ocr.MAX_PIXEL_ASPECT):
+            absurd = True
+            continue
+        st = (r, 1.0) if r > 1 else (1.0, 1 / r)
+        tol = ocr.PIXEL_ASPECT_TOLERANCE
+        if not any(1 / tol <= (a[0] / a[1]) / (st[0] / st[1]) <= tol for a in out):
+            out.append(st)
+    return out, absurd
+
+
+def _legible_at_any_size(frame) -> bool:
+    """Whether ``frame`` could show a letter at some display size: not all one colour, and at least
+    ``MIN_GLYPH_WIDTH`` pixels each way (a 1-pixel rule or spacer stretched across the page cannot)."""
+    return min(frame.size) >= MIN_GLYPH_WIDTH and ink_view(frame) is not None
+
+
+def _stretched_readings(frame, sx: float, sy: float) -> tuple[list, int] | None:
+    """``(readings, own)``: :func:`ocr_readings` of ``frame`` stretched ``sx``×``sy`` (``ocr._squared``,
+    as a scan with non-square pixels is), boxes, line heights and disputes mapped back to the frame's own
+    pixels (masked values are burned there), and how many of them read the view itself
+    (:func:`own_readings`); None when the stretched view would be too large to read."""
+    import dataclasses
+
+    from . import ocr
+
+    src = ocr.eight_bit(frame)       # 16-bit grey scaled as ocr_readings reads it (LANCZOS takes 8 bits)
+    view = ocr._squared(src, sx, sy)
+    if view is None:
+        # too large stretched up: squeeze the other way instead (the same aspect, fewer pixels)
+        sx, sy = (1.0, 1 / sx) if sx > 1 else (1 / sy, 1.0)
+        view = ocr._squared(src, sx, sy)
+    if view is None:
+        return None
+    w, h = frame.size
+    fx, fy = view.width / w, view.height / h
+
+    def back(b):
+        return None if b is None else (b[0] / fx, b[1] / fy, b[2] / fx, b[3] / fy)
+
+    return [dataclasses.replace(p, boxes=[back(b) for b in p.boxes], width=w, height=h,
+                                line_heights=[v / fy for v in p.line_heights],
+                                disputes=tuple((back(b), n) for b, n in getattr(p, "disputes", ())))
+            for p in ocr_readings(view)], own_readings(view)
+
+
+def read_frame(frame, stretches: Iterable[tuple[float, float]] = ()) -> tuple[str, Any]:
+    """``(verdict, page)`` for one decoded frame over its :func:`ocr_readings` — and, for each of
+    ``stretches`` (:func:`displayed_stretches`: the document shows it at another aspect), over the
+    readings of the frame stretched so (boxes in the frame's pixels; their own readings count as the
+    frame's own): the surest reading with
     verdict ``read`` (the most confident of those that read at least :data:`BASE_LETTER_SHARE` of the most
     letters any read), with the words the other readings found and it does
     not agree with merged in (:func:`merge_readings`) — ``read`` only if the merged page still is and at
     most :data:`READ_MAX_WEAK` letters are disputed (two readings that disagree on a word neither reads
     surely: held). Without a ``read`` reading, the worst verdict of all readings (fail closed)."""
     readings = ocr_readings(frame)
+    own = own_readings(frame)
+    mine = list(range(own))           # indexes of the readings of the frame itself (at any aspect)
+    for sx, sy in stretches:
+        got = _stretched_readings(frame, sx, sy)
+        if got is None:
+            return "unchecked", None
+        more, n = got
+        mine += range(len(readings), len(readings) + n)
+        readings = readings + more
     plain = background_share(frame) >= PLAIN_BACKGROUND
     judged = [(frame_verdict(p, plain), p) for p in readings]
     good = [p for v, p in judged if v == "read"]
@@ -803,9 +891,9 @@ def read_frame(frame) -> tuple[str, Any]:
     # word, digits): on a photo those views make letters out of fur and leaves ("\\ y - SF", "Pee"), which
     # held ordinary pictures without holding anything a value could be in — and only where that word's box
     # holds strokes: window panes and shadows they read as `여월` are solid patches, type is not
-    own = own_readings(frame)
     stroked = strokes_in_box(frame)
-    counted = judged[:own] + [(v, p) for v, p in judged[own:] if v == "clean" or value_shaped_type(p, stroked)]
+    counted = [vp for i, vp in enumerate(judged)
+               if i in mine or vp[0] == "clean" or value_shaped_type(vp[1], stroked)]
     return min(counted, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
 
 
@@ -966,13 +1054,18 @@ class PictureReview:
 
 
 #: a picture's verdict from its frames' verdicts: the first of these that any frame has
-_WORST = ("unchecked", "ink", "text", "read")
+_WORST = ("aspect", "unchecked", "ink", "text", "read")
 
 
 def review_pictures(members: Iterable, removed: Iterable[str] = (),
-                    policy: "PicturePolicy | str | None" = None, *, reviewable: bool = True) -> PictureReview:
+                    policy: "PicturePolicy | str | None" = None, *, reviewable: bool = True,
+                    displayed: "Mapping[str, Iterable[tuple[float, float]]] | None" = None) -> PictureReview:
     """Check every picture among ``members`` (objects with ``name``/``data``; members in ``removed`` are
     dropped from the output and ignored): sniffed by content, every published frame decoded and OCR'd.
+    ``displayed``: member name -> every (width, height) the document shows it at (display units, the whole
+    picture: crops undone by the reader); each frame is also read stretched to each of those aspects that
+    differs from its pixels' (:func:`displayed_stretches`), and a picture shown at an aspect past
+    ``ocr.MAX_PIXEL_ASPECT`` that could hold a letter is held for review (verdict ``aspect``).
     ``policy`` (default: :func:`current_policy`) decides what a picture with text becomes; with
     ``reviewable`` (the writer can burn masked values into pictures) a picture OCR reads with confidence
     is returned in ``read`` for review instead of holding the document."""
@@ -991,7 +1084,8 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
             continue
         k += 1
         kind = sniff(m.data)
-        digest = hashlib.sha256(m.data).digest()
+        shown = tuple(sorted({(float(w), float(h)) for w, h in (displayed or {}).get(m.name, ())}))
+        digest = (hashlib.sha256(m.data).digest(), shown)   # one picture shown at other sizes: read again
         verdict, pages = seen.get(digest) or (None, [])
         if verdict is None:
             if kind in METAFILE_KINDS:
@@ -1014,8 +1108,13 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
                         found = set()
                         for frame in frames:
                             rv.frames_ocred += 1
+                            stretches, absurd = displayed_stretches(frame.size, shown)
+                            if absurd and _legible_at_any_size(frame):
+                                found.add("aspect")      # shown too distorted to read as shown: held
+                                pages.append(None)
+                                continue
                             try:
-                                v, page = read_frame(frame)
+                                v, page = read_frame(frame, stretches)
                             except ocr.OcrCancelled:
                                 raise
                             except Exception:  # noqa: BLE001 - OCR could not process it: fail closed
