@@ -242,21 +242,19 @@ def pdf_views5(path: Path) -> list[tuple[str, str]]:
 
 
 # ---------------------------------------------------------------------------------------------- judge
-def leaks(path: Path, keys: list[str], values: dict, ocr: bool) -> list[tuple[str, str, str]]:
-    base_keys = [k for k in keys if k != "ADDR_EN"]
-    found = o4.leaks(path, base_keys, values, ocr) if base_keys else []
-    seen = {k for k, _, _ in found}
-    if all(k in seen for k in keys):
-        return found
-    pats = patterns(values)
-    is_pdf = path.read_bytes()[:5] == b"%PDF-"
-    sources = [lambda: lo.views_of(path, False), lambda: r3o.member_metadata(path)]
-    if ocr:
-        sources += [lambda: picture_views5(path), lambda: pdf_views5(path)]
-    for where, text in (v for src in sources if not all(k in seen for k in keys) for v in src()):
+def scan(views, keys: list[str], pats: dict, is_pdf: bool, seen: set, found: list, readings=None, find=None) -> None:
+    """Judge ``views`` ((where, text) pairs) for the ``keys`` not in ``seen``: every reading of a view (``readings``:
+    text -> [(label, text)], default the text and ``readings5``), with and without separators, as it is, with digit
+    words and with look-alikes, matched by ``find`` (default ``lo.find``); a hit is appended to ``found`` as
+    (key, where, hit). Stops once every key is seen. (redteam6_oracle passes its own readings and finder.)"""
+    readings = readings or (lambda t: [("", t)] + readings5(t))
+    find = find or lo.find
+    for where, text in views:
+        if all(k in seen for k in keys):
+            return
         if is_pdf and where in ("bytes", "stream"):
             text = o4._DECIMAL.sub(" ", text)
-        for label0, t0 in [("", text)] + readings5(text):
+        for label0, t0 in readings(text):
             for seps in (True, False):
                 base = lo.norm(t0, seps)
                 for label, t in (("", base), (" (digit words)", r3o.spoken_digits(base)),
@@ -266,10 +264,24 @@ def leaks(path: Path, keys: list[str], values: dict, ocr: bool) -> list[tuple[st
                     for k in keys:
                         if k in seen:
                             continue
-                        hit = lo.find(pats[k], t)
+                        hit = find(pats[k], t)
                         if hit is not None:
                             seen.add(k)
                             found.append((k, where + label0 + label, hit))
+
+
+def leaks(path: Path, keys: list[str], values: dict, ocr: bool) -> list[tuple[str, str, str]]:
+    base_keys = [k for k in keys if k != "ADDR_EN"]
+    found = o4.leaks(path, base_keys, values, ocr) if base_keys else []
+    seen = {k for k, _, _ in found}
+    if all(k in seen for k in keys):
+        return found
+    is_pdf = path.read_bytes()[:5] == b"%PDF-"
+    sources = [lambda: lo.views_of(path, False), lambda: r3o.member_metadata(path)]
+    if ocr:
+        sources += [lambda: picture_views5(path), lambda: pdf_views5(path)]
+    scan((v for src in sources if not all(k in seen for k in keys) for v in src()), keys, patterns(values), is_pdf,
+         seen, found)
     return found
 
 
