@@ -61,7 +61,11 @@ redteam_pictures2:
     logo and a shaded band, filled in by an incremental update (form field, page labels, XMP); a mail saved
     as .txt (RFC 2047, quoted-printable, base64 EUC-KR attachment) about a meeting.
 
-(Measured figure: see the end of this docstring once the batch has been run.)
+Measured once at 7b361ea, before anything was fixed (``run /tmp/rt6 --base WORKTREE``, default detector, the
+batch CLI, no review): **7 of 15 published with a leak** (1c RGBA colour under alpha 0; 2c unselected HWPX
+combo box items; 4a marker, 4b bleed-through, 4c thermal waybill; 5b look-alike digits / spelled e-mail /
+digit words; 5c Excel scientific numbers and dropped leading zero), 6 published clean, 2 held (1a, 5a), 0
+refused; **1 of 3 controls held** (6c, the meeting mail: its base64 decodes to Hangul).
 """
 from __future__ import annotations
 
