@@ -126,6 +126,33 @@ def test_png_transparency_and_16_bit_keep_their_pixels():
     assert Image.open(io.BytesIO(rb.data)).getpixel((1, 1)) == 40000
 
 
+@pytest.mark.parametrize("kind, mode", [("PNG", "RGBA"), ("PNG", "LA"), ("WEBP", "RGBA"), ("TIFF", "RGBA")])
+def test_colour_under_alpha_zero_is_not_published(kind, mode):
+    """An editor that keeps "colour values from transparent pixels" (GIMP) leaves erased text in the colour
+    channels of alpha-0 pixels (red team 6, 1c): a viewer shows nothing, ignoring the alpha shows the text.
+    The rebuilt picture shows the same, and its transparent pixels hold white, not the text."""
+    im = Image.new("RGBA", (60, 20), (250, 250, 250, 255))
+    for x in range(5, 41):                                                 # "erased" strokes: alpha 0, colour kept
+        ImageDraw.Draw(im).line((x, 5, x, 14), fill=(0, 0, 0, 0) if x % 3 else (200, 100, 50, 0))
+    im.putpixel((50, 10), (0, 0, 0, 3))                                    # nearly transparent ink
+    im.putpixel((52, 10), (30, 60, 90, 200))                               # a visible translucent pixel stays
+    src = im if mode == "RGBA" else im.convert("LA")
+    out = Image.open(io.BytesIO(rebuild_picture(save(src, kind, lossless=True) if kind == "WEBP"
+                                                else save(src, kind)).data))
+    assert out.mode == mode
+    px = out.convert("RGBA")
+    hidden = {px.getpixel((x, y)) for x in range(5, 41) for y in range(5, 15)}
+    # one colour under the erased strokes: white (PNG, TIFF), or what libwebp stores for invisible pixels
+    assert len({p[:3] for p in hidden}) == 1 and max(p[3] for p in hidden) < pictures.HIDDEN_ALPHA, hidden
+    if kind != "WEBP":
+        assert {p[:3] for p in hidden} == {(255, 255, 255)}
+    r, g, b, a = px.getpixel((50, 10))
+    assert (r, g, b) == (255, 255, 255) and a < pictures.HIDDEN_ALPHA
+    assert px.getpixel((2, 2)) == (250, 250, 250, 255)
+    if mode == "RGBA":
+        assert px.getpixel((52, 10)) == (30, 60, 90, 200)
+
+
 # -- JPEG --------------------------------------------------------------------------------------------------
 def test_jpeg_com_after_scan_exif_and_trailing_zip_are_gone():
     exif = Image.Exif()

@@ -304,7 +304,30 @@ def _fresh(frame, kind: str):
             im = im.convert("L") if im.mode in ("1", "L") else ocr_eight_bit(im)
         else:
             im = im.convert("RGB")
+    if im.mode in ("RGBA", "LA"):
+        im = _clear_hidden_colour(im)
     return Image.frombytes(im.mode, im.size, im.tobytes())
+
+
+#: below this alpha a pixel's colour adds at most 3 % to what a viewer shows: its colour is not published
+HIDDEN_ALPHA = 8
+
+
+def _clear_hidden_colour(im):
+    """``im`` (RGBA or LA) with the colour of its (nearly) transparent pixels set to white: what a viewer
+    shows is kept, the colour values under alpha 0 are not. An editor that saves "colour values from
+    transparent pixels" (GIMP) keeps the erased text there, readable once the alpha is ignored (red team 6,
+    1c); the reviewer saw the picture composited, so only that is published."""
+    import numpy as np
+
+    from PIL import Image
+
+    a = np.array(im)
+    hidden = a[..., -1] < HIDDEN_ALPHA
+    if not hidden.any():
+        return im
+    a[..., :-1][hidden] = 255
+    return Image.fromarray(a, im.mode)
 
 
 def _encode(frames: list, kind: str, timing: dict | None = None) -> bytes:
