@@ -208,8 +208,13 @@ def test_account_with_bank_context(text, acct):
     assert labels_of(text) == {acct: "ACCOUNT"}
 
 
-def test_account_shape_without_context_is_not_reported():
-    assert found("참고 110-452-987654 항목") == []
+def test_account_shape_without_context_is_a_low_score_account():
+    # default deny (red team 6, 2c: a combo box item "국민 496736-02-149361" far below its "계좌" label): a
+    # 12+ digit number in a bank's group shape is an account at a low score until a reviewer rejects it
+    spans = RULES.detect("참고 110-452-987654 항목")
+    assert [(s.label, s.score) for s in spans] == [("ACCOUNT", 0.6)]
+    assert found("참고 12-345-6789 항목") == []                 # 9 digits, no bank shape: not an account
+    assert found("[목록] 국민 496736-02-149361") == [("496736-02-149361", "ACCOUNT")]
     # a policy number is not an account: it is an insurance number (rules/identifiers.py)
     assert found("증권번호: 8201-9382-1102") == [("8201-9382-1102", "HEALTH_INSURANCE")]
 

@@ -23,7 +23,10 @@ _KINDS: dict[str, list[str]] = {
     "CORP_REG": ["법인"],
     "BUSINESS_REG": ["사업자"],
     "ACCOUNT": ["계좌", "은행", "뱅크", "입금", "예금", "이체", "송금", "환불", "환급", "출금", "통장", "농협", "신협",
-                "수협", "우체국", "새마을금고", "신한", "토스", "씨티", "SC제일", "account", "Account", "ACCOUNT"],
+                "수협", "우체국", "새마을금고", "신한", "토스", "씨티", "SC제일", "account", "Account", "ACCOUNT",
+                # bank names as written before an account in forms and combo boxes ("국민 496736-02-149361")
+                "국민", "KB", "하나", "우리", "기업", "IBK", "카카오", "케이뱅크", "K뱅크", "농축협", "NH", "KDB",
+                "산업", "BNK", "DGB", "iM뱅크", "광주", "전북", "제주", "경남", "부산", "대구"],
     "CARD": ["카드", "card", "Card", "CARD", "결제"],
     "DRIVER_LICENSE": ["면허"],
     "ID_CARD": ["신분증", "주민등록증"],  # 주민등록증 outranks 주민: the card's own numbers are not RRN-shaped

@@ -469,6 +469,10 @@ def _classify(text: str, cx: ContextIndex, a: int, b: int, tok: str, sep: str) -
             if hyph:
                 return "ACCOUNT", 0.92 if groups in _BANK_SHAPES else 0.88
             return "ACCOUNT", 0.85
+        if hyph and ctx is None and n >= 12 and groups in _BANK_SHAPES and len(groups) >= 3:
+            # default deny: a 12+ digit number in a bank's published group shape with no keyword near (a
+            # table whose header is far above, a list item): an account until a reviewer says otherwise
+            return "ACCOUNT", 0.6
     return None
 
 
