@@ -261,23 +261,35 @@ def pdf(pages: list[tuple[bytes, str]], objs: list[bytes] | None = None, info: s
 HELV = "/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>"
 
 
+def draw_glyphs(text: str, x: float, size: float, pen) -> None:
+    """Lay ``text`` out in NanumGothic at ``size`` from ``x``: each glyph is drawn with ``pen(glyph_set, ox,
+    scale)`` (a fontTools pen for a glyph whose origin is at ``ox``; font units times ``scale`` are points);
+    a character the font lacks advances a third of the size."""
+    from fontTools.ttLib import TTFont
+    f = TTFont(str(FONT))
+    gs, cmap = f.getGlyphSet(), f.getBestCmap()
+    scale = size / f["head"].unitsPerEm
+    for ch in text:
+        g = cmap.get(ord(ch))
+        if g is None:
+            x += size / 3
+            continue
+        gs[g].draw(pen(gs, x, scale))
+        x += gs[g].width * scale
+
+
 def outline_path(text: str, x: float, y: float, size: float) -> bytes:
     """Glyph outlines of NanumGothic as PDF path operators (no text object: not in the text layer)."""
     from fontTools.pens.basePen import BasePen
-    from fontTools.ttLib import TTFont
-    f = TTFont(str(FONT))
-    gs = f.getGlyphSet()
-    cmap = f.getBestCmap()
-    scale = size / f["head"].unitsPerEm
     ops: list[str] = []
 
     class Pen(BasePen):
-        def __init__(self, ox):
+        def __init__(self, gs, ox, scale):
             super().__init__(gs)
-            self.ox = ox
+            self.ox, self.scale = ox, scale
 
         def _pt(self, p):
-            return f"{self.ox + p[0] * scale:.2f} {y + p[1] * scale:.2f}"
+            return f"{self.ox + p[0] * self.scale:.2f} {y + p[1] * self.scale:.2f}"
 
         def _moveTo(self, p):
             ops.append(self._pt(p) + " m")
@@ -291,13 +303,7 @@ def outline_path(text: str, x: float, y: float, size: float) -> bytes:
         def _closePath(self):
             ops.append("h")
 
-    for ch in text:
-        g = cmap.get(ord(ch))
-        if g is None:
-            x += size / 3
-            continue
-        gs[g].draw(Pen(x))
-        x += gs[g].width * scale
+    draw_glyphs(text, x, size, Pen)
     return ("\n".join(ops) + "\n").encode()
 
 

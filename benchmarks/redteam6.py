@@ -605,19 +605,15 @@ def class2() -> list[tuple]:
 def contour_strokes(text: str, x: float, y: float, size: float) -> list[list[tuple[float, float]]]:
     """The glyph outlines of ``text`` (NanumGothic) flattened to polylines, as a pen would trace them."""
     from fontTools.pens.basePen import BasePen
-    from fontTools.ttLib import TTFont
-    f = TTFont(str(r2.FONT))
-    gs, cmap = f.getGlyphSet(), f.getBestCmap()
-    k = size / f["head"].unitsPerEm
     lines: list[list[tuple[float, float]]] = []
 
     class Pen(BasePen):
-        def __init__(self, ox):
+        def __init__(self, gs, ox, k):
             super().__init__(gs)
-            self.ox, self.cur = ox, []
+            self.ox, self.k, self.cur = ox, k, []
 
         def _pt(self, p):
-            return (round(self.ox + p[0] * k, 2), round(y + p[1] * k, 2))
+            return (round(self.ox + p[0] * self.k, 2), round(y + p[1] * self.k, 2))
 
         def _moveTo(self, p):
             self.cur = [self._pt(p)]
@@ -640,13 +636,7 @@ def contour_strokes(text: str, x: float, y: float, size: float) -> list[list[tup
             self.cur = []
         _endPath = _closePath
 
-    for ch in text:
-        g = cmap.get(ord(ch))
-        if g is None:
-            x += size / 3
-            continue
-        gs[g].draw(Pen(x))
-        x += gs[g].width * k
+    r2.draw_glyphs(text, x, size, Pen)
     return lines
 
 
