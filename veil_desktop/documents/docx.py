@@ -51,7 +51,7 @@ from .model import Document
 from .opc import rebuild_docx
 from .opc import remove_keep_tail as _remove_keep_tail
 from .safezip import Member, parse_xml, serialize_xml
-from .xmlwalk import (NEUTRALISED, Emitter, Slot, TextPart, ZipProfile, attribute_slots,
+from .xmlwalk import (NEUTRALISED, Emitter, Slot, TextPart, ZipProfile, attribute_slots, child_named,
                       custom_xml_walker, generic_walker, localname, read_zip_document, rels_walker,
                       sym_text, textual_attribute,
                       write_zip_document)
@@ -916,7 +916,7 @@ def displayed_sizes(members: list[Member]) -> dict[str, list[tuple[float, float]
                 continue
             holder = fill.getparent() if fill is not None else None
             sppr = holder if holder is not None and localname(holder) == "spPr" else (
-                next((c for c in holder if isinstance(c.tag, str) and localname(c) == "spPr"), None)
+                child_named(holder, "spPr")
                 if holder is not None else None)
             ext = sppr.find(f"{{{_DML}}}xfrm/{{{_DML}}}ext") if sppr is not None else None
             if ext is not None:

@@ -44,7 +44,7 @@ from ..masking import Replacement
 from .errors import DocumentError
 from .model import Document
 from .safezip import Member, parse_xml, serialize_xml
-from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, custom_xml_walker,
+from .xmlwalk import (Emitter, Slot, TextPart, ZipProfile, attribute_slots, child_named, custom_xml_walker,
                       generic_walker, localname,
                       read_zip_document, without_refs, write_zip_document)
 
@@ -865,10 +865,6 @@ def _wh(el, w: str = "width", h: str = "height") -> tuple[float, float] | None:
         return None
 
 
-def _child(el, name: str):
-    return next((c for c in el if isinstance(c.tag, str) and localname(c) == name), None)
-
-
 def displayed_sizes(members: list[Member]) -> dict[str, list[tuple[float, float]]]:
     """Picture member -> every (width, height) an ``hp:pic`` shows it at (HWPUNIT; the whole picture, the
     ``hp:imgClip`` crop undone against ``hp:imgDim``/``hp:orgSz``), for ``pictures.review_pictures``
@@ -892,16 +888,16 @@ def displayed_sizes(members: list[Member]) -> dict[str, list[tuple[float, float]
             target = ids.get(img.get("binaryItemIDRef")) if img is not None else None
             if target is None:
                 continue
-            sizes = [s for s in (_wh(_child(pic, "sz")), _wh(_child(pic, "curSz"))) if s]
-            rect = _child(pic, "imgRect")
+            sizes = [s for s in (_wh(child_named(pic, "sz")), _wh(child_named(pic, "curSz"))) if s]
+            rect = child_named(pic, "imgRect")
             if rect is not None:
                 pts = [_wh(c, "x", "y") for c in rect if isinstance(c.tag, str)]
                 pts = [p for p in pts if p]
                 if len(pts) >= 3:
                     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
                     sizes.append((max(xs) - min(xs), max(ys) - min(ys)))
-            whole = _wh(_child(pic, "imgDim"), "dimwidth", "dimheight") or _wh(_child(pic, "orgSz"))
-            clip = _child(pic, "imgClip")
+            whole = _wh(child_named(pic, "imgDim"), "dimwidth", "dimheight") or _wh(child_named(pic, "orgSz"))
+            clip = child_named(pic, "imgClip")
             fx = fy = 1.0
             if clip is not None and whole and whole[0] > 0 and whole[1] > 0:
                 lr, tb = _wh(clip, "left", "right"), _wh(clip, "top", "bottom")

@@ -157,6 +157,11 @@ def localname(el) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
+def child_named(el, name: str):
+    """``el``'s first child element whose local name is ``name`` (any namespace), or None."""
+    return next((c for c in el if isinstance(c.tag, str) and localname(c) == name), None)
+
+
 Walker = Callable[[etree._Element, Emitter], None]
 
 
