@@ -59,6 +59,14 @@ CASES = [
     ('이름,메일\n고객A,"minjun.kim@exam\nple.com"\n', "minjun.kim@exam\nple.com", "minjun.kim@example.com", "EMAIL"),
     ('이름,메일\r\n고객A,"minjun.\r\nkim@example.com"\r\n', "minjun.\r\nkim@example.com", "minjun.kim@example.com",
      "EMAIL"),
+    # a chat that writes around a filter (red team 6 5b): spoken dots and at-sign standing alone, also in the
+    # local part; the letters O and l in an account's groups after a bank's name; ㅇ for zero among digits
+    ("메일은 minjun 쩜 kim 앳 example 쩜 com 입니다", "minjun 쩜 kim 앳 example 쩜 com", "minjun.kim@example.com",
+     "EMAIL"),
+    ("메일 minjun.kim 앳 example 닷 com 으로", "minjun.kim 앳 example 닷 com", "minjun.kim@example.com", "EMAIL"),
+    ("환급은 국민 4821O5-O2-l73952 으로", "4821O5-O2-l73952", "482105-02-173952", "ACCOUNT"),
+    ("계좌: 11O-482l-739512 입니다", "11O-482l-739512", "110-4821-739512", "ACCOUNT"),
+    ("[고객] [오후 2:11] 공1ㅇ 48구1 칠395\n", "공1ㅇ 48구1 칠395", "010-4891-7395", "PHONE"),
 ]
 
 
@@ -115,6 +123,10 @@ def test_entity_encoded_name_is_found_by_the_model(det):
     "연락처 kim@example.com\nnext line",            # a whole address, then a word: no join
     "Contact\nkim@example.com",                     # a break before an address outside a quoted cell
     "&unknownentity; &#xZZ; &#0; 그대로",
+    "한 점 의혹 없이 a 점 b 앳 c 로 정리",            # spoken dots and at without an address's shape
+    "주문번호 4821O5-O2-l73952 배송",                # letters in a number that no account word stands before
+    "모델 SB-120-334455 부품 AB-1234-5678",
+    "2025년 3월 1일 2층 5이상 사9 공1",             # digits and digit syllables mixed in prose: no number
 ])
 def test_ordinary_text_is_left_as_is(text):
     view = detection_view(text, spaced_digits=True)

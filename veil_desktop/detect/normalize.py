@@ -82,15 +82,23 @@ _TAB_IN_NUMBER = re.compile(r"(?<=[0-9])\t+(?=[0-9])")
 _ODD_SEPARATOR = re.compile(r"(?<=[0-9])(?:[ \t]+-[ \t]*|[ \t]*-[ \t]+|[ \t]*[ㅡ_\u2010-\u2015\u2212\ufe63\uff0d][ \t]*)"
                             r"(?=[0-9])|(?<=(?<![0-9])[0-9]{6})\.(?=[0-9]{7}(?![0-9]))")
 #: an e-mail address written out against harvesters: ``minjun.kim [at] example [dot] com``, ``(at)``, `` at ``
-_OBF_AT = (r"(?:[ \t]*[\[\(\{<][ \t]*(?:at|AT|At|골뱅이|앳)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:at|AT)[ \t]+"
+_OBF_AT = (r"(?:[ \t]*[\[\(\{<][ \t]*(?:at|AT|At|골뱅이|앳)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:at|AT|앳)[ \t]+"
            r"|[ \t]*골뱅이[ \t]*)")  # ``kim골뱅이example.com``: the Korean name of the sign, bare
-_OBF_DOT = r"(?:[ \t]*[\[\(\{<][ \t]*(?:dot|DOT|Dot|점|닷|쩜)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:dot|DOT)[ \t]+)"
+#: ``[dot]``, `` dot ``, and the Korean words said for the dot standing alone between the pieces (a chat:
+#: ``bluepine 쩜 lim 앳 example 쩜 org``, red team 6 5b); only inside the shape below (ASCII pieces around)
+_OBF_DOT = (r"(?:[ \t]*[\[\(\{<][ \t]*(?:dot|DOT|Dot|점|닷|쩜)[ \t]*[\]\)\}>][ \t]*|[ \t]+(?:dot|DOT|점|닷|쩜)[ \t]+)")
 _OBF_EMAIL = re.compile(rf"[A-Za-z0-9._%+-]+(?P<at>{_OBF_AT})[A-Za-z0-9-]+(?:(?:{_OBF_DOT}|\.)[A-Za-z0-9-]+)*"
                         rf"(?:{_OBF_DOT}|\.)[A-Za-z]{{2,}}(?![A-Za-z0-9])")
+#: a spoken dot ending just before a position: the local part's pieces (``bluepine 쩜 lim 앳 …``)
+_OBF_DOT_BEFORE = re.compile(rf"(?:{_OBF_DOT})$")
 _OBF_DOT_RE = re.compile(_OBF_DOT)
 
 
 _OBF_AT_RE = re.compile(_OBF_AT)
+
+
+def _local_char(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c in "._%+-")
 
 
 def _email_edits(text: str) -> list[tuple[int, int, str]]:
@@ -102,14 +110,26 @@ def _email_edits(text: str) -> list[tuple[int, int, str]]:
         if at.start() < done:
             continue
         lo = at.start()
-        while lo > 0 and at.start() - lo < 128 and (text[lo - 1].isascii() and (text[lo - 1].isalnum()
-                                                                                 or text[lo - 1] in "._%+-")):
+        while lo > 0 and at.start() - lo < 128 and _local_char(text[lo - 1]):
             lo -= 1
+        local = lo  # where the pieces before the at-word start: spoken dots between them (``bluepine 쩜 lim``)
+        while local < at.start():
+            d = _OBF_DOT_BEFORE.search(text, max(0, local - 16), local)
+            if d is None or d.start() == 0 or not _local_char(text[d.start() - 1]):
+                break
+            k = d.start()
+            while k > 0 and at.start() - k < 128 and _local_char(text[k - 1]):
+                k -= 1
+            if at.start() - k >= 128:
+                break
+            local = k
         m = _OBF_EMAIL.match(text, lo, min(len(text), at.end() + 256))
         if m is None or m.start("at") != at.start() or "@" in m.group():
             continue
         if m.end() < len(text) and (text[m.end()].isascii() and text[m.end()].isalnum()):
             continue
+        if local < lo and (local == 0 or not _local_char(text[local - 1])):
+            out.extend((d.start(), d.end(), ".") for d in _OBF_DOT_RE.finditer(text, local, lo))
         out.append((m.start("at"), m.end("at"), "@"))
         out.extend((d.start(), d.end(), ".") for d in _OBF_DOT_RE.finditer(text, m.end("at"), m.end()))
         done = m.end()
@@ -517,10 +537,17 @@ _OCR_DIGIT = {")": "0", "(": "0", "O": "0", "o": "0", "I": "1", "l": "1", "|": "
               "B": "8", "Z": "2"}
 
 
+#: the same letters in a bank account's groups (``국민 496736-O2-l4936l``: O and l typed for 0 and 1 to get past
+#: a chat filter, red team 6 5b): 2-4 hyphenated groups, 10-14 characters, read only after an account word or
+#: a bank's name (``rules.context``), at most 3 letters and at least 8 real digits
+_OCR_ACCOUNT = re.compile(rf"(?<![0-9A-Za-z])[{_CONF}]{{2,6}}(?:-[{_CONF}]{{2,8}}){{1,3}}(?![0-9A-Za-z])")
+
+
 def _ocr_digit_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
     if not any(c in _OCR_DIGIT for c in text):
         return []
     out = []
+    taken = -1
     for m in _OCR_NUMBER.finditer(text):
         run = m.group()
         wrong = sum(c in _OCR_DIGIT for c in run)
@@ -529,7 +556,21 @@ def _ocr_digit_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
             continue
         out.append((m.start(), m.end(), "".join(_OCR_DIGIT.get(c, c) for c in run),
                     list(range(m.start(), m.end()))))
-    return out
+        taken = m.end()
+    if "-" in text:
+        from .rules.context import kind_before  # noqa: PLC0415 - rules import normalize: late, no cycle
+
+        for m in _OCR_ACCOUNT.finditer(text):
+            run = m.group()
+            if m.start() < taken or not 10 <= len(run.replace("-", "")) <= 14:
+                continue
+            wrong = sum(c in _OCR_DIGIT for c in run)
+            digits = sum(c.isdigit() for c in run)
+            if not wrong or wrong > 3 or digits < 8 or kind_before(text, m.start()) != "ACCOUNT":
+                continue
+            out.append((m.start(), m.end(), "".join(_OCR_DIGIT.get(c, c) for c in run),
+                        list(range(m.start(), m.end()))))
+    return sorted(out)
 
 
 #: spreadsheet formula concatenation: ``="851203-"&"1234567"`` (CSV-quoted: ``""&""``), ``"010-"&4821``,

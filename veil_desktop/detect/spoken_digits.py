@@ -36,7 +36,10 @@ from .rules.numbers import birth_date_ok, luhn_ok
 #: number words -> digit; multi-syllable words first (the regex alternation tries them first)
 NATIVE = {"하나": "1", "다섯": "5", "여섯": "6", "일곱": "7", "여덟": "8", "아홉": "9", "둘": "2", "셋": "3", "넷": "4"}
 SINO = {"공": "0", "영": "0", "일": "1", "이": "2", "삼": "3", "사": "4", "오": "5", "육": "6", "륙": "6", "칠": "7",
-        "팔": "8", "구": "9"}
+        "팔": "8", "구": "9",
+        # the letter ㅇ for zero, as chats write it to get past a filter (``공1ㅇ 98구9 사96이``, red team 6 5b):
+        # a number word like the others (it counts towards the words a run needs)
+        "ㅇ": "0"}
 #: the dash said aloud (다시 / 대시 / 하이픈 / 빼기), or a particle between groups (에, 의, 하고)
 SEPARATORS = ("하이픈", "다시", "대시", "빼기", "하고", "에", "의")
 DIGIT_OF = {**NATIVE, **SINO}
@@ -53,7 +56,8 @@ _HAS_HANGUL = re.compile("[가-힣]")
 _OVERLAP_WORDS = 20
 _UNIT_RE = re.compile(_UNIT)
 _SINO_CLASS = "[" + "".join(SINO) + "]"
-_HAS_WORD = re.compile(f"하나|다섯|여섯|일곱|여덟|아홉|둘|셋|넷|{_SINO_CLASS}{{2}}|{_SINO_CLASS} {_SINO_CLASS}")
+_HAS_WORD = re.compile(f"하나|다섯|여섯|일곱|여덟|아홉|둘|셋|넷|{_SINO_CLASS}{{2}}|{_SINO_CLASS} {_SINO_CLASS}"
+                       f"|[0-9]{_SINO_CLASS}[0-9]|{_SINO_CLASS}[0-9]{_SINO_CLASS}")  # words and digits mixed
 #: a number word before the run (the ``_DW_CONTEXT`` words of ``normalize``)
 _LABEL = re.compile(r"전화|연락처|연락|휴대|핸드폰|폰|번호|주민|등록|생년|계좌|통장|입금|송금|은행|농협|신한|카카오|카드"
                     r"|phone|tel|mobile|account|acct", re.I)
