@@ -76,7 +76,8 @@ CAPTIONS_EN: dict[str, str] = {
     "meta_author": "Author", "meta_last_modified_by": "Last modified by", "meta_company": "Company",
     "meta_manager": "Manager", "meta_template": "Template", "meta_custom": "Custom property",
     "meta_other": "Property", "meta_comment_author": "Comment author", "page": "Page {detail}",
-    "picture": "Picture {detail}",
+    "picture": "Picture {detail}", "mail_headers": "Mail headers", "mail_forwarded": "Forwarded message",
+    "attachment": "Attachment {detail}", "attachment_removed": "Attachment {detail} (removed)",
 }
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..masking import Replacement, apply_replacements
 from .errors import DocumentError
 from .limits import MAX_TEXT_FILE_BYTES, ResourceLimit, check_text_size
-from .model import Document, Part, Segment
+from .model import Document, Part, Segment, Unreadable
 
 MAX_TEXT_BYTES = MAX_TEXT_FILE_BYTES  # a text "document" larger than this is not a document
 
@@ -121,13 +121,45 @@ def read_text_file(path: Path, data: bytes, fmt: str, encoding: str | None = Non
     raw, codec, bom = decode_bytes(data, encoding)
     check_text_size(len(raw))          # before any copy is made of it (limits.MAX_DOCUMENT_CHARS)
     newline = _newline_kind(raw)
+    held: tuple[Unreadable, ...] = ()
+    if fmt == "txt":
+        from . import mail                 # an e-mail saved as text: decoded, published decoded (red team 6)
+        if mail.looks_like_mail(raw):
+            try:
+                return _mail_document(path, data, fmt, raw, codec, bom, newline, encoding)
+            except mail.MailError:
+                held = (Unreadable(where="mail", reason="encoded_text", caption=_MAIL_HELD[0],
+                                   caption_en=_MAIL_HELD[1]),)
     text = raw if newline in (None, "\n") else raw.replace(newline, "\n")
     segs = (Segment(0, len(text), "", 0),) if text else ()
     parts = (Part("본문", 0, len(text), path.name),) if text else ()
     from .encoded import encoded_text   # base64 that decodes to text: needs review (red team)
     return Document(path=path, format=fmt, text=text, parts=parts, segments=segs,
                     sha256=hashlib.sha256(data).hexdigest(), size=len(data), encoding=codec,
-                    newline=newline, bom=bom, unreadable=tuple(encoded_text(text)))
+                    newline=newline, bom=bom, unreadable=held + tuple(encoded_text(text)))
+
+
+_MAIL_HELD = ("메일 형식이지만 정확히 해독할 수 없습니다(손상·알 수 없는 인코딩): 직접 확인하세요",
+              "looks like an e-mail but cannot be decoded exactly (damaged or unknown encoding) — review it")
+
+
+def _mail_document(path: Path, data: bytes, fmt: str, raw: str, codec: str, bom: bool,
+                   newline: str | None, encoding: str | None) -> Document:
+    """A mail saved as text (``documents.mail``): the Document's text is the decoded mail, written as
+    UTF-8 with the source's line endings. ``MailError`` when it cannot be decoded exactly."""
+    from . import mail
+
+    ascii_based = codecs.lookup(codec).name in ("utf-8", "cp949", "euc_kr", "ascii") and not bom
+    source = data if ascii_based else raw.encode("utf-8")
+    fallback = (encoding,) if encoding else ("utf-8", "cp949")
+    m = mail.read_mail(source, fallback)
+    check_text_size(len(m.text))
+    from .encoded import encoded_text   # base64 left inside a decoded part still needs review
+    return Document(path=path, format=fmt, text=m.text, parts=m.parts, segments=m.segments,
+                    sha256=hashlib.sha256(data).hexdigest(), size=len(data), encoding="utf-8",
+                    newline=newline if newline in ("\r\n", "\r") else "\n", bom=False, notes=m.notes,
+                    captions=m.captions, unreadable=tuple(encoded_text(m.text, m.parts)),
+                    extra={"mail": True})
 
 
 def encode_text(doc: Document, text: str) -> bytes:

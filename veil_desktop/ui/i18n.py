@@ -348,6 +348,10 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "caption.meta_comment_author": ("메모 작성자", "Comment author"),
     "caption.page": ("{detail}쪽", "Page {detail}"),
     "caption.picture": ("그림 {detail}", "Picture {detail}"),
+    "caption.mail_headers": ("메일 헤더", "Mail headers"),
+    "caption.mail_forwarded": ("전달된 메일", "Forwarded message"),
+    "caption.attachment": ("첨부 {detail}", "Attachment {detail}"),
+    "caption.attachment_removed": ("첨부 {detail} (제거됨)", "Attachment {detail} (removed)"),
     # -- the reviewer's tools: find bar, term lists, workspace, page view (were ui/i18n_tools.py) --
     # find bar
     "find.placeholder": ("찾을 텍스트 또는 정규식", "Text or regular expression to find"),
