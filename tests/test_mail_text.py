@@ -235,3 +235,33 @@ def test_forwarded_message_and_rfc2231_file_name(tmp_path):
     assert f'From: "{NAME}" <{MAIL}>' in doc.text and "Subject: 원본 메일" in doc.text
     assert f"주민등록번호 {RRN}" in doc.text and f"{NAME}_연락처.txt\n연락처 {PHONE}" in doc.text
     assert "Subject: Fwd: 원본" in doc.text
+
+
+def test_html_part_is_published_as_its_text_and_flowed_lines_are_joined(tmp_path):
+    digits = "".join(f"&#{ord(c)};" for c in PHONE)            # 010-9899-4962 as character references
+    msg = MIMEMultipart()
+    msg["From"] = "a@example.org"
+    msg["Subject"] = ew("안내")
+    msg.attach(MIMEText(f"<html><style>p{{color:red}}</style><p>연락처 {digits}</p>"
+                        f"<img alt='{NAME}' src='x.png'><p>끝</p></html>", "html", "utf-8"))
+    flowed = MIMEText(f"주민등록번호 {RRN[:8]} \n{RRN[8:]}\n", "plain", "utf-8")
+    flowed.set_param("format", "flowed")
+    flowed.set_param("delsp", "yes")
+    msg.attach(flowed)
+    src = tmp_path / "h.txt"
+    src.write_bytes(msg.as_bytes())
+    doc = open_document(src)
+    assert f"연락처 {PHONE}\n" in doc.text and NAME in doc.text and "&#" not in doc.text
+    assert "<p>" not in doc.text and "color" not in doc.text
+    assert f"주민등록번호 {RRN}\n" in doc.text
+
+
+def test_mbox_of_several_messages_is_held(tmp_path):
+    one = build_mail(binary=False)
+    first = b"From a@example.org Mon Nov  3 14:12:09 2025\r\n" + one
+    (tmp_path / "one.txt").write_bytes(first)
+    doc = open_document(tmp_path / "one.txt")                    # one message after its envelope line
+    assert doc.extra.get("mail") and not doc.needs_review and f"{PHONE}\n" in doc.text
+    (tmp_path / "box.txt").write_bytes(first + b"\r\n\r\nFrom b@example.org Mon Nov  3 15:00:00 2025\r\n" + one)
+    doc = open_document(tmp_path / "box.txt")                    # later messages would be lost: held
+    assert doc.needs_review and any(u.where == "mail" for u in doc.unreadable)

@@ -10,7 +10,9 @@ was reviewed, never the original encoded bytes):
 - headers: only :data:`SHOWN_HEADERS` (From, To, Cc, Subject, Date, ...) are shown and written; the others
   (Received, Message-ID, X-Mailer, ...) are left out (a reader note says how many);
 - text parts (``text/*``; inline or attached) are decoded with their charset and shown; an attachment's
-  file name is shown on the line under its caption;
+  file name is shown on the line under its caption; an HTML part is shown (and written) as its text
+  (character references resolved, so ``&#48;`` hides no digit); ``format=flowed`` lines are joined as a
+  mail client joins them;
 - other parts (pictures, PDF, ZIP, ...) are left out: a caption ``Attachment N (removed)`` and the file
   name with the type remain; in ``multipart/alternative`` only the plain text version is kept;
 - a forwarded message (``message/rfc822``) is shown like the outer one.
@@ -18,8 +20,8 @@ was reviewed, never the original encoded bytes):
 Charsets: Korean mailers label CP949 text ``ks_c_5601-1987`` or ``euc-kr``; Python maps both to the strict
 ``euc_kr`` codec, which fails on CP949's extra syllables, so :data:`KOREAN_CHARSETS` map to ``cp949``. A
 declared charset that does not decode the bytes strictly, a base64 body that is not base64, a parser
-defect or an unknown transfer encoding raise :class:`MailError`: the caller reads the file as plain text
-and holds it for review. No Qt.
+defect, an unknown transfer encoding or an mbox file of several messages raise :class:`MailError`: the
+caller reads the file as plain text and holds it for review. No Qt.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ import email.message
 import quopri
 import re
 from dataclasses import dataclass
+from html.parser import HTMLParser
 
 from .model import Caption, Part, Segment, TextBuilder
 
@@ -205,6 +208,63 @@ def _payload(part: email.message.Message) -> bytes:
     raise MailError(f"unknown transfer encoding {cte!r}")
 
 
+def _unflow(text: str, delsp: bool) -> str:
+    """RFC 3676 ``format=flowed``: a line ending in a space continues on the next line (as a mail client
+    shows it), so a number broken there is read whole."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith(" "):
+            line = line[1:]               # space-stuffing
+        if out and out[-1].endswith(" ") and out[-1] != "-- ":
+            out[-1] = (out[-1][:-1] if delsp else out[-1]) + line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+class _HtmlText(HTMLParser):
+    _BREAK = {"br", "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre",
+              "hr", "dt", "dd", "ul", "ol", "section", "article", "header", "footer"}
+    _SKIP = {"style", "script", "head", "title"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self._SKIP:
+            self.skip += 1
+        elif tag in self._BREAK:
+            self.out.append("\n")
+        elif tag in ("td", "th"):
+            self.out.append(" ")
+        for k, v in attrs:                # text a reader can see or hover: alt, title
+            if k in ("alt", "title") and v and not self.skip:
+                self.out.append(f" {v} ")
+
+    def handle_endtag(self, tag):
+        if tag in self._SKIP:
+            self.skip = max(0, self.skip - 1)
+        elif tag in self._BREAK:
+            self.out.append("\n")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.out.append(re.sub(r"[ \t\r\n]+", " ", data))
+
+
+def html_text(source: str) -> str:
+    """The text of an HTML part (tags dropped, character references resolved, alt/title kept; style and
+    script left out): published as text, so no entity hides a digit from the detectors."""
+    p = _HtmlText()
+    p.feed(source)
+    p.close()
+    text = "".join(p.out)
+    text = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"
+
+
 def _size(n: int) -> str:
     return f"{n:,} bytes" if n < 10 * 1024 else f"{n // 1024:,} KB"
 
@@ -286,6 +346,10 @@ class _Reader:
             charset = charset[2]
         text = _decode_bytes(_payload(part), str(charset) if charset else None, self.fallback)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if ctype == "text/plain" and str(part.get_param("format", "")).lower() == "flowed":
+            text = _unflow(text, str(part.get_param("delsp", "")).lower() == "yes")
+        elif ctype == "text/html":
+            text = html_text(text)
         name = _filename(part, self.fallback)
         attached = part.get_content_disposition() == "attachment" or bool(name)
         if not attached:
@@ -326,6 +390,8 @@ class _Reader:
 def read_mail(data: bytes, fallback: tuple[str, ...] = ("utf-8", "cp949")) -> MailText:
     """The reviewable text of a mail saved as ``data`` (see the module docstring). ``MailError`` when it
     cannot be decoded exactly."""
+    if re.search(rb"(?:\r?\n){2}From \S+ +\S", data[:MAX_HEADER_BLOCK * 64]) and data.startswith(b"From "):
+        raise MailError("an mbox file with several messages")
     msg = email.message_from_bytes(data)     # compat32: raw header values are kept for exact decoding
     r = _Reader(fallback)
     r.message(msg, 0)
