@@ -228,3 +228,61 @@ def test_random_numeric_tables_with_a_header_are_not_tagged():
                                                for _ in range(4)]) for i in range(2000)]
         text = "\n".join(rows) + "\n"
         assert find_split_cells(text) == [], head
+
+
+# ------------------------------------------------------------------- whole cells under a labelled header
+# An Excel round trip (red team 6 5c): numbers typed as numbers come back in scientific notation or without
+# their leading zero, a romanised name sits in two columns. The header says what each column holds.
+COLUMNS = [
+    ("연번,영문 성,영문 이름,주민등록번호,휴대전화,환급계좌,비고\n1,PARK,SEOYEON,9.20415E+12,1048217395,1.10482E+13,사본\n",
+     {"PERSON": ["PARK", "SEOYEON"], "RRN": ["9.20415E+12"], "PHONE": ["1048217395"], "ACCOUNT": ["1.10482E+13"]}),
+    ("no;성명;연락처;여권번호\n7;한지민;1048217395;M48217395\n", {"PERSON": ["한지민"], "PHONE": ["1048217395"],
+                                                           "PASSPORT": ["M48217395"]}),
+    ("이름\t주민번호\t주소\n최하늘\t920415123456\t대전 유성구 대학로 99\n",
+     {"PERSON": ["최하늘"], "RRN": ["920415123456"], "ADDRESS": ["대전 유성구 대학로 99"]}),
+    ('"Name","Mobile","E-mail"\r\n"Kim Minjun","1048217395","minjun.kim"\r\n',
+     {"PERSON": ["Kim Minjun"], "PHONE": ["1048217395"], "EMAIL": ["minjun.kim"]}),
+]
+
+
+@pytest.mark.parametrize("text,want", COLUMNS)
+def test_labelled_columns_mask_whole_cells(det, text, want):
+    from veil_desktop.detect.rules.tabular import find_labelled_columns
+
+    got: dict[str, list[str]] = {}
+    for s in find_labelled_columns(text):
+        got.setdefault(s.label, []).append(text[s.start:s.end])
+    assert got == want
+    masked = mask(det, text)
+    for label, values in want.items():
+        for v in values:
+            assert v not in masked, (v, masked)
+    # the masked file keeps its columns: every row has the header's cells
+    rows = [r for r in masked.replace("\r", "").split("\n") if r]
+    delim = "\t" if "\t" in text else (";" if ";" in text else ",")
+    assert len({len(split_row(r, 0, len(r), delim)) for r in rows}) == 1, masked
+
+
+@pytest.mark.parametrize("text", [
+    "상품,수량,단가,계좌 잔액\n사과,3,1200,12345678\n",            # an amount under an account word
+    "이름,수량\n사과,3\n배,10\n",                                   # only a count beside a name column? row has 2 cells
+    "성명, 주소, 전화번호를 적어 주세요.\n그리고 다음, 회의는, 화요일입니다 정말로.\n",   # prose with commas
+    "전화 횟수,통화 시간\n12345678,3600\n",
+    "주소,비고\n-,-\n",
+])
+def test_labelled_columns_leave_other_columns(text):
+    from veil_desktop.detect.rules.tabular import find_labelled_columns
+
+    got = [(text[s.start:s.end], s.label) for s in find_labelled_columns(text)]
+    if text.startswith("이름,수량"):
+        assert got == [("사과", "PERSON"), ("배", "PERSON")]  # a name column is a name column: default deny
+    else:
+        assert got == []
+
+
+def test_a_row_that_ends_like_a_sentence_stays_in_its_table():
+    from veil_desktop.detect.rules.tabular import find_labelled_columns
+
+    text = "성명,휴대전화,비고\n한지민,1048217395,사본 제출함.\n최하늘,1073952482,확인했습니다\n"
+    got = [(text[s.start:s.end], s.label) for s in find_labelled_columns(text)]
+    assert got == [("한지민", "PERSON"), ("1048217395", "PHONE"), ("최하늘", "PERSON"), ("1073952482", "PHONE")]

@@ -25,7 +25,7 @@ import re
 
 from ..span import Span
 
-__all__ = ["find_split_cells", "TABULAR_FINDERS", "split_row"]
+__all__ = ["find_split_cells", "find_labelled_columns", "TABULAR_FINDERS", "split_row"]
 
 _DELIMS = ("\t", ";", ",")
 #: a line with two adjacent all-digit cells: the cheap test before any row is parsed
@@ -255,6 +255,145 @@ def _split_emails(t: str, cells: list[tuple[int, int]], header: list[str] | None
     return out
 
 
+# ---------------------------------------------------------------------------------------------------------
+# a whole cell under a header that names what it holds (red team 6 5c: an Excel round trip)
+#
+# A spreadsheet saved as CSV keeps a number the way its cell showed it: ``8.90613E+12`` for an RRN typed as a
+# number, ``1098994962`` for a phone whose leading zero the number format dropped, ``4.96736E+13`` for an
+# account; a romanised name sits in ``영문 성`` / ``영문 이름`` columns. No finder that reads the value's own
+# shape sees any of them, but the header says what the column is: every cell under a header that names a
+# personal value is that value when its content could be one (a number with enough digits, or written in
+# scientific notation, under a number header; a word of a name's length under a name header; some text under
+# an address header). Default deny: a column that says it holds RRNs is masked, whatever a cell's format
+# made of it. A header cell that names an amount, a count, a date or a yes/no (``계좌 잔액``, ``전화 횟수``)
+# names no value.
+
+#: (label, header words) in the order they are tried: the first that the header cell holds wins
+_COLUMN_KINDS = (
+    ("FOREIGNER_RN", re.compile(r"외국인\s*등록", re.I)),
+    ("RRN", re.compile(r"주민|\b(?:rrn|ssn|jumin)\b", re.I)),
+    ("PASSPORT", re.compile(r"여권|passport", re.I)),
+    ("CARD", re.compile(r"카드\s*번호|\bcard\s*(?:no|number|num)\b", re.I)),
+    ("ACCOUNT", re.compile(r"계좌|통장|\b(?:account|acct)\b", re.I)),
+    ("PHONE", re.compile(r"전화|연락처|휴대|핸드폰|팩스|\b(?:phone|tel|mobile|cell|fax)\b", re.I)),
+    ("EMAIL", re.compile(r"메일|\be-?mail\b", re.I)),
+    ("ADDRESS", re.compile(r"^(?:[가-힣]{0,4}\s?)?(?:주소|주소지|거주지|배송지|수령지|실거주지)$|^(?:home |mailing )?(?:address|addr)$",
+                           re.I)),
+    ("PERSON", re.compile(r"^(?:(?:영문|한글|국문|영어)\s?)?(?:성|성씨|이름|성명|명)$"
+                          r"|^[가-힣]{0,5}\s?성명$"
+                          r"|^(?:신청인|민원인|보호자|환자|고객|대표자|예금주|수령인|수취인|받는\s?분|보내는\s?분|작성자|담당자"
+                          r"|의뢰인|피해자|가해자|학생|직원|회원|성)\s?(?:명|이름)?$"
+                          r"|^(?:(?:english|korean|full|last|first|given|family|middle)\s?)?name$|^surname$", re.I)),
+)
+#: header words that make a column something other than the value (an amount, a count, a date, a flag, a code)
+_NOT_A_VALUE = re.compile(r"잔액|금액|합계|건수|횟수|개수|여부|일자|일시|날짜|시간|종류|구분|유형|코드|은행|수$|\b(?:count|amount|date"
+                          r"|time|type|code|bank|flag)\b", re.I)
+#: a cell as a number: digits with separators, or scientific notation (``8.90613E+12``)
+_NUMBERISH = re.compile(r"[+]?[0-9][0-9 .,()\-]*?(?:[Ee][+]?(?P<exp>[0-9]{1,2}))?")
+_MIN_DIGITS_IN = {"RRN": 6, "FOREIGNER_RN": 6, "PHONE": 7, "ACCOUNT": 8, "CARD": 12}
+_PASSPORT_CELL = re.compile(r"[A-Za-z]{1,2}[0-9]{7,8}|[0-9]{8,9}")
+_EMAIL_CELL = re.compile(r"[A-Za-z0-9._%+-]*[A-Za-z][A-Za-z0-9._%+-]*(?:[ ]?@[ ]?[A-Za-z0-9.-]+)?")
+_NAME_CELL = re.compile(r"[가-힣]{1,5}|[가-힣]{1,4} [가-힣]{1,4}|[\u4e00-\u9fff]{2,4}"
+                        r"|[A-Za-z][A-Za-z'.-]{0,24}(?: [A-Za-z][A-Za-z'.-]{0,24}){0,3}")
+#: words a name column holds when there is no name
+_NO_NAME = frozenset(("없음", "미상", "해당없음", "공란", "익명", "본인", "비공개", "미정", "기타", "합계", "소계", "계", "공석",
+                      "none", "n/a", "na", "unknown", "total", "-"))
+_ADDRESS_CELL = re.compile(r"(?=.*[가-힣].*[가-힣]).{4,}|(?=.*[0-9])(?=.*[A-Za-z]{3}).{8,}")
+#: a cell that may be such a header (the cheap gate): a header word in a short cell, a delimiter or the line's
+#: end right after it; only lines with such a cell are read as headers, only rows below a header as rows
+_COLUMN_GATE = re.compile(r'(?im)(?:^|[,;\t])[ \t"]*[^,;\t\n]{0,8}?(?:외국인|주민|여권|카드|계좌|통장|전화|연락처|휴대|핸드폰|팩스|메일|주소'
+                          r'|거주지|배송지|수령지|성명|이름|성|명|rrn|ssn|jumin|passport|card|account|acct|phone|tel|mobile'
+                          r'|cell|fax|mail|address|addr|name)[^,;\t\n]{0,10}(?=[,;\t]|\r?$)')
+
+
+#: a line that ends like a sentence (``… 적어 주세요.``, ``… 입니다``) is no header, whatever words it holds (a row
+#: may end so: a hostile notes column must not take its row out of the table)
+_SENTENCE_END = re.compile(r"(?:[.?!。]|[가-힣](?:니다|어요|아요|세요|해요|습니까))[ \t\r\"']*$")
+
+
+def _column_kind(cell: str) -> str | None:
+    key = " ".join(re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", cell.strip().strip('"')).split())
+    if not key or len(key) > 16 or key.count(" ") > 2 or _NOT_A_VALUE.search(key):  # a label, not a sentence
+        return None
+    for label, rx in _COLUMN_KINDS:
+        if rx.search(key):
+            return label
+    return None
+
+
+def _cell_value(label: str, cell: str) -> bool:
+    """Whether ``cell`` (content, stripped) can hold a ``label`` value under a header that names it."""
+    if label in _MIN_DIGITS_IN:
+        m = _NUMBERISH.fullmatch(cell)
+        if m is None:
+            return False
+        if m.group("exp") is not None and int(m.group("exp")) >= 5:
+            return True  # a long number shown in scientific notation: its digits are gone from view, not from the file
+        return sum(c.isdigit() for c in cell) >= _MIN_DIGITS_IN[label]
+    if label == "PASSPORT":
+        return _PASSPORT_CELL.fullmatch(cell) is not None
+    if label == "EMAIL":
+        return _EMAIL_CELL.fullmatch(cell) is not None and cell.lower() not in _NO_NAME
+    if label == "PERSON":
+        return _NAME_CELL.fullmatch(cell) is not None and cell.lower() not in _NO_NAME
+    return _ADDRESS_CELL.fullmatch(cell) is not None  # ADDRESS
+
+
+def find_labelled_columns(t: str, ctx=None) -> list[Span]:
+    """Whole cells under a header cell that names a personal value (see above): CSV/TSV rows (``,``, ``;``
+    or tab; quoted cells) below such a header, up to a blank line, a line of another shape or the next
+    header. Linear: each line is read once (header candidates come from the gate, rows follow them)."""
+    out: list[Span] = []
+    pos = 0
+    while True:
+        g = _COLUMN_GATE.search(t, pos)
+        if g is None:
+            return out
+        a, b = _line_bounds(t, g.start() + 1 if t[g.start()] in ",;\t\n" else g.start())
+        pos = _next_line(t, b)
+        header = _column_header(t, a, b)
+        if header is None:
+            continue
+        cols, delim, width = header
+        while pos < len(t):  # the rows below it
+            a, b = _line_bounds(t, pos)
+            if a >= b:
+                break  # a blank line ends the table
+            cells = split_row(t, a, b, delim) if delim in t[a:b] else []
+            if len(cells) != width:
+                break  # a table's rows have its header's cells (prose with commas has not)
+            if _column_header(t, a, b) is not None:
+                break  # the next table's header: the gate finds it again
+            for i, label in cols.items():
+                x, y = cells[i]
+                if y > x and _cell_value(label, t[x:y]):
+                    # the header is the evidence, and a strong one: a model span across cells (``PARK,SEOYEON``
+                    # read as one organisation) loses to the cells and is cut at them: the row keeps its columns
+                    out.append(Span(x, y, label, 0.97 if label != "ADDRESS" else 0.9, "rule"))
+            pos = _next_line(t, b)
+
+
+def _next_line(t: str, b: int) -> int:
+    """The start of the line after the one that ends at ``b`` (its ``\\r`` excluded), or ``len(t)``."""
+    n = t.find("\n", b)
+    return len(t) if n < 0 else n + 1
+
+
+def _column_header(t: str, a: int, b: int) -> tuple[dict[int, str], str, int] | None:
+    """``(column -> label, delimiter, cells)`` when the line ``t[a:b]`` is a header naming personal values:
+    some cell names one, no cell holds a number, and it does not end like a sentence."""
+    d = _delimiter(t[a:b])
+    if d is None or _SENTENCE_END.search(t, a, b):
+        return None
+    cells = split_row(t, a, b, d)
+    if len(cells) < 2 or any(sum(ch.isdigit() for ch in t[x:y]) >= 4 for x, y in cells):
+        return None
+    kinds = {i: k for i, (x, y) in enumerate(cells) if (k := _column_kind(t[x:y])) is not None}
+    return (kinds, d, len(cells)) if kinds else None
+
+
 TABULAR_FINDERS = {
     "split_cells": (("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT", "EMAIL"), find_split_cells),
+    "labelled_columns": (("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT", "EMAIL", "PASSPORT", "ADDRESS",
+                          "PERSON"), find_labelled_columns),
 }
