@@ -980,6 +980,13 @@ SLANT_MIN_LINES = 4.0
 SLANT_MAX_BLOCKS = 6
 
 
+#: ``_dark_bars``: an area whose fill (median grey) is at least this light, with ink darker than the fill by
+#: ``ink.INK_CONTRAST`` on at least this share of its pixels, is also read cut below its fill (a translucent
+#: marker band over text, black type on a mid-grey bar)
+BAND_MIN_FILL = 60
+BAND_MIN_TEXT = 0.03
+
+
 def _dark_bars(api, a, solid, placed: list, line_h: float, pad: float, cancelled: Callable[[], None]) -> list:
     """Text on dark solid areas (a white-on-navy title bar, a black box with a white phone number, black
     on a blue band): the rule step takes a filled area for drawing and paints it out with its text, so the
@@ -1013,6 +1020,16 @@ def _dark_bars(api, a, solid, placed: list, line_h: float, pad: float, cancelled
         img = Image.fromarray(crop)
         img = ImageOps.autocontrast(ImageOps.invert(img) if lighter >= darker else img, cutoff=1)
         syms, conf = _recognise(api, img)
+        if med >= BAND_MIN_FILL and darker and darker >= BAND_MIN_TEXT * int(m.sum()):
+            # a translucent band (a felt marker drawn over the digits, black type on a mid-grey fill): the
+            # paper around the band's strokes is lighter than the fill and outnumbers the text, so the area
+            # was read inverted (garbage); its text is the ink darker than the fill itself. Read too with
+            # the band and everything lighter made paper: a cut halfway between the fill and the text
+            dark = float(np.percentile(crop[crop < med - ink.INK_CONTRAST], 10))
+            cut = (med + dark) / 2.0
+            syms2, conf2 = _recognise(api, Image.fromarray(np.where(crop < cut, 0, 255).astype(np.uint8)))
+            if _texty(syms2) >= SECOND_LOOK_MIN_TEXTY and (conf2 > conf or _texty(syms) < SECOND_LOOK_MIN_TEXTY):
+                syms, conf = syms2, conf2
         if conf < SECOND_LOOK_MIN_CONF or _texty(syms) < SECOND_LOOK_MIN_TEXTY:
             continue
         new = [(ch, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), space, line, para, lh, c)

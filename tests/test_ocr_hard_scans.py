@@ -1,0 +1,122 @@
+"""Scans OCR reads badly (issue 26, red team 6 class 4): a form "redacted" by hand with a translucent felt
+marker (the digits stay readable under it), a thin sheet whose back side bleeds through mirrored and faint,
+a phone photo of a faded label under uneven light. Own fixtures drawn with PIL and the bundled NanumGothic;
+real Tesseract, the real default detector, files written and read again. A leak is judged on the exported
+pixels, read by OCR in views of this test's own (as is, cut below a marker's grey, mirrored, background
+divided): no 2 syllables of a name, no 4 digits in a row of a number survive."""
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, ImageOps
+
+from veil_desktop.documents import export_document, ocr, open_document
+from veil_desktop.masking import Masker
+from veil_desktop.paths import resources_dir
+
+FONT = resources_dir() / "fonts" / "NanumGothic.ttf"
+NAME = "서지안"
+RRN = "920827-2041182"          # valid check digit
+PHONE = "010-3471-2856"
+ACCOUNT = "352-0917-4468-13"
+EMAIL = "sunny.seo@example.com"
+
+pytestmark = pytest.mark.skipif(not ocr.available(), reason="Tesseract (tesserocr) is needed")
+
+
+def font(px: int):
+    return ImageFont.truetype(str(FONT), px)
+
+
+@pytest.fixture(scope="module")
+def detector():
+    from veil_desktop.detect.default import build_default_detector
+
+    return build_default_detector(threads=1)
+
+
+# -- the judge: the exported pixels read again --------------------------------------------------------------
+def judge_views(img: Image.Image) -> list[Image.Image]:
+    """This test's own views of an exported page: as it is, ink darker than 50 and than 70 (what a marker
+    band leaves), mirrored and contrast stretched, the background divided out and thresholded."""
+    g = img.convert("L")
+    bg = np.asarray(g.filter(ImageFilter.MaxFilter(15)).filter(ImageFilter.GaussianBlur(20)), dtype=np.float32)
+    ratio = np.asarray(g, dtype=np.float32) / np.maximum(bg, 1)
+    return [g, g.point(lambda v: 0 if v < 50 else 255), g.point(lambda v: 0 if v < 70 else 255),
+            ImageOps.autocontrast(g, cutoff=1).transpose(Image.FLIP_LEFT_RIGHT),
+            Image.fromarray(np.where(ratio < 0.75, 0, 255).astype(np.uint8))]
+
+
+def read_back(img: Image.Image) -> str:
+    return "\n".join(ocr.ocr_image(v, views=False).text for v in judge_views(img))
+
+
+def leaked(text: str, name: str | None = None, numbers: tuple[str, ...] = ()) -> list[str]:
+    out = []
+    flat = re.sub(r"\s+", "", text)
+    if name:
+        out += [name[i:i + 2] for i in range(len(name) - 1) if name[i:i + 2] in flat]
+    digits = re.sub(r"\D", "", text)
+    for v in numbers:
+        dv = re.sub(r"\D", "", v)
+        out += [dv[i:i + 4] for i in range(len(dv) - 3) if dv[i:i + 4] in digits]
+    return out
+
+
+def redact(detector, src, out):
+    """Open, detect, mask everything found, export: the document and whether it was written."""
+    doc = open_document(src)
+    if doc.unreadable:
+        return doc, False
+    spans = detector.detect(doc.text)
+    export_document(doc, Masker().plan(doc.text, spans), out)
+    return doc, True
+
+
+# -- 4a: a translucent felt marker over the digits ----------------------------------------------------------
+def marker_form() -> Image.Image:
+    """A copy of an application: the RRN and the account struck through by a grey felt marker, drawn in
+    overlapping dabs (multiplied, as ink is); the digits stay dark under it."""
+    img = Image.new("RGB", (1300, 640), (252, 251, 247))
+    d = ImageDraw.Draw(img)
+    d.text((50, 36), "환급 신청서 (사본)", fill=(10, 10, 10), font=font(40))
+    rows = [("신청인 주민등록번호", RRN), ("입금 계좌번호", ACCOUNT), ("비고", "없음")]
+    spans = []
+    for k, (label, value) in enumerate(rows):
+        y = 160 + 130 * k
+        d.text((50, y), label, fill=(10, 10, 10), font=font(36))
+        x = 50 + int(font(36).getlength(label + "    "))
+        d.text((x, y), value, fill=(10, 10, 10), font=font(36))
+        spans.append((x, y, x + int(font(36).getlength(value))))
+    marker = Image.new("RGB", img.size, "white")
+    m = ImageDraw.Draw(marker)
+    rnd = random.Random(11)
+    for x0, y, x1 in spans[:2]:
+        pts = [(x, y + 22 + rnd.randint(-4, 4)) for x in range(x0 - 12, x1 + 20, 16)]
+        m.line(pts, fill=(100, 98, 110), width=52)
+    return ImageChops.multiply(img, marker.filter(ImageFilter.GaussianBlur(2)))
+
+
+def test_the_marker_fixture_defeats_the_band_reading_by_polarity():
+    """Read as the area's minority polarity (the paper between the dabs outnumbers the digits), the band
+    gives nothing usable: the cut below the band's grey is what reads it."""
+    a = np.asarray(marker_form().convert("L"))
+    band = a[150:215, 480:900]
+    med = float(np.median(band[band < 200]))
+    assert 70 <= med <= 120                                     # a mid-grey fill, the digits darker
+    page = ocr.ocr_image(marker_form())
+    assert RRN in page.text.replace(" ", ""), page.text
+    assert ACCOUNT in page.text.replace(" ", ""), page.text
+
+
+def test_digits_under_a_felt_marker_are_burned(tmp_path, detector):
+    src = tmp_path / "refund.png"
+    marker_form().save(src)
+    doc, written = redact(detector, src, tmp_path / "refund.masked.png")
+    assert written and doc.unreadable == ()
+    out = Image.open(tmp_path / "refund.masked.png")
+    assert leaked(read_back(out), None, (RRN, ACCOUNT)) == []
+    assert "없음" in ocr.ocr_image(out, views=False).text      # the rest of the form is kept
