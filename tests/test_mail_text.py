@@ -265,3 +265,20 @@ def test_mbox_of_several_messages_is_held(tmp_path):
     (tmp_path / "box.txt").write_bytes(first + b"\r\n\r\nFrom b@example.org Mon Nov  3 15:00:00 2025\r\n" + one)
     doc = open_document(tmp_path / "box.txt")                    # later messages would be lost: held
     assert doc.needs_review and any(u.where == "mail" for u in doc.unreadable)
+
+
+def test_8bit_bodies_are_read_from_their_bytes(tmp_path):
+    """An 8bit body is decoded from its own bytes: an undeclared UTF-8 body (a plain RFC 5322 mail) and an
+    ``euc-kr`` 8bit body holding a CP949-only syllable came out as U+FFFD / were held before (the parser's
+    ``get_payload(decode=False)`` replaces what its charset does not decode)."""
+    head = "From: kim@example.org\r\nSubject: =?utf-8?B?7ZqM7J2Y?=\r\nDate: Mon, 10 Nov 2025 09:30:00 +0900\r\n"
+    undeclared = (head + f"\r\n연락처 {PHONE}\r\n").encode()
+    cp949 = (head + "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=euc-kr\r\n"
+             "Content-Transfer-Encoding: 8bit\r\n\r\n").encode() + f"{NAME} 연락처 {PHONE}\r\n".encode("cp949")
+    for i, data in enumerate((undeclared, cp949)):
+        src = tmp_path / f"m{i}.txt"
+        src.write_bytes(data)
+        doc = open_document(src)
+        assert doc.extra.get("mail") and not doc.needs_review, doc.unreadable
+        assert f"연락처 {PHONE}\n" in doc.text and "\ufffd" not in doc.text
+    assert f"{NAME} 연락처" in doc.text

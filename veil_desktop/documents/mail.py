@@ -85,10 +85,13 @@ def codec_for(charset: str | None) -> str | None:
         return None
 
 
-def looks_like_mail(text: str) -> bool:
+def looks_like_mail(text: str, declared: bool = False) -> bool:
     """True if ``text`` starts with an RFC 5322 header block (every line a field or a continuation, up to
     a blank line) with From and two more mail fields, *and* something to decode: a MIME header or an
-    RFC 2047 encoded-word. Ordinary text (a memo with ``이름: ...`` lines) is not a mail."""
+    RFC 2047 encoded-word. Ordinary text (a memo with ``이름: ...`` lines) is not a mail.
+
+    ``declared``: the file says it is a mail (``.eml``): the header block with two mail fields is enough
+    (a plain RFC 5322 message needs no MIME header; a draft may have no From)."""
     head = text[:MAX_HEADER_BLOCK]
     m = re.search(r"\r?\n\r?\n|\r\r", head)
     if not m:
@@ -106,7 +109,10 @@ def looks_like_mail(text: str) -> bool:
         if not f:
             return False
         names.append(line[:f.end() - 1].lower())
-    if "from" not in names or sum(1 for n in set(names) if n in _MAIL_FIELDS) < 2:
+    fields = sum(1 for n in set(names) if n in _MAIL_FIELDS or n == "from")
+    if declared:
+        return fields >= 2
+    if "from" not in names or fields - 1 < 2:
         return False
     mime = {"mime-version", "content-type", "content-transfer-encoding"} & set(names)
     return bool(mime) or bool(_ENCODED_WORD.search(head[:m.start()]))
@@ -189,8 +195,15 @@ def _filename(part: email.message.Message, fallback: tuple[str, ...]) -> str:
 
 
 def _payload(part: email.message.Message) -> bytes:
-    """The body bytes of a leaf part after its transfer encoding (strict base64; unknown encodings fail)."""
-    body = part.get_payload(decode=False)
+    """The body bytes of a leaf part after its transfer encoding (strict base64; unknown encodings fail).
+
+    The body is taken as the parser stored it (``_payload``: the bytes as ASCII + surrogate escapes):
+    ``get_payload(decode=False)`` decodes an 8-bit body with the declared charset (ASCII when none) and
+    *replaces* what does not decode, so an undeclared UTF-8 body or a CP949 syllable in an ``euc-kr``
+    8bit body would come out as U+FFFD."""
+    body = getattr(part, "_payload", None)
+    if not isinstance(body, str):
+        body = part.get_payload(decode=False)
     if not isinstance(body, str):
         raise MailError("a leaf part has no text payload")
     raw = _raw(body)
