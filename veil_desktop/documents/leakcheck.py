@@ -843,3 +843,71 @@ def _check_pdf_text_layer(data: bytes, matcher: ValueMatcher, rep: LeakReport) -
             page.close()
     finally:
         pdf.close()
+
+
+def check_eml_bytes(data: bytes, matcher: ValueMatcher) -> LeakReport:
+    """A mail output (``.eml``), read as a recipient's mail program reads it — through the standard
+    library's parser (``email``, not the tool's own mail reader): the raw bytes as text, every header
+    decoded (RFC 2047, by ``email.header`` and by ``policy.default``), every part's body after its
+    transfer encoding (quoted-printable, base64) in its charset and as bytes. A message the parser finds
+    damaged, or one that holds a part that is not text (an attachment), fails closed."""
+    import email
+    import email.header
+    import email.policy
+
+    rep = LeakReport()
+    if len(data) > MAX_SCAN_BYTES:
+        rep.hits.append("output: too large to verify")
+        return rep
+    scan_bytes("mail (raw)", data, matcher, rep, captions=True)
+    if not rep.clean:
+        return rep
+    try:
+        msg = email.message_from_bytes(data, policy=email.policy.default)
+        old = email.message_from_bytes(data, policy=email.policy.compat32)
+    except Exception as e:  # noqa: BLE001 - anything the parser cannot read is not verified: fail closed
+        rep.hits.append(f"mail: cannot be parsed ({type(e).__name__})")
+        return rep
+    headers = []
+    for name, raw in old.raw_items():
+        try:
+            headers.append((name, str(email.header.make_header(email.header.decode_header(raw)))))
+        except Exception:  # noqa: BLE001 - an undecodable header: fail closed
+            rep.hits.append(f"mail header {name}: cannot be decoded")
+            return rep
+    try:
+        headers += [(name, str(value)) for name, value in msg.items()]
+    except Exception as e:  # noqa: BLE001
+        rep.hits.append(f"mail headers: cannot be decoded ({type(e).__name__})")
+        return rep
+    for name, value in headers:
+        _scan_text(f"mail header {name}", value, matcher, rep, False)
+        if not rep.clean:
+            return rep
+    for i, part in enumerate(msg.walk()):
+        where = f"mail part {i} ({part.get_content_type()})"
+        if part.defects:
+            rep.hits.append(f"{where}: damaged ({type(part.defects[0]).__name__})")
+            return rep
+        if part.is_multipart():
+            continue
+        body = part.get_payload(decode=True) or b""
+        scan_bytes(f"{where} bytes", body, matcher, rep, captions=True)
+        if not rep.clean:
+            return rep
+        if part.get_content_maintype() != "text":
+            rep.hits.append(f"{where}: a part that is not text (an attachment) is in the output")
+            return rep
+        try:
+            text = part.get_content()
+        except Exception as e:  # noqa: BLE001 - a charset the parser cannot decode: fail closed
+            rep.hits.append(f"{where}: cannot be decoded ({type(e).__name__})")
+            return rep
+        _scan_text(f"{where} text", strip_captions(text), matcher, rep, False)
+        if not rep.clean:
+            return rep
+        if "<" in text:
+            _scan_text(f"{where} as markup", strip_captions(text), matcher, rep, True)
+            if not rep.clean:
+                return rep
+    return rep

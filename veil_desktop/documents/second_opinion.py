@@ -6,7 +6,8 @@ The views are read here from the output bytes by a path of their own (not the re
 text; every XML member of a DOCX/HWPX package as the text of its elements and, separately, the values of
 its attributes and what its markup holds (unknown namespace URIs, comments, PIs, declarations, names);
 plain-text members (``Preview/PrvText.txt``); the paragraph-text records of every HWP section and the other
-HWP streams' UTF-16 text. Rasterised outputs (PDF, images) carry no text: their
+HWP streams' UTF-16 text; a mail output (``.eml``) through the standard library's mail parser (shown
+headers and text bodies decoded, visible; other headers and non-text parts hidden). Rasterised outputs (PDF, images) carry no text: their
 scanned pages are read again by OCR in the leak check.
 
 Each view is *visible* (a reader of the output sees it as the document's text: body, headers, footers,
@@ -184,7 +185,7 @@ def _decode_text(data: bytes) -> str:
 
 
 def text_views(data: bytes, kind: str) -> list[View]:
-    """The output's text views for a leak-check ``kind`` ("text", "zip", "hwp"; others: none)."""
+    """The output's text views for a leak-check ``kind`` ("text", "zip", "hwp", "eml"; others: none)."""
     if kind == "text":
         for codec in ("utf-8-sig", "utf-16", "cp949"):
             try:
@@ -196,7 +197,41 @@ def text_views(data: bytes, kind: str) -> list[View]:
         return _zip_views(data)
     if kind == "hwp":
         return _hwp_views(data)
+    if kind == "eml":
+        return _eml_views(data)
     return []
+
+
+#: the headers a mail program shows (the others of an output are the MIME headers the writer adds)
+_SHOWN_MAIL_HEADERS = frozenset({"from", "sender", "reply-to", "to", "cc", "bcc", "date", "subject"})
+
+
+def _eml_views(data: bytes) -> list[View]:
+    """A mail output read through the standard library's parser (not the tool's mail reader): the shown
+    headers (decoded) and every text part's decoded body are visible; any other header and the bytes of
+    a part that is not text are hidden views."""
+    import email
+    import email.policy
+
+    try:
+        msg = email.message_from_bytes(data, policy=email.policy.default)
+        shown, other = [], []
+        for name, value in msg.items():
+            (shown if name.lower() in _SHOWN_MAIL_HEADERS else other).append(f"{name}: {value}")
+        views = [View("mail headers", "\n".join(shown)[:MAX_VIEW_CHARS], True),
+                 View("mail headers (other)", "\n".join(other)[:MAX_VIEW_CHARS], False)]
+        for i, part in enumerate(msg.walk()):
+            if part.is_multipart():
+                continue
+            place = f"mail part {i} ({part.get_content_type()})"
+            if part.get_content_maintype() == "text":
+                views.append(View(place, part.get_content()[:MAX_VIEW_CHARS], True))
+            else:
+                views.append(View(place, _decode_text(part.get_payload(decode=True) or b"")[:MAX_VIEW_CHARS],
+                                  False))
+        return views
+    except Exception:  # noqa: BLE001 - the leak check already failed closed on an unparsable mail
+        return [View("mail (raw)", _decode_text(data)[:MAX_VIEW_CHARS], False)]
 
 
 def _read_as_shown(rules: Callable[[str], list]) -> Callable[[str], list]:

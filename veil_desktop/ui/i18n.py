@@ -691,6 +691,15 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "doc_error.hwp_drm": ("DRM 또는 인증서로 보호된 HWP 문서는 읽을 수 없습니다.",
                           "The HWP document is DRM- or certificate-protected; it cannot be read."),
     "doc_error.hwp_damaged": ("HWP 파일이 손상되었습니다.", "The HWP file is damaged."),
+    "doc_error.not_mail": ("{name} 파일은 메일이 아닙니다: 메일 헤더(보낸 사람, 받는 사람, 제목 ...)로 시작하지 않습니다. 아무것도 "
+                           "읽지 않았습니다. 일반 텍스트라면 TXT 파일로 저장해 여십시오.",
+                           "{name} is not an e-mail: it does not start with mail headers (From:, To:, Subject:, ...). "
+                           "Nothing was read. If it is plain text, save it as .txt and open that."),
+    "doc_error.mail_undecodable": ("{name} 파일은 메일 형식이지만 정확히 해독할 수 없어({reason}) 읽지 않았습니다. 원문 "
+                                   "텍스트를 검토하려면 사본을 TXT 파일로 저장해 여십시오(검토 필요로 보류됨).",
+                                   "{name} looks like an e-mail but cannot be decoded exactly ({reason}); it was not "
+                                   "read. To review its raw text, save a copy as .txt and open that (it is held for "
+                                   "review)."),
     "doc_error.image": ("{name}은(는) 읽을 수 있는 그림 파일이 아닙니다 (손상되었거나 PNG, JPEG, TIFF가 아님).",
                         "{name} is not a readable image (damaged or not PNG/JPEG/TIFF)."),
     "doc_error.changed": ("{name} 파일이 연 뒤에 바뀌었습니다. 다시 여십시오.",
@@ -833,6 +842,9 @@ _DOC_ERRORS = (    # (pattern over the core's English DocumentError message, cat
     (r"^The HWP document is DRM", "doc_error.hwp_drm"),
     (r"^The HWP (?:file is damaged|stream .+ is damaged|section stream is truncated|record stream is truncated)",
      "doc_error.hwp_damaged"),
+    (r"^(?P<name>.+) is not an e-mail: it does not start with mail headers", "doc_error.not_mail"),
+    (r"^(?P<name>.+) looks like an e-mail but cannot be decoded exactly \((?P<reason>.*)\); it was not read",
+     "doc_error.mail_undecodable"),
     (r"^(?P<name>.+) is not a readable image", "doc_error.image"),
     (r"^(?P<name>.+) changed on disk since it was opened", "doc_error.changed"),
     (r"^The output would overwrite the original document", "doc_error.overwrite"),

@@ -166,9 +166,9 @@ def is_sidecar(path: Path) -> bool:
 
 
 def _register_builtin() -> None:
-    from . import docx, hwp, hwpx, image, pdf, text
+    from . import docx, eml, hwp, hwpx, image, pdf, text
 
-    for module in (text, docx, hwpx, pdf, hwp, image):
+    for module in (text, docx, hwpx, pdf, hwp, image, eml):
         for f in module.FORMATS:
             register(f)
 
