@@ -140,12 +140,11 @@ class WindowCommands:
 
     # -- action slots (``_on_<action id>``) -------------------------------------------------------------
     def _on_open(self) -> None:
-        from ..documents.formats import supported_suffixes
+        from .dialogs import open_filters
 
-        pattern = " ".join("*" + s for s in supported_suffixes())
         here = self.review.path
         path, _ = QFileDialog.getOpenFileName(self, tr("action.open", self.lang), str(here.parent if here else ""),
-                                              f"{tr('dialog.documents', self.lang)} ({pattern})")
+                                              open_filters(self.lang))
         if path:
             self.open_path(path)
 

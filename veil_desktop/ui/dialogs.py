@@ -77,6 +77,19 @@ def suggest_output(source: Path | None, fmt: str | None = None) -> Path:
         return source.with_name(f"{source.stem}.masked.txt")
 
 
+def open_filters(lang: str = "ko") -> str:
+    """The open dialogs' filter: every registered suffix (``documents.formats``), then mail alone
+    (``.eml``), e.g. ``"문서 (*.txt ... *.eml);;메일 (*.eml)"``."""
+    from ..documents.formats import supported_suffixes
+
+    suffixes = supported_suffixes()
+    pattern = " ".join("*" + s for s in suffixes)
+    filters = [f"{tr('dialog.documents', lang)} ({pattern})"]
+    if ".eml" in suffixes:
+        filters.append(f"{tr('dialog.mail', lang)} (*.eml)")
+    return ";;".join(filters)
+
+
 def export_filters(fmt: str | None, lang: str = "ko") -> list[str]:
     """File-dialog filters for the allowed outputs, e.g. ``["DOCX (*.docx)", "TXT (*.txt)"]``."""
     return [f"{f.upper()} (*.{f})" for f in export_formats(fmt)]

@@ -108,6 +108,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
                       "{n} suggestions are still pending; review them or choose how to treat them."),
     # dialogs
     "dialog.documents": ("문서", "Documents"),
+    "dialog.mail": ("메일", "Mail"),
     "dialog.accept_above": ("이 점수 이상인 미검토 항목을 모두 승인:", "Accept every pending item scoring at least:"),
     "export.title": ("마스킹하여 내보내기", "Export masked document"),
     "export.styles": ("유형별 마스킹 방식", "Masking style per label"),

@@ -90,11 +90,10 @@ class WorkspaceTool:
             self.goto(i)
 
     def _on_open_files(self) -> None:
-        from ...documents.formats import supported_suffixes
+        from ..dialogs import open_filters
 
-        pattern = " ".join("*" + s for s in supported_suffixes())
         paths, _ = QFileDialog.getOpenFileNames(self.w, tr("action.open_files", self.lang), "",
-                                                f"{tr('dialog.documents', self.lang)} ({pattern})")
+                                                open_filters(self.lang))
         if paths:
             self.open_paths(paths)
 
