@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import email
-import email.header
 import email.policy
 import hashlib
 import json
