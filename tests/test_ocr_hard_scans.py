@@ -120,3 +120,63 @@ def test_digits_under_a_felt_marker_are_burned(tmp_path, detector):
     out = Image.open(tmp_path / "refund.masked.png")
     assert leaked(read_back(out), None, (RRN, ACCOUNT)) == []
     assert "없음" in ocr.ocr_image(out, views=False).text      # the rest of the form is kept
+
+
+# -- 4b: a back side bleeding through, mirrored and faint ---------------------------------------------------
+def bleed_page(scale: float = 1.0) -> Image.Image:
+    """A thin sheet scanned on its front (a harmless notice at the top) while its back (a form with a name,
+    a phone and an e-mail) shows through mirrored and faint (a fifth of its ink) in the lower half, with
+    paper grain, saved as a JPEG; ``scale`` 1 is about 150 dpi."""
+    import io
+
+    w, h = int(1200 * scale), int(1500 * scale)
+    front = Image.new("L", (w, h), 244)
+    d = ImageDraw.Draw(front)
+    for k, line in enumerate(["도서관 휴관 안내", "시설 점검으로 다음 주 월요일은 휴관합니다.", "이용에 참고해 주십시오."]):
+        d.text((int(100 * scale), int((120 + 75 * k) * scale)), line, fill=20, font=font(int(32 * scale)))
+    back = Image.new("L", (w, h), 255)
+    b = ImageDraw.Draw(back)
+    for k, line in enumerate([f"보호자 {NAME}", f"휴대전화 {PHONE}", f"이메일 {EMAIL}"]):
+        b.text((int(150 * scale), int((820 + 120 * k) * scale)), line, fill=0, font=font(int(40 * scale)))
+    back = back.transpose(Image.FLIP_LEFT_RIGHT).filter(ImageFilter.GaussianBlur(1.5 * scale))
+    bleed = back.point(lambda v: int(255 - (255 - v) * 0.2))
+    page = ImageChops.multiply(front, bleed)
+    grain = np.random.default_rng(5).integers(-4, 5, (h, w))
+    page = Image.fromarray(np.clip(np.asarray(page, dtype=np.int16) + grain, 0, 255).astype(np.uint8))
+    buf = io.BytesIO()
+    page.save(buf, "JPEG", quality=82)
+    return Image.open(io.BytesIO(buf.getvalue())).convert("L")
+
+
+def test_the_bleed_fixture_defeats_the_page_reading():
+    page = ocr.ocr_image(bleed_page(), views=False)
+    assert "휴관" in page.text                                 # the front is read ...
+    assert leaked(page.text, NAME, (PHONE,)) == [] and "sunny" not in page.text   # ... the back is not
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.8])                  # 150 dpi; 270 dpi (a page over 4 M pixels)
+def test_a_mirrored_back_side_is_read_and_burned(tmp_path, detector, scale):
+    page = ocr.ocr_image(bleed_page(scale))
+    assert "faint" in page.views
+    flat = re.sub(r"\s+", "", page.text)
+    assert NAME in flat and PHONE in flat and EMAIL in flat, page.text
+    src = tmp_path / "notice.jpg"
+    bleed_page(scale).save(src, quality=95)
+    doc, written = redact(detector, src, tmp_path / "notice.masked.jpg")
+    assert written and doc.unreadable == ()
+    out = Image.open(tmp_path / "notice.masked.jpg")
+    back = read_back(out)
+    assert leaked(back, NAME, (PHONE,)) == [] and "sunny" not in back.replace(" ", ""), back
+    assert "휴관" in ocr.ocr_image(out, views=False).text      # the front is kept
+
+
+def test_a_page_with_light_grey_type_reads_no_faint_view():
+    """Light-grey type the page reading reads surely (a footer, a form's printed hints) is no back side."""
+    img = Image.new("L", (1300, 500), 255)
+    d = ImageDraw.Draw(img)
+    d.text((60, 60), "회의는 매월 첫째 주 화요일에 열립니다.", fill=0, font=font(36))
+    d.text((60, 180), "이 안내문은 재생 용지에 인쇄되었습니다.", fill=190, font=font(30))
+    d.text((60, 300), "문의: 총무팀 내선 2041", fill=205, font=font(30))
+    page = ocr.ocr_image(img)
+    assert "faint" not in page.views and page.disputed == 0, page.views
+    assert "재생" in page.text

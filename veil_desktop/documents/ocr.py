@@ -1113,6 +1113,7 @@ def read_views(api, image, gray, factor: float, page: OcrPage, cancelled: Callab
         todo += _colour_views(image, gray.size, line_h)
     todo += _dot_views(a, line_h, _sure_boxes(page, factor))
     todo += _comb_views(gray, page, line_h)
+    todo += _faint_views(a, line_h, _sure_boxes(page, factor))
     if not todo:
         return page
     found = []
@@ -1328,6 +1329,88 @@ def _dot_views(a, line_h: float, sure: list | None = None) -> list:
     return [("dots", Image.fromarray(view), region, None)]
 
 
+#: faint ink (a back side bleeding through a thin sheet, mirrored; a faded pencil note): a pixel at most
+#: FAINT_RATIO of the local paper level (the page divided by its background: ``_paper_level``) and not within
+#: FAINT_GROW pixels of ink darker than FAINT_STRONG of it (the type of the page and its anti-aliased fringe);
+#: the view is read when at least FAINT_MIN_CHARS characters' worth of it (a fifth of a line height squared
+#: each) lies off the words the page reading read surely, and at most FAINT_MAX_SHARE of the page (more is a
+#: photo's shading, not ink)
+FAINT_RATIO = 0.94
+FAINT_STRONG = 0.6
+FAINT_GROW = 3
+FAINT_MIN_CHARS = 6
+FAINT_MAX_SHARE = 0.1
+#: ... each of at most FAINT_MAX_BLOCKS blocks read as it is and mirrored: the mirrored reading is kept when
+#: this much more confident (real text read mirrored scored 0-64 where read the right way round scored 74-96)
+FAINT_MAX_BLOCKS = 8
+FAINT_MIRROR_BETTER = 15.0
+
+
+def _paper_level(a, k: int = 4):
+    """The paper's grey level around each pixel of grey page ``a``: the page reduced ``k`` times, its
+    lightest pixel within 5 (ink removed), blurred and scaled back (float32, ``a``'s shape)."""
+    import numpy as np
+    from PIL import Image, ImageFilter
+
+    h, w = a.shape
+    small = np.asarray(Image.fromarray(a).reduce(k))
+    for axis in (0, 1):                  # a 5 × 5 maximum, separably (Pillow's rank filter sorts: 5× slower)
+        p = np.pad(small, [(2, 2) if d == axis else (0, 0) for d in (0, 1)], mode="edge")
+        n = small.shape[axis]
+        small = np.max([p[j:j + n] if axis == 0 else p[:, j:j + n] for j in range(5)], axis=0)
+    small = Image.fromarray(np.ascontiguousarray(small)).filter(ImageFilter.GaussianBlur(2))
+    return np.asarray(small.resize((w, h), Image.BILINEAR), dtype=np.float32)
+
+
+def _faint_views(a, line_h: float, sure: list | None = None) -> list:
+    """The ``faint`` view when the page holds faint ink off its own type and off what the page reading read
+    surely (:data:`FAINT_RATIO` ...), in cells a line height square at least a tenth faint (scattered
+    specks are noise): the page with its strong ink painted its paper level, each block of the faint ink
+    read as it is and mirrored (``_read_blocks``). A page over 4 M pixels (300 dpi A4 is 8.7 M) is tested on
+    a half-size copy; a page without such ink costs a background estimate and a few array passes."""
+    import numpy as np
+    from PIL import Image
+
+    from . import ink
+
+    k = 2 if a.size > 4_000_000 else 1
+    s = np.asarray(Image.fromarray(a).reduce(k)) if k > 1 else a
+    paper = _paper_level(s, 4 // k)
+    ratio = s.astype(np.float32) / np.maximum(paper, 1.0)
+    strong = ratio < FAINT_STRONG
+    for _ in range(max(1, FAINT_GROW // k)):
+        strong = ink.dilate(strong)
+    faint = (ratio < FAINT_RATIO) & ~strong
+    lh = line_h / k
+    need = FAINT_MIN_CHARS * 0.2 * lh * lh
+    if faint.sum() < need:
+        return []
+    for x0, y0, x1, y1 in sure or []:
+        faint[max(0, int(y0 / k)):max(0, int(math.ceil(y1 / k))),
+              max(0, int(x0 / k)):max(0, int(math.ceil(x1 / k)))] = False
+    if faint.sum() < need:
+        return []
+    c = max(4, int(lh))
+    faint &= _from_cells(_cells(faint, c) >= 0.1 * c * c, c, faint.shape)
+    if faint.sum() < need:
+        return []
+    faint &= ~ink.rule_mask(faint, fast=True)           # a photo's edges, a grey frame: drawing, not text
+    n = int(faint.sum())
+    if n < need or n > FAINT_MAX_SHARE * faint.size:
+        return []
+    if k > 1:
+        h, w = a.shape
+
+        def up(m):
+            return np.repeat(np.repeat(m, k, axis=0), k, axis=1)[:h, :w]
+
+        pad = ((0, max(0, h - k * s.shape[0])), (0, max(0, w - k * s.shape[1])))
+        faint, strong = np.pad(up(faint), pad), np.pad(up(strong), pad)
+        paper = np.pad(up(paper), pad, mode="edge")
+    view = np.where(strong, paper, a).astype(np.uint8)
+    return [("faint", Image.fromarray(view), faint, "faint")]
+
+
 def _comb_rows(a, line_h: float, length: int | None = None) -> list[tuple[int, int, list[tuple[int, int]]]]:
     """Comb boxes of grey page ``a``: ``(top, bottom, cells)`` for each pair of horizontal rules with at least
     :data:`COMB_MIN_CELLS` cells between them (``(x0, x1)``: the columns inside the dividers, rulings that
@@ -1501,6 +1584,8 @@ def _read_view(api, view, region, page: OcrPage, size: tuple[int, int], line_h: 
 
     if how == "blocks":
         return _read_blocks(api, view, region, page.rotation, line_h, size)
+    if how == "faint":
+        return _read_blocks(api, view, region, page.rotation, line_h, size, mirrored=True)
     if how is not None and how[0] == "combs":
         return _read_combs(api, view, how[1], how[2])
     rotation, skew = page.rotation, page.skew
@@ -1597,25 +1682,42 @@ def _rows(symbols: list) -> list:
     return out
 
 
-def _read_blocks(api, view, region, rotation: int, line_h: float, size: tuple[int, int]) -> list:
+def _read_blocks(api, view, region, rotation: int, line_h: float, size: tuple[int, int],
+                 mirrored: bool = False) -> list:
     """Symbols (boxes in ``gray`` pixels) of each block of ``region`` (a seal, a stamp: ``ink.regions``, at
     most :data:`SEAL_MAX_BLOCKS`, none over :data:`SEAL_MAX_SHARE` of the page) read on its own in ``view``,
-    turned as the page reading turned the page."""
+    turned as the page reading turned the page. ``mirrored`` (the faint view: a back side showing through
+    reads mirrored): each block (at most :data:`FAINT_MAX_BLOCKS`) contrast stretched and read flipped left
+    to right too, that reading kept (boxes flipped back) when :data:`FAINT_MIRROR_BETTER` points more
+    confident than the one as it is."""
+    from PIL import Image, ImageOps
+
     from . import ink
 
     out = []
     area = size[0] * size[1]
     for (rx0, ry0, rx1, ry1), m in ink.regions(region, region, reach=max(4.0, 0.6 * line_h),
-                                               limit=SEAL_MAX_BLOCKS):
+                                               limit=FAINT_MAX_BLOCKS if mirrored else SEAL_MAX_BLOCKS):
         if (rx1 - rx0) * (ry1 - ry0) > SEAL_MAX_SHARE * area or max(rx1 - rx0, ry1 - ry0) < 0.8 * line_h:
             continue
         pad = int(0.3 * line_h) + 4
         x0, y0 = max(0, rx0 - pad), max(0, ry0 - pad)
         x1, y1 = min(size[0], rx1 + pad), min(size[1], ry1 + pad)
         crop = _rotate(view.crop((x0, y0, x1, y1)), rotation)
-        syms, _ = _recognise(api, crop)
+        flip = False
+        if mirrored:
+            crop = ImageOps.autocontrast(crop, cutoff=1)
+            syms, conf = _recognise(api, crop)
+            syms2, conf2 = _recognise(api, crop.transpose(Image.FLIP_LEFT_RIGHT))
+            if conf2 >= conf + FAINT_MIRROR_BETTER and _texty(syms2) >= SECOND_LOOK_MIN_TEXTY:
+                syms, flip = syms2, True
+        else:
+            syms, _ = _recognise(api, crop)
 
-        def back(px: float, py: float, w=x1 - x0, h=y1 - y0, ox=x0, oy=y0) -> tuple[float, float]:
+        def back(px: float, py: float, w=x1 - x0, h=y1 - y0, ox=x0, oy=y0, cw=crop.width,
+                 flip=flip) -> tuple[float, float]:
+            if flip:
+                px = cw - px
             x, y = _inverse((px, py), (w, h), rotation) if rotation else (px, py)
             return x + ox, y + oy
 
