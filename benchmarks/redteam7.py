@@ -271,9 +271,9 @@ def class1() -> list[tuple]:
          "ACCOUNT": "indexed PNG: palette entry = paper colour", "FRN": "indexed PNG: palette entry = paper colour"}))
 
     # 1c: HWPX with a WMF picture: CP949 META_EXTTEXTOUT records (name, address) and a DIB (e-mail)
-    dib = draw_lines(canvas(1100, 90), [f"회신 {EMAIL}"], px=44, x=20, y0=18)
+    dib = draw_lines(canvas(1100, 150), [f"회신 {EMAIL}"], px=44, x=40, y0=50)
     wmf = wmf_picture([("민원 접수 확인", 40, 30), (f"신청인 {NAME}", 40, 120), (f"주소 {ADDR}", 40, 210)],
-                      dib, (40, 320), 1600, 440)
+                      dib, (40, 300), 1600, 480)
     out.append(("1", "c", "c1_hwpx_wmf_cp949_text_dib.hwpx", r3.hwpx(
         [r2.hrun(PLAIN), r2.hpic("wmf1", 40000, 11000), r2.hrun("끝.")], bindata={"wmf1.wmf": (wmf, "image/x-wmf")}),
         ["NAME", "ADDR", "EMAIL"],

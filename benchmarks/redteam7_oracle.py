@@ -11,7 +11,10 @@ program recovers it from the file's bytes.
     or not) META_TEXTOUT / META_EXTTEXTOUT strings decoded as CP949 (and UTF-16LE) and every embedded DIB
     (META_DIBSTRETCHBLT, META_STRETCHDIB, META_DIBBITBLT) decoded and OCR'd; a palette (P-mode) picture drawn
     once per palette entry (the pixels of that entry black, the rest white: an entry whose colour equals
-    another's is told apart, as by anyone who edits the palette);
+    another's is told apart, as by anyone who edits the palette); the JPEGs inside a JPEG's own segments
+    (JFIF JFXX, Photoshop 0x040C and Exif thumbnails, as a file browser shows them) OCR'd first;
+  * PDFs: every image XObject decoded from its own dictionary (an /Alternates print image, an /Indexed
+    image with its lookup applied) and OCR'd;
   * packages: InkML traces (ink content parts, any member whose root is inkml:ink) drawn and OCR'd; DOCX
     w:bdo w:val="rtl" runs read in display order (the stored characters reversed);
   * text (a published text file, and every text member): UTF-7 (RFC 2152) decoded; JSON / JavaScript
@@ -113,7 +116,7 @@ def readings(text: str) -> list[tuple[str, str]]:
 
 # ------------------------------------------------------------------------------------------- pictures
 def emf_pictures(b: bytes) -> list:
-    """EMF polygon records drawn (y down, logical units scaled to about 1600 px wide), even-odd filled."""
+    """EMF polygon records drawn (y down, scaled to at most 800 px wide), even-odd filled."""
     if len(b) < 88 or struct.unpack("<I", b[:4])[0] != 1 or b[40:44] != b" EMF":
         return []
     import numpy as np
@@ -163,8 +166,7 @@ def emf_pictures(b: bytes) -> list:
     xs = [x for p in polys for x, _ in p]
     ys = [y for p in polys for _, y in p]
     x0, y0 = min(xs), min(ys)
-    s = 1600 / max(1, max(xs) - x0)
-    s = min(s, 4.0)
+    s = min(800 / max(1, max(xs) - x0), 4.0)                 # glyphs of a page-like size for OCR
     w, h = int((max(xs) - x0) * s) + 60, int((max(ys) - y0) * s) + 60
     fill = np.zeros((h, w), dtype=bool)
     for p in polys:
@@ -257,10 +259,22 @@ def inkml_pictures(b: bytes) -> list:
             paths.append(pts)
     if not paths:
         return []
-    ys = [y for p in paths for _, y in p]
+    import numpy as np
+    from PIL import Image, ImageDraw
     xs = [x for p in paths for x, _ in p]
-    k = 200 / max(1.0, max(ys) - min(ys))                         # himetric to a page-like size
-    return r6o.draw_ink([[((x - min(xs)) * k, (y - min(ys)) * k) for x, y in p] for p in paths])
+    ys = [y for p in paths for _, y in p]
+    k = 48 / max(1.0, max(ys) - min(ys))                          # himetric to glyphs about 48 px tall
+    w, h = int((max(xs) - min(xs)) * k) + 40, int((max(ys) - min(ys)) * k) + 40
+    tr = [[((x - min(xs)) * k + 20, (max(ys) - y) * k + 20) for x, y in p] for p in paths]
+    lines = Image.new("L", (w, h), 255)
+    fill = np.zeros((h, w), dtype=bool)
+    for p in tr:
+        ImageDraw.Draw(lines).line(p, fill=0, width=2)
+        m = Image.new("1", (w, h), 0)
+        ImageDraw.Draw(m).polygon(p, fill=1)
+        fill ^= np.asarray(m, dtype=bool)
+    return [("ink-lines", lines.convert("RGB")),
+            ("ink-filled", Image.fromarray(np.where(fill, 0, 255).astype("uint8")).convert("RGB"))]
 
 
 def bdo_text(b: bytes) -> str | None:
@@ -272,6 +286,37 @@ def bdo_text(b: bytes) -> str | None:
         s = "".join(re.findall(r"<w:t(?:\s[^>]*)?>([^<]*)</w:t>", m.group(1)))
         out.append(s[::-1])
     return "\n".join(out) if out else None
+
+
+def pdf_image_objects(data: bytes) -> list:
+    """Every image XObject of the file (every revision; alternates, print versions and masks included)
+    decoded from its own dictionary: /Width, /Height, 8-bit /DeviceGray, /DeviceRGB or /Indexed (the
+    lookup applied, as a viewer paints it). Flate or no filter."""
+    import numpy as np
+    from PIL import Image
+    out = []
+    for n, d, s in r6o.pdf_objects(data):
+        if s is None or b"/Image" not in d:
+            continue
+        w, h = r6o._dict_num(d, b"Width"), r6o._dict_num(d, b"Height")
+        if not w or not h or w * h > 40_000_000 or (r6o._dict_num(d, b"BitsPerComponent") or 8) != 8:
+            continue
+        try:
+            m = re.search(rb"/Indexed\s*/DeviceGray\s*(\d+)\s*<([0-9A-Fa-f\s]*)>", d)
+            if m:
+                lut = np.frombuffer(bytes.fromhex(m.group(2).decode()), dtype=np.uint8)
+                a = np.frombuffer(s[:w * h], dtype=np.uint8).reshape(h, w)
+                im = Image.fromarray(lut[np.minimum(a, len(lut) - 1)])
+            elif b"/DeviceRGB" in d:
+                im = Image.frombytes("RGB", (w, h), s[:w * h * 3])
+            elif b"/DeviceGray" in d:
+                im = Image.frombytes("L", (w, h), s[:w * h])
+            else:
+                continue
+        except Exception:  # noqa: BLE001 - a stream these readers cannot decode
+            continue
+        out.append((f"pdf-obj{n}:image", im.convert("RGB")))
+    return out
 
 
 # ----------------------------------------------------------------------------------------------- views
@@ -294,6 +339,10 @@ def views7(path: Path, ocr: bool) -> list[tuple[str, str]]:
     data = path.read_bytes()
     views: list[tuple[str, str]] = []
     if data[:5] == b"%PDF-":
+        if ocr:
+            for where, im in pdf_image_objects(data):
+                views.append((f"{where}:ocr", lo.ocr_text(im)))
+                views += [(f"{where}:ocr+", t) for t in r2o._ocr_variants(im)]
         return views
     if data[:2] != b"PK" and r6o.end_of_picture(data) is None:
         for enc in ("utf-7",):
@@ -309,11 +358,16 @@ def views7(path: Path, ocr: bool) -> list[tuple[str, str]]:
         pics += [(f"{name}:{w}", im) for w, im in emf_pictures(b)]
         pics += [(f"{name}:{w}", im) for w, im in palette_pictures(b)]
         pics += [(f"{name}:{w}", im) for w, im in inkml_pictures(b)]
+        if b[:3] == b"\xff\xd8\xff":                       # thumbnails a file browser shows (JFXX, APP13, Exif)
+            pics += [(f"{name}:embedded-jpeg{n}", im) for n, im in enumerate(o4._embedded_jpegs(b))]
         bd = bdo_text(b)
         if bd:
             views.append((f"{name}:w:bdo-display-order", bd))
     if ocr:
+        from PIL import ImageOps
         for where, im in pics:
+            im = ImageOps.expand(im, 40, fill="white")             # a margin, as on a page
+            views.append((f"{where}:ocr", lo.ocr_text(im)))        # at its size (the variants enlarge it)
             views += [(f"{where}:ocr+", t) for t in r2o._ocr_variants(im)]
     return views
 
