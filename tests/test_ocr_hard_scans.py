@@ -180,3 +180,39 @@ def test_a_page_with_light_grey_type_reads_no_faint_view():
     page = ocr.ocr_image(img)
     assert "faint" not in page.views and page.disputed == 0, page.views
     assert "재생" in page.text
+
+
+# -- 4c: a photo of a faded label under uneven light --------------------------------------------------------
+def label_photo() -> Image.Image:
+    """A phone photo of a parcel label: faded grey print on off-white, on brown cardboard, turned 2°, lit
+    from the right (the left side a third darker), a little blur, saved as a JPEG."""
+    import io
+
+    lab = Image.new("RGB", (960, 560), (246, 245, 240))
+    d = ImageDraw.Draw(lab)
+    d.rectangle((6, 6, 953, 553), outline=(125, 125, 125), width=3)
+    d.text((40, 40), "택배 운송장", fill=(110, 110, 110), font=font(30))
+    for k, (label, value) in enumerate((("수령인", NAME), ("전화", PHONE), ("메모", "문 앞에 놓아 주세요"))):
+        d.text((40, 150 + 120 * k), label, fill=(118, 118, 118), font=font(30))
+        d.text((220, 140 + 120 * k), value, fill=(108, 108, 108), font=font(44))
+    photo = Image.new("RGB", (1300, 860), (170, 132, 92))
+    photo.paste(lab.rotate(2, expand=True, fillcolor=(170, 132, 92)), (150, 130))
+    shade = np.linspace(0.66, 1.05, photo.width)[None, :, None] * np.linspace(0.9, 1.0, photo.height)[:, None, None]
+    photo = Image.fromarray(np.clip(np.asarray(photo) * shade, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.8))
+    buf = io.BytesIO()
+    photo.save(buf, "JPEG", quality=78)
+    return Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+
+
+def test_a_label_photo_under_uneven_light_is_read_and_burned(tmp_path, detector):
+    assert leaked(ocr.ocr_image(label_photo()).text, NAME, (PHONE,)) == []   # read as any page: lost
+    page = ocr.ocr_image(label_photo(), flatten=True)                          # as an image document
+    flat = re.sub(r"\s+", "", page.text)
+    assert NAME in flat and PHONE in flat, page.text
+    src = tmp_path / "label.jpg"
+    label_photo().save(src, quality=95)
+    doc, written = redact(detector, src, tmp_path / "label.masked.jpg")
+    assert written and doc.unreadable == ()
+    out = Image.open(tmp_path / "label.masked.jpg")
+    assert leaked(read_back(out), NAME, (PHONE,)) == []
+    assert "운송장" in re.sub(r"\s+", "", read_back(out))     # the rest of the label is kept

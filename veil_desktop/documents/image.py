@@ -1,7 +1,8 @@
 """Images (PNG, JPEG, TIFF incl. multi-page): OCR'd for review, exported with opaque boxes burned in.
 
 Reading: every frame is decoded (bounded: ``MAX_FRAMES`` frames, ``MAX_PIXELS`` pixels each, Pillow's
-decompression-bomb guard on) and recognised with ``ocr.ocr_image``; ``Document.text`` has one part per frame
+decompression-bomb guard on) and recognised with ``ocr.ocr_image`` (``flatten``: a photo under uneven light,
+read unsurely, is read divided by its paper level too); ``Document.text`` has one part per frame
 (``1쪽``) whose slot is the frame's OCR text. A frame whose resolution tag says its pixels are not square
 (a fine-mode fax, 204 × 98 dpi) is read stretched square, as a viewer shows it (``ocr.pixel_stretch``), and
 written back with its own pixel grid and resolution tag. ``extra["ocr_pages"]`` keeps each frame's ``OcrPage`` (boxes
@@ -87,7 +88,7 @@ def read_image(path: Path, data: bytes, *, cancelled: Callable[[], bool] | None 
         # words OCR guessed are read again on their own, as on a PDF scan page (a sure reading replaces the
         # guess); a plain scan is held by its mean confidence, not for each guessed word (a 150-dpi scan
         # has some on nearly every page)
-        page, _disputed = settle_weak_words(frame, ocr.ocr_image(frame, progress=cancelled))
+        page, _disputed = settle_weak_words(frame, ocr.ocr_image(frame, progress=cancelled, flatten=True))
         pages.append(page)
         if not page.readable:
             unreadable.append(i + 1)
@@ -183,7 +184,7 @@ def check_image(data: bytes, values: list[str], name: str = "output") -> list[st
     frames = _open_frames(data, name)
     hits = []
     for i, frame in enumerate(frames):
-        page = ocr.ocr_image(frame)
+        page = ocr.ocr_image(frame, flatten=True)
         for k in ocr.recognisable(values, page.text):
             hits.append(f"page {i + 1}: masked value #{k + 1} still readable by OCR")
     return hits

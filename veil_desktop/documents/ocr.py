@@ -469,20 +469,22 @@ def _squared(image, sx: float, sy: float):
 
 
 def ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool = True,
-              colour=None) -> OcrPage:
+              colour=None, flatten: bool = False) -> OcrPage:
     """OCR one page image (a PIL image). ``progress()`` returning True cancels (``OcrCancelled``).
     ``views``: parts of the page holding a colour stamp, dot-matrix print or comb boxes are read again in
     a view made for them (:func:`read_views`); pictures' own readings (``pictures.ocr_readings``) ask for
     them once, not in each of their readings. ``colour``: the page in its colours for those views, when
     ``image`` is a grey copy of it (default: ``image`` itself). Pixels that are not square (its resolution
     tag: :func:`pixel_stretch`) are read stretched square, as a viewer shows them; boxes come back in the
-    image's own pixels."""
+    image's own pixels. ``flatten``: a page read unsurely whose paper level varies strongly (a photo under
+    uneven light) is read divided by its paper level too (:func:`_flattened`; for images opened as
+    documents: pictures inside documents have readings of their own for that, ``pictures.ocr_readings``)."""
     sx, sy = pixel_stretch(image)
     if (sx, sy) != (1.0, 1.0):
         view = _squared(image, sx, sy)
         if view is not None:
             page = ocr_image(view, progress=progress, views=views,
-                             colour=None if colour is None else _squared(colour, sx, sy))
+                             colour=None if colour is None else _squared(colour, sx, sy), flatten=flatten)
             w, h = image.size
 
             def back(b):
@@ -492,11 +494,11 @@ def ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool 
                 page, boxes=[back(b) for b in page.boxes], width=w, height=h,
                 line_heights=[v / sy for v in page.line_heights],
                 disputes=tuple((back(b), n) for b, n in page.disputes))
-    return _ocr_image(image, progress=progress, views=views, colour=colour)
+    return _ocr_image(image, progress=progress, views=views, colour=colour, flatten=flatten)
 
 
 def _ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool = True,
-               colour=None) -> OcrPage:
+               colour=None, flatten: bool = False) -> OcrPage:
     from PIL import Image
 
     src_w, src_h = image.size
@@ -518,10 +520,51 @@ def _ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool
         again = _ocr_gray(api, big, factor * 2, src_w, src_h, cancelled)
         if again.confidence > page.confidence + 5:
             page = again
+    positive = gray is plain
+    if flatten and page.confidence < FLAT_BELOW_CONF:
+        flat = _flattened(gray)
+        if flat is not None:
+            # a photo under uneven light (a label on a cardboard box, a page in a lamp's cone): the global
+            # binarisation loses the print on the shaded side. Read the page divided by its paper level
+            # too; the reading with clearly more sure letters wins
+            cancelled()
+            again = _ocr_gray(api, flat, factor, src_w, src_h, cancelled)
+            if _sure_letters(again) >= FLAT_BETTER * _sure_letters(page) + 3:
+                page, gray, positive = again, flat, False
     if views:
-        page = read_views(api, (image if colour is None else colour) if gray is plain else None, gray, factor,
+        page = read_views(api, (image if colour is None else colour) if positive else None, gray, factor,
                           page, cancelled)
     return page
+
+
+#: a page read with less mean confidence than this whose paper level (``_paper_level``) spans at least
+#: FLAT_MIN_SPREAD grey levels (5th to 95th percentile: a scan's paper spans under 20) is read again divided
+#: by its paper level; that reading is kept when it has FLAT_BETTER times the sure letters (and 3 more)
+FLAT_BELOW_CONF = 85.0
+FLAT_MIN_SPREAD = 60
+FLAT_BETTER = 1.2
+
+
+def _flattened(gray):
+    """``gray`` divided by its paper level (paper white, print as dark as it is against the paper beside it),
+    or None when the paper level is even (spans under :data:`FLAT_MIN_SPREAD` levels)."""
+    import numpy as np
+    from PIL import Image
+
+    a = np.asarray(gray)
+    if min(a.shape) < 32:
+        return None
+    paper = _paper_level(a)
+    lo, hi = np.percentile(paper[::4, ::4], (5, 95))
+    if hi - lo < FLAT_MIN_SPREAD:
+        return None
+    return Image.fromarray(np.clip(a.astype(np.float32) * 255.0 / np.maximum(paper, 1.0), 0, 255).astype(np.uint8))
+
+
+def _sure_letters(page: OcrPage) -> int:
+    """Letters and digits ``page`` read with :data:`VIEW_CONFIDENCE` or more."""
+    confs = page.confidences
+    return sum(1 for k, ch in enumerate(page.text) if ch.isalnum() and k < len(confs) and confs[k] >= VIEW_CONFIDENCE)
 
 
 def ocr_plain(image, *, psm: int = PSM_SPARSE, local_threshold: bool = False) -> OcrPage:
