@@ -198,7 +198,8 @@ def label_photo() -> Image.Image:
     photo = Image.new("RGB", (1300, 860), (170, 132, 92))
     photo.paste(lab.rotate(2, expand=True, fillcolor=(170, 132, 92)), (150, 130))
     shade = np.linspace(0.66, 1.05, photo.width)[None, :, None] * np.linspace(0.9, 1.0, photo.height)[:, None, None]
-    photo = Image.fromarray(np.clip(np.asarray(photo) * shade, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.8))
+    photo = Image.fromarray(np.clip(np.asarray(photo) * shade, 0, 255).astype(np.uint8))
+    photo = photo.filter(ImageFilter.GaussianBlur(0.8))
     buf = io.BytesIO()
     photo.save(buf, "JPEG", quality=78)
     return Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
