@@ -455,7 +455,7 @@ def class2() -> list[tuple]:
              f'name="{xesc("주소-" + ADDR)}" engName="Address" paraPrIDRef="0" charPrIDRef="0" nextStyleIDRef="1" '
              'langID="1042" lockForm="0"/></hh:styles>')
     data = r3.hwpx([r2.hrun(PLAIN), sw, chart_ctrl, r2.hrun("끝.")], extra={"Chart/chart1.xml": hchart})
-    data = rezip(data, replace={"Contents/header.xml": r4.sub("</hh:refList>", "</hh:refList>" + style)})
+    data = rezip(data, replace={"Contents/header.xml": r4.sub("</hh:refList>", style + "</hh:refList>")})
     out.append(("2", "c", "c2_hwpx_switch_default_chart_part_style_name.hwpx", data,
                 ["RRN", "NAME", "PHONE", "ADDR"],
                 {"RRN": "hp:switch hp:default branch", "NAME": "chart part series name (c:tx strCache)",
