@@ -482,7 +482,6 @@ def mesh_shading(mask, x0: float, y_top: float, k: float, grey: int = 0, box=(59
     open_: dict[tuple[int, int], int] = {}
     for y in range(m.shape[0] + 1):
         row = m[y] if y < m.shape[0] else np.zeros(m.shape[1], dtype=bool)
-        runs, xs = set(), 0
         d = np.diff(np.concatenate(([0], row.astype(np.int8), [0])))
         starts, ends = np.where(d == 1)[0], np.where(d == -1)[0]
         runs = set(zip(starts.tolist(), ends.tolist()))
@@ -670,7 +669,6 @@ def class4() -> list[tuple]:
     moire = 0.82 + 0.18 * np.sin((xx * 0.013 + yy * 0.021)) * np.sin(xx * 0.0041 - yy * 0.0017)
     big = big * moire[..., None]
     shot = Image.fromarray(big.clip(0, 255).astype("uint8")).resize((1600, 700), Image.BILINEAR)
-    from PIL import ImageTransform  # noqa: F401
     w_, h_ = shot.size
     shot = shot.transform((w_, h_), Image.QUAD, (40, 30, 0, h_, w_, h_ - 20, w_ - 60, 0), Image.BICUBIC,
                           fillcolor=(20, 20, 24))
