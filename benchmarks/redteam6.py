@@ -66,6 +66,12 @@ batch CLI, no review): **7 of 15 published with a leak** (1c RGBA colour under a
 combo box items; 4a marker, 4b bleed-through, 4c thermal waybill; 5b look-alike digits / spelled e-mail /
 digit words; 5c Excel scientific numbers and dropped leading zero), 6 published clean, 2 held (1a, 5a), 0
 refused; **1 of 3 controls held** (6c, the meeting mail: its base64 decodes to Hangul).
+
+After the fixes (tuned on these very files, so this figure measures what was fixed), at 7d6edd3, 4 December
+19:15 UTC (``run /tmp/rt6b --base WORKTREE``): **0 of 15** published with a leak, 14 published clean, 1 held
+(1a), 0 refused; **0 of 3 controls held**. Fixes: 1c c4fee12, 2c 0fbce9c, 4a 1efc57d, 4b ebd21eb, 4c 5e5a33e,
+5a/6c 25cd09f (mail saved as .txt read as the decoded mail), 5b 13ab81f, 5c 06e0a59. The fresh measure is
+now the seventh batch (``benchmarks/redteam7.py``).
 """
 from __future__ import annotations
 
