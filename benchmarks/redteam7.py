@@ -64,7 +64,12 @@ attack_text_class, redteam2..6, redteam_pictures and redteam_pictures2:
     button, a signature by an office, a department combo box and a link; a JSON API response (\\u escapes)
     about public facilities.
 
-Measured once at <commit>, before anything was fixed: (not yet run)
+Measured once at d427bb0, before anything was fixed (``run /tmp/rt7 --base WORKTREE``, default detector, the
+batch CLI, no review; 4 December 19:20 UTC): **4 of 15 published with a leak** (2b: a phone stored reversed in
+w:bdo rtl, a name as InkML ink with no fallback; 4b: address, account and e-mail on a phone photo of an LCD;
+5b: JSON \u escapes; 5c: name and address typed in English keyboard mode, a phone typed with Shift held, the
+passport's M typed in Korean mode), 8 published clean, 3 held (1a, 1c, 3a), 0 refused; **1 of 3 controls
+held** (6a, the DOCX control).
 """
 from __future__ import annotations
 
