@@ -67,6 +67,13 @@ CASES = [
     ("환급은 국민 4821O5-O2-l73952 으로", "4821O5-O2-l73952", "482105-02-173952", "ACCOUNT"),
     ("계좌: 11O-482l-739512 입니다", "11O-482l-739512", "110-4821-739512", "ACCOUNT"),
     ("[고객] [오후 2:11] 공1ㅇ 48구1 칠395\n", "공1ㅇ 48구1 칠395", "010-4891-7395", "PHONE"),
+    # red team 7 5b/5c: JSON \u escapes in a text file; digits typed with Shift held; a passport's M typed in
+    # Korean mode (the ㅡ key)
+    ('{"tel":"\\u0030\\u0031\\u0030-\\u0034\\u0038\\u0032\\u0031-7395"}', "\\u0030\\u0031\\u0030-\\u0034\\u0038\\u0032\\u0031-7395",
+     "010-4821-7395", "PHONE"),
+    ('{"email":"minjun.kim\\u0040example.com"}', "minjun.kim\\u0040example.com", "minjun.kim@example.com", "EMAIL"),
+    ("[고객] 연락처는 )!)-$*@!-&#(% 입니다", ")!)-$*@!-&#(%", "010-4821-7395", "PHONE"),
+    ("여권번호는 ㅡ48217395 입니다", "ㅡ48217395", "M48217395", "PASSPORT"),
 ]
 
 
@@ -127,11 +134,27 @@ def test_entity_encoded_name_is_found_by_the_model(det):
     "주문번호 4821O5-O2-l73952 배송",                # letters in a number that no account word stands before
     "모델 SB-120-334455 부품 AB-1234-5678",
     "2025년 3월 1일 2층 5이상 사9 공1",             # digits and digit syllables mixed in prose: no number
+    "경로는 C:\\\\new\\\\u0041 입니다",                 # an escaped backslash before u0041: not an escape
+    "이번 회의의 check the title 항목을 봅니다",        # English words among English words: not Korean typed in English mode
+    "강조!!!!!!!!! 그리고 (^^) 웃음 $$$ 끝",            # Shift signs that are not a number
+    "ㅡ 12345678 개",                                   # ㅡ as a dash before a number (a space between)
 ])
 def test_ordinary_text_is_left_as_is(text):
     view = detection_view(text, spaced_digits=True)
     assert view.text == text
     assert not view.changed
+
+
+def test_korean_typed_in_english_mode_is_read_as_hangul(det):
+    """``qhdcofls`` is 봉채린 typed with the input method in English mode; ``xhlrPfh`` is 퇴계로 (P: Shift+p = ㅖ)."""
+    text = "[오전 9:02] 민원실: 신청인 성함과 주소 부탁드립니다\n[오전 9:03] 고객: dlaehdbs\n[오전 9:04] 고객: 주소는 춘천시 xhlrPfh 218\n"
+    view = detection_view(text)
+    assert "임도윤" in view.text and "퇴계로 218" in view.text
+    i = view.text.index("임도윤")
+    a, b = view.to_original(i, i + 3)
+    assert text[a:b] == "dlaehdbs"
+    masked = apply_replacements(text, Masker(lang="ko").plan(text, det.detect(text)))
+    assert "dlaehdbs" not in masked and "xhlrPfh" not in masked, masked
 
 
 def test_named_entities_decode_in_the_model_view_too():

@@ -481,6 +481,108 @@ def _entity_edits(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+#: JSON / JavaScript string escapes (RFC 8259 section 7: ``\uXXXX``, a surrogate pair for a character past
+#: U+FFFF) in a text file: an API response saved as text (red team 7 5b) holds every Hangul syllable, digit and
+#: ``@`` of a value as an escape. Read as the characters they stand for in both views (each maps back to its
+#: six or twelve characters); an escaped backslash (``\\u0041``: the text ``\u0041``) is not an escape.
+_JSON_ESCAPE = re.compile(r"\\u(?P<hi>[dD][89abAB][0-9A-Fa-f]{2})\\u(?P<lo>[dD][c-fC-F][0-9A-Fa-f]{2})"
+                          r"|\\u(?P<one>[0-9A-Fa-f]{4})")
+
+
+def _json_escape_edits(text: str) -> list[tuple[int, int, str]]:
+    if "\\u" not in text:
+        return []
+    out = []
+    for m in _JSON_ESCAPE.finditer(text):
+        k = m.start()
+        while k > 0 and text[k - 1] == "\\":
+            k -= 1
+        if (m.start() - k) % 2:
+            continue  # the backslash is itself escaped
+        if m.group("one") is not None:
+            cp = int(m.group("one"), 16)
+            if 0xD800 <= cp <= 0xDFFF or cp < 0x20:
+                continue  # a lone surrogate, a control character: left as written
+        else:
+            cp = 0x10000 + ((int(m.group("hi"), 16) - 0xD800) << 10) + (int(m.group("lo"), 16) - 0xDC00)
+        out.append((m.start(), m.end(), chr(cp)))
+    return out
+
+
+# -- keys typed with the keyboard in the wrong mode (red team 7 5c) -----------------------------------------
+#: the Korean standard (두벌식) layout: the Hangul letter of each Latin key, and of the shifted keys that have one
+DUBEOLSIK = dict(zip("qwertyuiopasdfghjklzxcvbnm", "ㅂㅈㄷㄱㅅㅛㅕㅑㅐㅔㅁㄴㅇㄹㅎㅗㅓㅏㅣㅋㅌㅊㅍㅠㅜㅡ"))
+DUBEOLSIK.update(zip("QWERTOP", "ㅃㅉㄸㄲㅆㅒㅖ"))
+#: a word of Latin letters standing alone (not part of an address, an identifier, a file name or a URL)
+_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9@._%+\-/:\\])[A-Za-z]{4,24}(?![A-Za-z0-9@_%+\-/\\]|\.[A-Za-z0-9])")
+
+
+def _ime_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
+    """``qhdcofls`` is ``봉채린`` typed with the input method left in English mode: a word of Latin letters that
+    the 두벌식 layout turns into whole Hangul syllables and nothing else (every key a letter, no letter left
+    over, 2+ syllables, not all capitals) is read as those syllables, each mapped back to its keys. English
+    words almost never compose so (their vowels are consonant keys: ``that`` -> ``솜ㅅ``); measured in the
+    commit that added it."""
+    if not _HAS_LATIN4.search(text) or not _HAS_HANGUL.search(text):
+        return []
+    out = []
+    for m in _LATIN_WORD.finditer(text):
+        w = m.group()
+        if len(w) < 5 or w.isupper() or any(c.isupper() and c not in "QWERTOP" for c in w):
+            continue
+        a, b = _line_at(text, m.start())
+        if not _HAS_HANGUL.search(text, a, b) or _LATIN_NEIGHBOUR.search(text[max(a, m.start() - 24):m.start()]) \
+                or _LATIN_NEIGHBOUR_AFTER.match(text, m.end(), min(b, m.end() + 24)):
+            continue  # a Latin word among Latin words is English (or a romanisation), not Korean typed in English mode
+        syl = _compose_jamo([DUBEOLSIK[c.lower()] if c.islower() else DUBEOLSIK[c] for c in w])
+        if len(syl) < 2 or not all("\uac00" <= c <= "\ud7a3" for c, _, _ in syl):
+            continue
+        rep = "".join(c for c, _, _ in syl)
+        where = [m.start() + a for _, a, _ in syl]
+        ends = [m.start() + b for _, _, b in syl]
+        out.append((m.start(), m.end(), rep, where, ends))
+    return out
+
+
+_HAS_LATIN4 = re.compile(r"[A-Za-z]{4}")
+_HAS_HANGUL = re.compile("[가-힣]")
+#: another Latin word on the line just before / after (``check the title``): English, not a mistyped word
+_LATIN_NEIGHBOUR = re.compile(r"[A-Za-z]{2,}[^A-Za-z가-힣\n]{0,3}$")
+_LATIN_NEIGHBOUR_AFTER = re.compile(r"[^A-Za-z가-힣\n]{0,3}[A-Za-z]{2,}")
+#: digits typed with Shift held (US layout: ``!@#$%^&*()`` for ``1234567890``): a run of those signs alone
+#: (hyphens between groups allowed) with the length of a phone or an RRN, rule view only
+_SHIFT_DIGIT = dict(zip("!@#$%^&*()", "1234567890"))
+_SHIFT_RUN = re.compile(r"(?<![\w!@#$%^&*()])[!@#$%^&*()]{2,8}(?:-[!@#$%^&*()]{3,8}){0,2}(?![\w!@#$%^&*()])")
+
+
+def _shift_digit_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
+    if "!" not in text and ")" not in text and "^" not in text:
+        return []
+    out = []
+    for m in _SHIFT_RUN.finditer(text):
+        run = m.group()
+        digits = "".join(_SHIFT_DIGIT.get(c, c) for c in run)
+        flat = digits.replace("-", "")
+        if not 9 <= len(flat) <= 13 or len(set(flat)) < 4:
+            continue  # ``!!!!!!!!!`` is emphasis, not a number
+        if not (flat.startswith("0") or len(flat) == 13):
+            continue  # a phone starts with its area code's 0; an RRN has 13 digits
+        out.append((m.start(), m.end(), digits, list(range(m.start(), m.end()))))
+    return out
+
+
+#: a passport number's letter typed with the input method in Korean mode (``ㅡ86288922``: M is the ㅡ key): read
+#: as the letter before 8 digits (Korean passports: M, S, R, G, D + 8 digits)
+_KOREAN_MODE_LETTER = re.compile(r"(?<![가-힣ㄱ-ㅣA-Za-z0-9])[ㅡㄴㄱㅎ](?=[0-9]{8}(?![0-9]))")
+_LETTER_OF_KEY = {"ㅡ": "M", "ㄴ": "S", "ㄱ": "R", "ㅎ": "G"}
+
+
+def _korean_mode_letter_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
+    if not any(c in text for c in _LETTER_OF_KEY):
+        return []
+    return [(m.start(), m.end(), _LETTER_OF_KEY[m.group()], [m.start()]) for m in _KOREAN_MODE_LETTER.finditer(text)]
+
+
 def _circled_table() -> dict[str, str]:
     ranges = [(0x2460, 0x249B), (0x24EA, 0x24FF), (0x2776, 0x2793), (0x3251, 0x325F), (0x32B1, 0x32BF)]
     table = {}
@@ -815,6 +917,8 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
 
     cur = TextView(text, text)
     cur = _apply(cur, _entity_edits(text))
+    cur = _apply(cur, _json_escape_edits(cur.text))
+    cur = _apply(cur, _ime_edits(cur.text))
     cur = _apply(cur, [(m.start(), m.end(), "") for m in _DOUBLED_QUOTE.finditer(cur.text)])
     cur = _apply(cur, layout.markup_edits(cur.text))
     if bidi:
@@ -831,6 +935,7 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
                                              + _ocr_digit_edits(cur.text) + _digit_word_edits(cur.text)
                                              + _homoglyph_edits(cur.text) + _hanja_digit_edits(cur.text)
                                              + _script_digit_edits(cur.text) + _braille_digit_edits(cur.text)
+                                             + _shift_digit_edits(cur.text) + _korean_mode_letter_edits(cur.text)
                                              + _spaced_label_edits(cur.text),
                                              key=lambda e: (e[0], e[1])), [(e[0], e[1]) for e in spoken]))
         base = cur.text
