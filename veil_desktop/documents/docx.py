@@ -242,10 +242,18 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
         depth = para_depth + 1 if is_para else para_depth
         cells = [c for c in el if isinstance(c.tag, str) and localname(c) in ("tc", "sdt", "customXml")] \
             if tag == _w + "tr" else []
+        # w:bdo (17.3.2.3, a bidirectional override: Word shows its runs' characters right to left) and w:dir
+        # (17.3.2.8, an embedding) are read as the Unicode controls they are (RLO/LRO, RLE/LRE ... PDF):
+        # the detection view and the review read the text in the order Word shows it (layout.bidi_edits)
+        control = _DIRECTION.get((tag, (el.get(_w + "val") or "").lower())) if not deleted else None
+        if control:
+            em.boilerplate(control)
         for child in el:
             walk(child, deleted, context, depth)
             if cells and child in cells and child is not cells[-1] and not deleted:
                 em.boilerplate(" | ")
+        if control:
+            em.boilerplate("\u202c")
         if not deleted:
             tails(el, False, False)
         if deleted:
@@ -276,6 +284,11 @@ def wml_walker(root: etree._Element, em: Emitter) -> None:
 
 _LAYOUT_NS = ("{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}",
               "{http://schemas.microsoft.com/office/word/2010/wordprocessingDrawing}")
+
+
+#: direction elements of WordprocessingML and the bidi control each stands for (closed by PDF, U+202C)
+_DIRECTION = {(_w + "bdo", "rtl"): "\u202e", (_w + "bdo", "ltr"): "\u202d",
+              (_w + "dir", "rtl"): "\u202b", (_w + "dir", "ltr"): "\u202a"}
 
 
 def _show_text(el, name: str, text: str) -> bool:
@@ -450,6 +463,21 @@ def _is_picture(data: bytes) -> bool:
     return sniff(data) is not None
 
 
+_INKML = b"http://www.w3.org/2003/InkML"
+
+
+def _is_ink(data: bytes) -> bool:
+    """An XML part whose root element is InkML (``<inkml:ink xmlns:inkml="http://www.w3.org/2003/InkML">``;
+    Word keeps ink behind a ``customXml`` relationship, content type ``application/inkml+xml``)."""
+    if not _looks_xml(data) or _INKML not in data[:4096]:
+        return False
+    try:
+        root = parse_xml(data, "ink")
+    except DocumentError:
+        return True                      # claims InkML and does not parse: removed all the same
+    return root.tag.startswith("{http://www.w3.org/2003/InkML}")
+
+
 def _package(members: list[Member]) -> tuple[dict[str, str], dict[str, str], str]:
     """``(kind per member, removal category per member, main part)``. Kinds: see ``_ORDER`` plus
     ``image`` and ``drop``; every XML member not reached through a known relationship is ``other``;
@@ -504,6 +532,13 @@ def _package(members: list[Member]) -> tuple[dict[str, str], dict[str, str], str
         if k not in ("image",) and not _looks_xml(m.data):
             remove[n] = "unknown binary parts"
             del kind[n]
+    for n, k in list(kind.items()):
+        m = by_name.get(n)
+        if m is not None and k != "body" and _is_ink(m.data):
+            # InkML (a w14:contentPart, Word's ink: handwriting, a signature) is strokes, not text: nothing
+            # reads it and a signature is personal data however it is written. Removed, with its
+            # relationship and the content part that shows it (scrub); the report names what went
+            remove[n] = "ink (handwriting, drawn strokes)"
     for n in remove:
         kind.pop(n, None)
     if main and main in remove:
@@ -687,6 +722,10 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                             del el.attrib[a]      # the link goes, its text stays
                     elif parent is not None:
                         _remove_keep_tail(el)
+            for el in list(root.iter("{%s}AlternateContent" % MC)):
+                # an mc:AlternateContent left with nothing to show (its w14:contentPart removed above): goes
+                if not any(isinstance(c.tag, str) for alt in el for c in alt):
+                    _remove_keep_tail(el)
             m = _rewrite(m, root)
         k = kind.get(m.name)
         if k == "meta_core":
