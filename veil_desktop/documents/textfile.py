@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import re
 from pathlib import Path
 
 from ..masking import Replacement, apply_replacements
@@ -51,6 +52,36 @@ def _utf16_by_nuls(data: bytes) -> str | None:
     return None
 
 
+#: UTF-7 (RFC 2152): its byte-order mark (``+/v8``, ``+/v9``, ``+/v+``, ``+/v/``), or ASCII text whose shifted
+#: blocks (``+wuDMrcd4-``) decode to Hangul: every byte of the text is ASCII, so strict UTF-8 decodes it and the
+#: detector would read base64 (red team 7 5a: a memo whose every value was in such blocks)
+_UTF7_BOM = re.compile(rb"\A\+/v[89+/]")
+_UTF7_BLOCK = re.compile(rb"(?<![A-Za-z0-9+/])\+[A-Za-z0-9+/]{3,}-?")
+
+
+def _looks_utf7(data: bytes) -> bool:
+    if _UTF7_BOM.match(data):
+        return True
+    head = data[:1_000_000]
+    if not head.isascii() or b"+" not in head:
+        return False
+    blocks = _UTF7_BLOCK.findall(head)
+    if len(blocks) < 3:
+        return False
+    hangul = other = 0
+    for b in blocks[:2000]:
+        try:
+            t = b.decode("utf-7")
+        except UnicodeDecodeError:
+            return False
+        for c in t:
+            if "\uac00" <= c <= "\ud7a3":
+                hangul += 1
+            elif not c.isascii():
+                other += 1
+    return hangul >= 6 and hangul >= 4 * other
+
+
 def decode_bytes(data: bytes, encoding: str | None = None) -> tuple[str, str, bool]:
     """Decode ``data``; returns ``(text, codec, had_bom)``. Raises ``DocumentError`` if impossible."""
     if encoding:
@@ -75,6 +106,13 @@ def decode_bytes(data: bytes, encoding: str | None = None) -> tuple[str, str, bo
         except UnicodeDecodeError:
             raise DocumentError(f"The file starts with a {enc} byte-order mark but is not valid {enc}; "
                                 "open it in a text editor, save it again as UTF-8, and try again.") from None
+    if _looks_utf7(data):
+        try:
+            text = data.decode("utf-7")
+            return text[1:] if text.startswith("\ufeff") else text, "utf-7", text.startswith("\ufeff")
+        except UnicodeDecodeError:
+            raise DocumentError("The file looks like UTF-7 but is not valid UTF-7; open it in a text editor, "
+                                "save it again as UTF-8, and try again.") from None
     try:
         return data.decode("utf-8"), "utf-8", False
     except UnicodeDecodeError:
@@ -130,13 +168,17 @@ def read_text_file(path: Path, data: bytes, fmt: str, encoding: str | None = Non
             except mail.MailError:
                 held = (Unreadable(where="mail", reason="encoded_text", caption=_MAIL_HELD[0],
                                    caption_en=_MAIL_HELD[1]),)
+    notes: tuple[str, ...] = ()
+    if codec == "utf-7":  # written back as UTF-8: UTF-7 is a hazard (RFC 2152 is obsolete; browsers dropped it)
+        codec, bom = "utf-8", False
+        notes = ("Read as UTF-7 (its shifted blocks decode to Hangul); the export is written as UTF-8.",)
     text = raw if newline in (None, "\n") else raw.replace(newline, "\n")
     segs = (Segment(0, len(text), "", 0),) if text else ()
     parts = (Part("본문", 0, len(text), path.name),) if text else ()
     from .encoded import encoded_text   # base64 that decodes to text: needs review (red team)
     return Document(path=path, format=fmt, text=text, parts=parts, segments=segs,
                     sha256=hashlib.sha256(data).hexdigest(), size=len(data), encoding=codec,
-                    newline=newline, bom=bom, unreadable=held + tuple(encoded_text(text)))
+                    newline=newline, bom=bom, notes=notes, unreadable=held + tuple(encoded_text(text)))
 
 
 _MAIL_HELD = ("메일 형식이지만 정확히 해독할 수 없습니다(손상·알 수 없는 인코딩): 직접 확인하세요",

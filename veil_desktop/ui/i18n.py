@@ -692,6 +692,17 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "doc_error.hwp_drm": ("DRM 또는 인증서로 보호된 HWP 문서는 읽을 수 없습니다.",
                           "The HWP document is DRM- or certificate-protected; it cannot be read."),
     "doc_error.hwp_damaged": ("HWP 파일이 손상되었습니다.", "The HWP file is damaged."),
+    "doc_error.text_encoding": ("이 파일의 글자 인코딩을 알 수 없습니다(바이너리 파일이거나 UTF-8과 CP949가 섞여 있음). 텍스트 "
+                                "편집기에서 UTF-8로 다시 저장한 뒤 여십시오.",
+                                "Could not determine the text encoding of this file (binary, or UTF-8 and CP949 "
+                                "mixed); save it again as UTF-8 in a text editor and try again."),
+    "doc_error.bom": ("이 파일은 {enc} 바이트 순서 표시로 시작하지만 올바른 {enc}가 아닙니다. 텍스트 편집기에서 UTF-8로 다시 "
+                      "저장한 뒤 여십시오.",
+                      "The file starts with a {enc} byte-order mark but is not valid {enc}; save it again as UTF-8 "
+                      "in a text editor and try again."),
+    "doc_error.utf7": ("이 파일은 UTF-7처럼 보이지만 올바른 UTF-7이 아닙니다. 텍스트 편집기에서 UTF-8로 다시 저장한 뒤 여십시오.",
+                       "The file looks like UTF-7 but is not valid UTF-7; save it again as UTF-8 in a text editor "
+                       "and try again."),
     "doc_error.not_mail": ("{name} 파일은 메일이 아닙니다: 메일 헤더(보낸 사람, 받는 사람, 제목 ...)로 시작하지 않습니다. 아무것도 "
                            "읽지 않았습니다. 일반 텍스트라면 TXT 파일로 저장해 여십시오.",
                            "{name} is not an e-mail: it does not start with mail headers (From:, To:, Subject:, ...). "
@@ -843,6 +854,9 @@ _DOC_ERRORS = (    # (pattern over the core's English DocumentError message, cat
     (r"^The HWP document is DRM", "doc_error.hwp_drm"),
     (r"^The HWP (?:file is damaged|stream .+ is damaged|section stream is truncated|record stream is truncated)",
      "doc_error.hwp_damaged"),
+    (r"^Could not determine the text encoding of this file", "doc_error.text_encoding"),
+    (r"^The file starts with a (?P<enc>\S+) byte-order mark but is not valid", "doc_error.bom"),
+    (r"^The file looks like UTF-7 but is not valid UTF-7", "doc_error.utf7"),
     (r"^(?P<name>.+) is not an e-mail: it does not start with mail headers", "doc_error.not_mail"),
     (r"^(?P<name>.+) looks like an e-mail but cannot be decoded exactly \((?P<reason>.*)\); it was not read",
      "doc_error.mail_undecodable"),
