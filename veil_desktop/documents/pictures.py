@@ -1248,6 +1248,30 @@ def pictures_with_text(members: Iterable, removed: Iterable[str] = ()) -> list[U
     return review_pictures(list(members), removed, PicturePolicy.REVIEW, reviewable=False).unreadable
 
 
+def _emf_walk(data, aligned: bool) -> tuple[list[tuple[int, int, int]], bool]:
+    """The records of an EMF as ``(offset, type, size)`` and whether the walk ended on its EOF record.
+    MS-EMF: every record's size MUST be a multiple of 4; some writers leave a header with its description
+    unpadded (154 bytes) and the next record right after it. A player may step by the size as written
+    (``aligned`` False) or round it up to 4 (True): both walks are read, and a walk that stops on a record
+    that does not fit ends there (what a player draws up to that record is among the records returned)."""
+    n = len(data)
+    out: list[tuple[int, int, int]] = []
+    pos = 0
+    while pos + 8 <= n:
+        typ, size = struct.unpack_from("<II", data, pos)
+        if size < 8 or pos + size > n:
+            return out, False
+        out.append((pos, typ, size))
+        if typ == 14:            # EMR_EOF
+            return out, True
+        pos += (size + 3) & ~3 if aligned else size
+    return out, False
+
+
+def _is_emf(data) -> bool:
+    return len(data) >= 44 and struct.unpack_from("<I", data, 0)[0] == 1 and bytes(data[40:44]) == b" EMF"
+
+
 def rebuild_metafile(data: bytes) -> bytes | None:
     """An EMF/WMF (EMZ/WMZ) without the bytes no renderer draws: the EMF header's description (application
     and picture name), the payload of every comment record (``EMR_COMMENT`` other than ``EMF+`` records,
@@ -1268,22 +1292,27 @@ def rebuild_metafile(data: bytes) -> bytes | None:
         return None if clean is None else gzip.compress(clean, mtime=0)
     buf = bytearray(data)
     n = len(buf)
-    if n >= 44 and struct.unpack_from("<I", buf, 0)[0] == 1 and buf[40:44] == b" EMF":
-        pos = 0
-        while pos + 8 <= n:
-            typ, size = struct.unpack_from("<II", buf, pos)
-            if size < 8 or size % 4 or pos + size > n:
-                return None
+    if _is_emf(buf):
+        records, ended = _emf_walk(buf, aligned=False)
+        if not ended:
+            return None
+        out = bytearray()
+        for pos, typ, size in records:
+            rec = bytearray(buf[pos:pos + size])
             if typ == 1 and size >= 68:     # EMR_HEADER: nDescription, offDescription at 60
-                n_desc, off_desc = struct.unpack_from("<II", buf, pos + 60)
+                n_desc, off_desc = struct.unpack_from("<II", rec, 60)
                 if n_desc and 0 < off_desc and off_desc + 2 * n_desc <= size:
-                    buf[pos + off_desc:pos + off_desc + 2 * n_desc] = bytes(2 * n_desc)
-            elif typ == _EMF_COMMENT and size >= 12 and bytes(buf[pos + 12:pos + 16]) != b"EMF+":
-                buf[pos + 12:pos + size] = bytes(size - 12)
-            elif typ == 14:      # EMR_EOF
-                return bytes(buf[:pos + size])
-            pos += size
-        return None
+                    rec[off_desc:off_desc + 2 * n_desc] = bytes(2 * n_desc)
+            elif typ == _EMF_COMMENT and size >= 12 and bytes(rec[12:16]) != b"EMF+":
+                rec[12:] = bytes(size - 12)
+            if size % 4:
+                # written unpadded (against MS-EMF): rebuilt padded, so that every player reads one chain
+                rec += bytes(-size % 4)
+                struct.pack_into("<I", rec, 4, len(rec))
+            out += rec
+        if len(out) != records[-1][0] + records[-1][2]:
+            struct.pack_into("<I", out, 48, len(out))     # EMR_HEADER nBytes: the file's size
+        return bytes(out)
     pos = 22 if buf[:4] == b"\xd7\xcd\xc6\x9a" else 0
     if n < pos + 18 or struct.unpack_from("<H", buf, pos + 2)[0] != 9:
         return None
@@ -1314,20 +1343,18 @@ def metafile_text(data: bytes) -> bool | None:
         except zlib.error:
             return None
     n = len(data)
-    if n >= 44 and struct.unpack_from("<I", data, 0)[0] == 1 and data[40:44] == b" EMF":
-        pos = 0
-        while pos + 8 <= n:
-            typ, size = struct.unpack_from("<II", data, pos)
-            if size < 8 or size % 4 or pos + size > n:
-                return None
-            if typ in _EMF_TEXT:
-                return True
-            if typ == _EMF_COMMENT and b"EMF+" in data[pos + 8:pos + min(size, 24)]:
-                return True
-            if typ == 14:        # EMR_EOF
-                return False
-            pos += size
-        return None
+    if _is_emf(data):
+        exact, ended = _emf_walk(data, aligned=False)
+        walks = [exact]
+        if any(size % 4 for _p, _t, size in exact):
+            walks.append(_emf_walk(data, aligned=True)[0])   # a player that rounds sizes up reads these
+        for records in walks:
+            for pos, typ, size in records:
+                if typ in _EMF_TEXT:
+                    return True
+                if typ == _EMF_COMMENT and b"EMF+" in data[pos + 8:pos + min(size, 24)]:
+                    return True
+        return False if ended else None
     pos = 22 if data[:4] == b"\xd7\xcd\xc6\x9a" else 0      # placeable header
     if n < pos + 18:
         return None
