@@ -65,10 +65,13 @@ attack_text_class, redteam2..6, redteam_pictures and redteam_pictures2:
     about public facilities.
 
 Measured once at d427bb0, before anything was fixed (``run /tmp/rt7 --base WORKTREE``, default detector, the
-batch CLI, no review; 4 December 19:20 UTC): **4 of 15 published with a leak** (2b: a phone stored reversed in
+batch CLI, no review; 4 December 19:20 UTC): **5 of 15 published with a leak** (5a: the name left in a UTF-7
+block -- the oracle first said 4 of 15: its UTF-7 view decoded strictly and read nothing of an output whose
+masks broke a block; found by reading the output by hand, the view fixed to decode as a viewer does and the
+same outputs judged again; 2b: a phone stored reversed in
 w:bdo rtl, a name as InkML ink with no fallback; 4b: address, account and e-mail on a phone photo of an LCD;
-5b: JSON \u escapes; 5c: name and address typed in English keyboard mode, a phone typed with Shift held, the
-passport's M typed in Korean mode), 8 published clean, 3 held (1a, 1c, 3a), 0 refused; **1 of 3 controls
+5b: JSON backslash-u escapes; 5c: name and address typed in English keyboard mode, a phone typed with Shift held, the
+passport's M typed in Korean mode), 7 published clean, 3 held (1a, 1c, 3a), 0 refused; **1 of 3 controls
 held** (6a, the DOCX control).
 """
 from __future__ import annotations
