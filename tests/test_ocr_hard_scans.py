@@ -217,3 +217,67 @@ def test_a_label_photo_under_uneven_light_is_read_and_burned(tmp_path, detector)
     out = Image.open(tmp_path / "label.masked.jpg")
     assert leaked(read_back(out), NAME, (PHONE,)) == []
     assert "운송장" in re.sub(r"\s+", "", read_back(out))     # the rest of the label is kept
+
+
+# -- red team 7 4b: a phone photo of an LCD screen ----------------------------------------------------------
+ADDR = "경상북도 안동시 경동로 614"
+
+
+def lcd_photo() -> Image.Image:
+    """A phone photo of a form on an LCD: the screen drawn at 3 device pixels per pixel with RGB sub-pixel
+    stripes (one channel lit per column), diagonal moiré bands, shrunk to the phone's pixels (the stripes
+    alias to about 5 px), a perspective tilt with the dark bezel in the corners, vignetting, a JPEG. Grey
+    paper under 110: the page is taken for a negative."""
+    import io
+
+    scr = Image.new("RGB", (1200, 520), (248, 248, 248))
+    d = ImageDraw.Draw(scr)
+    d.rectangle((0, 0, 1200, 56), fill=(30, 80, 150))
+    d.text((18, 10), "고객 정보 조회 화면", fill="white", font=font(30))
+    for i, t in enumerate((f"전자우편  {EMAIL}", f"환불 계좌  {ACCOUNT}", f"주소  {ADDR}")):
+        d.text((36, 100 + 130 * i), t, fill=(12, 12, 12), font=font(46))
+    big = np.asarray(scr.resize((3600, 1560), Image.NEAREST), dtype=np.float32)
+    stripes = np.zeros((1, 3600, 3), dtype=np.float32)
+    for c in range(3):
+        stripes[0, c::3, c] = 1.0
+    big = big * (0.35 + 0.65 * stripes)
+    yy, xx = np.mgrid[0:1560, 0:3600]
+    big = big * (0.8 + 0.2 * np.sin(xx * 0.011 + yy * 0.019) * np.sin(xx * 0.005 - yy * 0.002))[..., None]
+    shot = Image.fromarray(big.clip(0, 255).astype(np.uint8)).resize((1500, 650), Image.BILINEAR)
+    w, h = shot.size
+    shot = shot.transform((w, h), Image.QUAD, (30, 24, 0, h, w, h - 16, w - 50, 0), Image.BICUBIC,
+                          fillcolor=(18, 18, 22))
+    vign = 1 - 0.35 * (np.linspace(-1, 1, w)[None, :] ** 2 + np.linspace(-1, 1, h)[:, None] ** 2)
+    shot = Image.fromarray((np.asarray(shot, dtype=np.float32) * vign[..., None] * 1.2).clip(0, 255).astype(np.uint8))
+    buf = io.BytesIO()
+    shot.save(buf, "JPEG", quality=82)
+    return Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+
+
+def lcd_leaks(text: str) -> list[str]:
+    """4 digits of the account in a row, or a piece of the e-mail or the address."""
+    flat = re.sub(r"\s+", "", text)
+    return leaked(text, None, (ACCOUNT,)) + [p for p in ("sunny", "seo@", "example.com", "경동로", "안동시")
+                                             if p in flat]
+
+
+def test_a_screen_is_found_only_on_the_lcd_photo():
+    flat = ocr._flattened(lcd_photo().convert("L"))
+    assert flat is not None and 4.5 < (ocr._screen_period(flat) or 0) < 6
+    for img in (label_photo(), marker_form(), bleed_page()):          # photos and scans without a screen
+        flat = ocr._flattened(img.convert("L"))
+        assert flat is None or ocr._screen_period(flat) is None
+
+
+def test_a_phone_photo_of_an_lcd_is_read_and_burned(tmp_path, detector):
+    assert lcd_leaks(ocr.ocr_image(lcd_photo()).text) == []            # read as any page: lost
+    page = ocr.ocr_image(lcd_photo(), flatten=True)                      # as an image document
+    flat = re.sub(r"\s+", "", page.text)
+    assert EMAIL in flat and ACCOUNT in flat and ADDR.replace(" ", "") in flat, page.text
+    src = tmp_path / "lcd.jpg"
+    lcd_photo().save(src, quality=95)
+    doc, written = redact(detector, src, tmp_path / "lcd.masked.jpg")
+    assert written and doc.unreadable == ()
+    out = Image.open(tmp_path / "lcd.masked.jpg")
+    assert lcd_leaks(read_back(out)) == []
+    assert "주소" in re.sub(r"\s+", "", read_back(out))      # a label is kept

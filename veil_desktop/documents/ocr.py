@@ -522,15 +522,24 @@ def _ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool
             page = again
     positive = gray is plain
     if flatten and page.confidence < FLAT_BELOW_CONF:
-        flat = _flattened(gray)
-        if flat is not None:
-            # a photo under uneven light (a label on a cardboard box, a page in a lamp's cone): the global
-            # binarisation loses the print on the shaded side. Read the page divided by its paper level
-            # too; the reading with clearly more sure letters wins
-            cancelled()
-            again = _ocr_gray(api, flat, factor, src_w, src_h, cancelled)
-            if _sure_letters(again) >= FLAT_BETTER * _sure_letters(page) + 3:
-                page, gray, positive = again, flat, False
+        # a photo under uneven light (a label on a cardboard box, a page in a lamp's cone): the global
+        # binarisation loses the print on the shaded side. Read the page divided by its paper level
+        # too; the reading with clearly more sure letters wins. A dim photo taken for a negative (a phone
+        # photo of a screen: grey paper under 110 with black type, vignetted corners) is flattened as it
+        # is too, not only inverted; a photo of a screen (its sub-pixel stripes: ``_screen_period``) is
+        # read low-passed at the stripes' period as well. Of the views with enough sure letters, the one
+        # with the most sure letters times its mean confidence wins (an LCD photo flattened: 39 letters at
+        # conf 70 with the header's garbage; low-passed too: 38 at conf 90, every value whole)
+        need, best, score = FLAT_BETTER * _sure_letters(page) + 3, None, 0.0
+        for base in ([gray] if positive else [gray, plain]):
+            for view in _flat_views(base):
+                cancelled()
+                again = _ocr_gray(api, view, factor, src_w, src_h, cancelled)
+                n = _sure_letters(again)
+                if n >= need and n * again.confidence > score:
+                    best, score = (again, view), n * again.confidence
+        if best is not None:
+            page, gray, positive = best[0], best[1], False
     if views:
         page = read_views(api, (image if colour is None else colour) if positive else None, gray, factor,
                           page, cancelled)
@@ -559,6 +568,66 @@ def _flattened(gray):
     if hi - lo < FLAT_MIN_SPREAD:
         return None
     return Image.fromarray(np.clip(a.astype(np.float32) * 255.0 / np.maximum(paper, 1.0), 0, 255).astype(np.uint8))
+
+
+def _flat_views(gray) -> list:
+    """The flattened views of ``gray`` to read (:func:`_flattened`): none on even paper; on a photo of a
+    screen (:func:`_screen_period`) the page low-passed at the stripes' period and flattened, then as it is."""
+    from PIL import ImageFilter
+
+    flat = _flattened(gray)
+    if flat is None:
+        return []
+    period = _screen_period(flat)
+    if period is None:
+        return [flat]
+    soft = _flattened(gray.filter(ImageFilter.GaussianBlur(period * SCREEN_SIGMA)))
+    return [v for v in (soft, flat) if v is not None]
+
+
+#: a photo of a screen: in the paper of its flattened page (well away from ink), the column or row profile of
+#: what a Gaussian blur (radius 2) takes out has SCREEN_SHARE of its power in periods 2-10 px within two bins of
+#: one period, at least SCREEN_MIN_RMS grey levels strong, that is not JPEG's 8 × 8 grid (4 or 8 px). Paper
+#: scanned or photographed has grain, not a period (shares 0.04-0.14 on red teams 6-7's scans; an LCD photo's
+#: stripes 0.24 at 5 px). The page is then blurred with sigma SCREEN_SIGMA × the period before flattening.
+SCREEN_SHARE = 0.2
+SCREEN_MIN_RMS = 0.5
+SCREEN_SIGMA = 0.4
+
+
+def _screen_period(flat) -> float | None:
+    """The period (px) of a screen's sub-pixel stripes or moiré in the flattened grey page ``flat``, or None."""
+    import numpy as np
+    from PIL import ImageFilter
+
+    from . import ink
+
+    a = np.asarray(flat, dtype=np.float32)
+    if min(a.shape) < 64:
+        return None
+    near = ink.dilate(ink.dilate(ink.dilate(a < 150)))
+    ok = ~near
+    r = np.where(ok, a - np.asarray(flat.filter(ImageFilter.GaussianBlur(2)), dtype=np.float32), 0)
+    found = None
+    for ax in (0, 1):
+        n = ok.sum(ax)
+        prof = (r.sum(ax) / np.maximum(n, 1))[n > 0.2 * ok.shape[ax]]
+        if len(prof) < 64:
+            continue
+        prof = prof - prof.mean()
+        f = np.abs(np.fft.rfft(prof * np.hanning(len(prof)))) ** 2
+        fr = np.fft.rfftfreq(len(prof))
+        band = (fr >= 0.1) & (fr <= 0.5)
+        total = float(f[band].sum())
+        if total <= 0:
+            continue
+        i = int(np.argmax(np.where(band, f, 0)))
+        share = float(f[max(i - 2, 0):i + 3].sum()) / total
+        period = 1.0 / float(fr[i])
+        rms = float(np.sqrt((prof ** 2).mean()))
+        if share >= SCREEN_SHARE and rms >= SCREEN_MIN_RMS and min(abs(period - 4), abs(period - 8)) > 0.3:
+            found = max(found or 0.0, period)
+    return found
 
 
 def _sure_letters(page: OcrPage) -> int:
