@@ -223,11 +223,11 @@ def test_a_label_photo_under_uneven_light_is_read_and_burned(tmp_path, detector)
 ADDR = "경상북도 안동시 경동로 614"
 
 
-def lcd_photo() -> Image.Image:
+def lcd_photo(px: int = 46) -> Image.Image:
     """A phone photo of a form on an LCD: the screen drawn at 3 device pixels per pixel with RGB sub-pixel
     stripes (one channel lit per column), diagonal moiré bands, shrunk to the phone's pixels (the stripes
     alias to about 5 px), a perspective tilt with the dark bezel in the corners, vignetting, a JPEG. Grey
-    paper under 110: the page is taken for a negative."""
+    paper under 110: the page is taken for a negative. ``px``: the type's height on the screen."""
     import io
 
     scr = Image.new("RGB", (1200, 520), (248, 248, 248))
@@ -235,7 +235,7 @@ def lcd_photo() -> Image.Image:
     d.rectangle((0, 0, 1200, 56), fill=(30, 80, 150))
     d.text((18, 10), "고객 정보 조회 화면", fill="white", font=font(30))
     for i, t in enumerate((f"전자우편  {EMAIL}", f"환불 계좌  {ACCOUNT}", f"주소  {ADDR}")):
-        d.text((36, 100 + 130 * i), t, fill=(12, 12, 12), font=font(46))
+        d.text((36, 100 + 130 * i), t, fill=(12, 12, 12), font=font(px))
     big = np.asarray(scr.resize((3600, 1560), Image.NEAREST), dtype=np.float32)
     stripes = np.zeros((1, 3600, 3), dtype=np.float32)
     for c in range(3):
@@ -281,3 +281,15 @@ def test_a_phone_photo_of_an_lcd_is_read_and_burned(tmp_path, detector):
     out = Image.open(tmp_path / "lcd.masked.jpg")
     assert lcd_leaks(read_back(out)) == []
     assert "주소" in re.sub(r"\s+", "", read_back(out))      # a label is kept
+
+
+def test_an_lcd_photo_read_unsurely_is_held(tmp_path, monkeypatch):
+    """Type a third smaller on the same screen: the best reading is conf 45 (garbage around the account);
+    a photo of a screen read under SCREEN_HOLD_CONF is held, not published."""
+    src = tmp_path / "lcd_small.png"                          # the JPEG's pixels as they are
+    lcd_photo(16).save(src)
+    page = ocr.ocr_image(Image.open(src), flatten=True)
+    assert page.confidence < ocr.SCREEN_HOLD_CONF and not page.readable, (page.confidence, page.disputed)
+    assert open_document(src).unreadable != ()
+    monkeypatch.setattr(ocr, "SCREEN_HOLD_CONF", 0.0)         # without the rule the page passed as read
+    assert ocr.ocr_image(Image.open(src), flatten=True).readable

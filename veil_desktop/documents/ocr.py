@@ -521,6 +521,7 @@ def _ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool
         if again.confidence > page.confidence + 5:
             page = again
     positive = gray is plain
+    screen = False
     if flatten and page.confidence < FLAT_BELOW_CONF:
         # a photo under uneven light (a label on a cardboard box, a page in a lamp's cone): the global
         # binarisation loses the print on the shaded side. Read the page divided by its paper level
@@ -532,7 +533,9 @@ def _ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool
         # conf 70 with the header's garbage; low-passed too: 38 at conf 90, every value whole)
         need, best, score = FLAT_BETTER * _sure_letters(page) + 3, None, 0.0
         for base in ([gray] if positive else [gray, plain]):
-            for view in _flat_views(base):
+            views_, found = _flat_views(base)
+            screen = screen or found
+            for view in views_:
                 cancelled()
                 again = _ocr_gray(api, view, factor, src_w, src_h, cancelled)
                 n = _sure_letters(again)
@@ -543,6 +546,12 @@ def _ocr_image(image, *, progress: Callable[[], bool] | None = None, views: bool
     if views:
         page = read_views(api, (image if colour is None else colour) if positive else None, gray, factor,
                           page, cancelled)
+    if screen and page.confidence < SCREEN_HOLD_CONF:
+        # a photo of a screen none of whose readings is sure: what it shows is not known (default deny);
+        # its unsure letters are disputed, which holds the page (``OcrPage.readable``)
+        unsure = sum(1 for k, ch in enumerate(page.text) if ch.isalnum()
+                     and (k >= len(page.confidences) or page.confidences[k] < VIEW_CONFIDENCE))
+        page = dataclasses.replace(page, disputed=page.disputed + max(unsure, VIEW_MAX_DISPUTED + 1))
     return page
 
 
@@ -570,19 +579,20 @@ def _flattened(gray):
     return Image.fromarray(np.clip(a.astype(np.float32) * 255.0 / np.maximum(paper, 1.0), 0, 255).astype(np.uint8))
 
 
-def _flat_views(gray) -> list:
-    """The flattened views of ``gray`` to read (:func:`_flattened`): none on even paper; on a photo of a
-    screen (:func:`_screen_period`) the page low-passed at the stripes' period and flattened, then as it is."""
+def _flat_views(gray) -> tuple[list, bool]:
+    """``(views, screen)``: the flattened views of ``gray`` to read (:func:`_flattened`): none on even paper;
+    on a photo of a screen (:func:`_screen_period`: ``screen``) the page low-passed at the stripes' period
+    and flattened, then as it is."""
     from PIL import ImageFilter
 
     flat = _flattened(gray)
     if flat is None:
-        return []
+        return [], False
     period = _screen_period(flat)
     if period is None:
-        return [flat]
+        return [flat], False
     soft = _flattened(gray.filter(ImageFilter.GaussianBlur(period * SCREEN_SIGMA)))
-    return [v for v in (soft, flat) if v is not None]
+    return [v for v in (soft, flat) if v is not None], True
 
 
 #: a photo of a screen: in the paper of its flattened page (well away from ink), the column or row profile of
@@ -593,6 +603,8 @@ def _flat_views(gray) -> list:
 SCREEN_SHARE = 0.2
 SCREEN_MIN_RMS = 0.5
 SCREEN_SIGMA = 0.4
+#: a photo of a screen whose kept reading has less mean confidence than this is held for review
+SCREEN_HOLD_CONF = 60.0
 
 
 def _screen_period(flat) -> float | None:
