@@ -92,3 +92,35 @@ def test_docx_with_unpadded_emf_chart_picture_is_published(tmp_path):
         emf = [z.read(n) for n in z.namelist() if n.endswith(".emf")]
     assert len(emf) == 1
     assert struct.unpack_from("<I", emf[0], 4)[0] == 156 and pictures.metafile_text(emf[0]) is False
+
+
+def outline_emf(n_points: int, padded: bool) -> bytes:
+    """Glyph-like outlines: one EMR_POLYPOLYGON16 of ``n_points`` points (no text record)."""
+    pts = [(10 + (i * 7) % 180, 10 + (i * 13) % 90) for i in range(n_points)]
+    body = struct.pack("<4iII", 0, 0, 200, 100, 1, n_points) + struct.pack("<I", n_points)
+    body += b"".join(struct.pack("<hh", x, y) for x, y in pts)
+    rec = struct.pack("<II", 91, 8 + len(body)) + body
+    rec += bytes(-len(rec) % 4)
+    rec = rec[:4] + struct.pack("<I", len(rec)) + rec[8:]
+    recs = [rec, eof()]
+    h = header(0, 3)
+    if padded:
+        h += b"\0\0"
+        h = h[:4] + struct.pack("<I", len(h)) + h[8:]
+    data = h + b"".join(recs)
+    return data[:48] + struct.pack("<I", len(data)) + data[52:]
+
+
+def test_outlines_that_may_be_letters_hold_the_picture(tmp_path):
+    for padded in (True, False):
+        emf = outline_emf(400, padded)
+        assert pictures.metafile_text(emf) is False and pictures.metafile_outlines(emf)
+        assert not pictures.metafile_outlines(unpadded_emf())         # 4 points: a frame, not letters
+        pic = ('<w:p><w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" style="width:200pt;'
+               'height:84pt"><v:imagedata r:id="rIdE"/></v:shape></w:pict></w:r></w:p>')
+        src = make_docx(tmp_path / f"o{padded}.docx", para("안내") + pic,
+                        doc_rels=[("rIdE", "image", "media/image1.emf")],
+                        parts={"word/media/image1.emf": emf})
+        doc = open_document(src)
+        assert [u.where for u in doc.unreadable] == ["picture 1"], doc.unreadable
+        assert "outlines" in doc.unreadable[0].caption_en

@@ -485,6 +485,8 @@ _WHY = {
               "holds text that runs on into the next picture (a value may be split between the two)"),
     "unsure": ("그림 속 글자를 확실히 읽지 못해 가릴 수 없습니다", "holds text OCR cannot read surely enough to mask"),
     "undecodable": ("그림을 열 수 없어 글자를 확인하지 못했습니다", "could not be decoded to check for text"),
+    "outlines": ("글자 모양일 수 있는 윤곽선(벡터 도형)을 그려 글자를 읽거나 가릴 수 없습니다",
+                 "draws vector outlines that may be letters (glyphs drawn as shapes), which cannot be read or masked"),
     "unchecked": ("글자가 있는지 확인하지 못했습니다", "not checked for text"),
     "aspect": ("문서가 그림을 원래 가로세로 비율과 크게 다르게 표시해 글자를 확인하지 못했습니다",
                "is shown at an aspect ratio far from its pixels' and could not be checked for text"),
@@ -1203,7 +1205,8 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
         if verdict is None:
             if kind in METAFILE_KINDS:
                 has = metafile_text(m.data)
-                verdict = "undecodable" if has is None else ("text" if has else "clean")
+                verdict = "undecodable" if has is None else ("text" if has else
+                                                             "outlines" if metafile_outlines(m.data) else "clean")
             else:
                 try:
                     rb = rebuild_picture(m.data)
@@ -1418,6 +1421,64 @@ def rebuild_metafile(data: bytes) -> bytes | None:
             return bytes(buf[:pos + size])
         pos += size
     return None
+
+
+#: EMF records that draw polylines, polygons and Béziers (32-bit EMR_POLYBEZIER..EMR_POLYPOLYGON, 2-8, and
+#: their 16-bit forms, 85-91; the poly-poly ones, 7, 8, 90, 91, count their points after the polygon count)
+_EMF_POLY = {2, 3, 4, 5, 6, 85, 86, 87, 88, 89}
+_EMF_POLYPOLY = {7, 8, 90, 91}
+#: WMF META_POLYGON, META_POLYLINE, META_POLYPOLYGON
+_WMF_POLY = {0x0324, 0x0325}
+_WMF_POLYPOLY = 0x0538
+#: a metafile drawing more points than this in outlines may draw letters as shapes (a chart title, a name
+#: turned into curves): nothing here renders a metafile to read it, so it is not published as clean
+OUTLINE_POINTS = 64
+
+
+def metafile_outlines(data: bytes) -> bool:
+    """Whether an EMF/WMF (EMZ/WMZ) draws more than :data:`OUTLINE_POINTS` points of polylines, polygons
+    and curves: glyph outlines drawn as shapes read as no text record (red team 7 1a: a name and an RRN as
+    one EMR_POLYPOLYGON16 of 3,800 points; 6a: a chart title so) — nothing here renders and reads them.
+    A few bars or a frame (15 points) are not."""
+    if data[:2] == b"\x1f\x8b":
+        try:
+            d = zlib.decompressobj(31)
+            data = d.decompress(data, MAX_METAFILE)
+        except zlib.error:
+            return True
+    points = 0
+    if _is_emf(data):
+        for aligned in (False, True):
+            points = 0
+            for pos, typ, size in _emf_walk(data, aligned)[0]:
+                if typ in _EMF_POLY and size >= 28:
+                    points += struct.unpack_from("<I", data, pos + 24)[0]
+                elif typ in _EMF_POLYPOLY and size >= 32:
+                    points += struct.unpack_from("<I", data, pos + 28)[0]
+                elif typ == 54:          # EMR_LINETO
+                    points += 1
+            if points > OUTLINE_POINTS:
+                return True
+        return False
+    pos = 22 if data[:4] == b"\xd7\xcd\xc6\x9a" else 0
+    if len(data) < pos + 18:
+        return False
+    pos += 18
+    n = len(data)
+    while pos + 6 <= n:
+        size_words, func = struct.unpack_from("<IH", data, pos)
+        if size_words < 3 or pos + 2 * size_words > n:
+            break
+        if func in _WMF_POLY and size_words >= 4:
+            points += struct.unpack_from("<H", data, pos + 6)[0]
+        elif func == _WMF_POLYPOLY and size_words >= 4:
+            k = struct.unpack_from("<H", data, pos + 6)[0]
+            if pos + 8 + 2 * k <= n:
+                points += sum(struct.unpack_from(f"<{k}H", data, pos + 8))
+        if func == 0:
+            break
+        pos += 2 * size_words
+    return points > OUTLINE_POINTS
 
 
 def metafile_text(data: bytes) -> bool | None:
