@@ -362,7 +362,7 @@ def find_labelled_columns(t: str, ctx=None) -> list[Span]:
             cells = split_row(t, a, b, delim) if delim in t[a:b] else []
             if len(cells) != width:
                 break  # a table's rows have its header's cells (prose with commas has not)
-            if _column_header(t, a, b) is not None:
+            if _column_header(t, a, b, (delim, cells)) is not None:
                 break  # the next table's header: the gate finds it again
             for i, label in cols.items():
                 x, y = cells[i]
@@ -379,13 +379,15 @@ def _next_line(t: str, b: int) -> int:
     return len(t) if n < 0 else n + 1
 
 
-def _column_header(t: str, a: int, b: int) -> tuple[dict[int, str], str, int] | None:
+def _column_header(t: str, a: int, b: int, split: tuple[str, list[tuple[int, int]]] | None = None
+                   ) -> tuple[dict[int, str], str, int] | None:
     """``(column -> label, delimiter, cells)`` when the line ``t[a:b]`` is a header naming personal values:
-    some cell names one, no cell holds a number, and it does not end like a sentence."""
+    some cell names one, no cell holds a number, and it does not end like a sentence. ``split``: the line's
+    cells already split at a delimiter (a table row), used when that is the line's own delimiter."""
     d = _delimiter(t[a:b])
     if d is None or _SENTENCE_END.search(t, a, b):
         return None
-    cells = split_row(t, a, b, d)
+    cells = split[1] if split is not None and split[0] == d else split_row(t, a, b, d)
     if len(cells) < 2 or any(sum(ch.isdigit() for ch in t[x:y]) >= 4 for x, y in cells):
         return None
     kinds = {i: k for i, (x, y) in enumerate(cells) if (k := _column_kind(t[x:y])) is not None}
