@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
 import json
 import os
 import random
@@ -70,7 +71,7 @@ def build_corpus(folder: Path, n: int, seed: int = 23) -> int:
 
 
 def run_cli(src: Path, out: Path, workers: int, model: str | None, diagnostics: bool = False,
-            threads: int | None = None) -> dict:
+            threads: int | None = None, groups_per_worker: int | None = None) -> dict:
     """One CLI run; ``diagnostics``: with Dask's worker profiler / GIL monitor / 0.5 s system monitor on
     (Dask's defaults, i.e. without ``cluster.run.WORKER_QUIET``) for the comparison."""
     import resource
@@ -81,6 +82,9 @@ def run_cli(src: Path, out: Path, workers: int, model: str | None, diagnostics: 
     if out.exists():
         shutil.rmtree(out)
     saved = cluster_run.WORKER_QUIET
+    saved_gpw = cluster_run.GROUPS_PER_WORKER
+    if groups_per_worker:
+        cluster_run.GROUPS_PER_WORKER = groups_per_worker
     if diagnostics:
         cluster_run.WORKER_QUIET = {}
     ru0c, ru0s = resource.getrusage(resource.RUSAGE_CHILDREN), resource.getrusage(resource.RUSAGE_SELF)
@@ -99,6 +103,7 @@ def run_cli(src: Path, out: Path, workers: int, model: str | None, diagnostics: 
             code = main(args)
     finally:
         cluster_run.WORKER_QUIET = saved
+        cluster_run.GROUPS_PER_WORKER = saved_gpw
     wall = time.perf_counter() - t0
     ru1c, ru1s = resource.getrusage(resource.RUSAGE_CHILDREN), resource.getrusage(resource.RUSAGE_SELF)
     data = json.loads(summary.read_text("utf-8"))
@@ -181,6 +186,9 @@ def main() -> int:
                     help="ONNX Runtime threads per worker's detector in every run (default: the CLI's own "
                          "choice, cores // workers: 2 for one worker here, 1 each for two). --threads 1 "
                          "compares scale-out at equal threads per worker")
+    ap.add_argument("--groups-per-worker", type=int, nargs="+",
+                    help="tasks per worker's share (cluster.run.GROUPS_PER_WORKER, the product's is 16; 4 before "
+                         "4 December); several values are run interleaved in every round")
     ap.add_argument("--no-core-probe", action="store_true", help="skip the two-process arithmetic ceiling probe")
     a = ap.parse_args()
     res: dict = {"machine": load(), "threads": a.threads or "cores // workers"}
@@ -190,6 +198,7 @@ def main() -> int:
         print(f"core probe: a 1-thread matrix-product loop {cp['alone_s']:.2f} s alone, {cp['two_at_once_s']:.2f} s "
               f"two at once -> 2-process ceiling {cp['ceiling']:.2f}x ({load()})", flush=True)
     variants = {"off": [False], "on": [True], "both": [True, False]}[a.diagnostics]
+    gpws = a.groups_per_worker or [None]
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as d:
         root = Path(d)
         chars = build_corpus(root / "in", a.files)
@@ -197,13 +206,15 @@ def main() -> int:
               f"{a.threads or 'cores // workers'}", flush=True)
         runs: dict = {}
         for rnd in range(a.repeat):
-            for diag in variants:
+            for diag, gpw in itertools.product(variants, gpws):
                 for w in a.workers:
-                    r = run_cli(root / "in", root / f"out{w}", w, a.model, diagnostics=diag, threads=a.threads)
-                    key = ("diag-on " if diag else "") + f"{w}"
+                    r = run_cli(root / "in", root / f"out{w}", w, a.model, diagnostics=diag, threads=a.threads,
+                                groups_per_worker=gpw)
+                    key = ("diag-on " if diag else "") + (f"gpw{gpw} " if gpw else "") + f"{w}"
                     runs.setdefault(key, []).append(r)
                     ps = r["processing_seconds"]
-                    print(f"round {rnd + 1} {'diagnostics on ' if diag else ''}workers {w}: exit {r['code']}, "
+                    print(f"round {rnd + 1} {'diagnostics on ' if diag else ''}"
+                          f"{f'{gpw} tasks per worker ' if gpw else ''}workers {w}: exit {r['code']}, "
                           f"{r['ok']}/{r['files']} ok, {r['tasks']} tasks; processing {ps:.1f} s = "
                           f"{r['processed'] / ps:.2f} files/s, {r['chars'] / ps:,.0f} chars/s; end to end "
                           f"{r['wall']:.1f} s (start + detector load {r['wall'] - ps:.1f} s); CPU s workers "
@@ -211,7 +222,8 @@ def main() -> int:
                           f"{r['load_after']}]", flush=True)
         res["runs"] = runs
         med = {k: statistics.median(x["processing_seconds"] for x in v) for k, v in runs.items()}
-        for prefix in ("diag-on ", ""):
+        prefixes = [d + (f"gpw{g} " if g else "") for d in ("diag-on ", "") for g in gpws]
+        for prefix in prefixes:
             if prefix + "1" in med and prefix + "2" in med:
                 # each round runs 1 then 2 workers back to back: the ratio of a round's pair sees the same
                 # machine load on both sides; the median of those pairs is the figure (a ratio of medians
@@ -219,9 +231,10 @@ def main() -> int:
                 ratios = [x["processing_seconds"] / y["processing_seconds"]
                           for x, y in zip(runs[prefix + "1"], runs[prefix + "2"])]
                 ratio = statistics.median(ratios)
-                res[("diag_on_" if prefix else "") + "ratio_2_over_1"] = ratio
-                res[("diag_on_" if prefix else "") + "ratios_per_round"] = ratios
-                print(f"{'diagnostics on: ' if prefix else ''}2 workers / 1 worker throughput: {ratio:.2f}x "
+                tag = prefix.strip().replace(" ", "_").replace("-", "_")
+                res[(tag + "_" if tag else "") + "ratio_2_over_1"] = ratio
+                res[(tag + "_" if tag else "") + "ratios_per_round"] = ratios
+                print(f"{prefix.strip() + ": " if prefix else ""}2 workers / 1 worker throughput: {ratio:.2f}x "
                       f"(median of {len(ratios)} interleaved rounds: {', '.join(f'{q:.2f}' for q in ratios)}; "
                       f"ratio of median times {med[prefix + '1'] / med[prefix + '2']:.2f})", flush=True)
         per_file = {k: statistics.median(x["processing_seconds"] * int(k.split()[-1]) / max(1, x["processed"])

@@ -294,6 +294,25 @@ def test_make_groups_by_size():
     assert sorted(i for g in groups for i in g) == list(range(100))        # every file exactly once
     assert [98] in groups and [99] in groups                               # big files alone
     assert all(len(g) <= 32 for g in groups) and len(groups) < 20
+    assert groups[0] == [98] and groups[1] == [99]                         # biggest first
+
+
+def test_make_groups_many_small_tasks_for_the_tail():
+    class J:
+        def __init__(self, n):
+            self.source = Path(f"f{n:03d}")
+    jobs = [J(i) for i in range(200)]
+    sizes = [2600 + 40 * (i % 7) for i in range(200)]                     # ~1,000 Hangul characters a file
+    groups = make_groups(jobs, sizes, 2)
+    assert sorted(i for g in groups for i in g) == list(range(200))
+    weights = [sum(sizes[i] for i in g) for g in groups]
+    assert weights == sorted(weights, reverse=True)
+    # 16 tasks per worker's share (~17 KB here, above GROUP_MIN_BYTES): 6-7 files a task, the rest last
+    assert 28 <= len(groups) <= 33 and all(6 <= len(g) <= 7 for g in groups[:-1])
+    assert max(weights) < sum(sizes) / 20                                   # no task is a big share of the run
+    assert all(g == sorted(g) for g in groups)                             # name order inside a task
+    tiny = make_groups(jobs[:10], [300] * 10, 4)                            # 3 KB in all: one task
+    assert tiny == [list(range(10))]
 
 
 @pytest.mark.parametrize("addr", ["tcp://10.1.2.3:8786", "10.1.2.3:8786", "tcp://scheduler.example:8786",

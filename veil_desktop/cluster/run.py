@@ -29,6 +29,8 @@ from .security import SchedulerRefused, check_scheduler, read_scheduler_file
 MAX_ATTEMPTS = 3               # a file alone in its task, killed by something else than its time limit
 GROUP_MAX_FILES = 32
 GROUP_MAX_BYTES = 1 << 20      # files at least this big go alone
+GROUP_MIN_BYTES = 8 << 10      # a task smaller than this is not worth its ~3 ms of scheduling and manifest
+GROUPS_PER_WORKER = 16         # tasks per worker's share (balance at the end of a run)
 DEFAULT_FILE_TIMEOUT = 600.0
 WORKERLESS_S = 120.0          # no worker at all for this long: the files left become FAILED
 
@@ -69,11 +71,15 @@ def resolve_target(args):
 
 
 def make_groups(jobs: list, sizes: list[int], n_workers: int) -> list[list[int]]:
-    """Indexes of ``jobs`` per task: small files together up to a byte target of a quarter of each worker's
-    share (so there are about four tasks per worker to balance on; the scheduler's ~1-5 ms per task is small
-    beside a file's ~100 ms), at most ``GROUP_MAX_FILES``; files of ``GROUP_MAX_BYTES`` or more alone."""
-    total = sum(sizes)
-    target = max(1, min(GROUP_MAX_BYTES, total // max(1, 4 * n_workers)))
+    """Indexes of ``jobs`` per task, largest task first: small files together up to a byte target of
+    1/``GROUPS_PER_WORKER`` of each worker's share (many tasks per worker, so that the last ones are small and
+    the workers finish together: with four a worker, two workers on 200 files waited up to a quarter of a
+    share on the slower one), at least ``GROUP_MIN_BYTES`` (a task costs the scheduler and the manifest
+    ~3 ms), at most ``GROUP_MAX_FILES``; files of ``GROUP_MAX_BYTES`` or more alone. Tasks are returned
+    biggest first (longest-processing-time order: the big files start first, the small groups fill the
+    tail); files keep their name order inside a task."""
+    total = sum(s for s in sizes if s < GROUP_MAX_BYTES)      # the big files go alone anyway
+    target = max(GROUP_MIN_BYTES, min(GROUP_MAX_BYTES, total // max(1, GROUPS_PER_WORKER * n_workers)))
     groups: list[list[int]] = []
     cur: list[int] = []
     cur_bytes = 0
@@ -88,6 +94,8 @@ def make_groups(jobs: list, sizes: list[int], n_workers: int) -> list[list[int]]
             cur, cur_bytes = [], 0
     if cur:
         groups.append(cur)
+    weight = {id(g): sum(sizes[i] for i in g) for g in groups}
+    groups.sort(key=lambda g: -weight[id(g)])        # stable: equal weights keep name order
     return groups
 
 
