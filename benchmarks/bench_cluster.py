@@ -234,7 +234,7 @@ def main() -> int:
                 tag = prefix.strip().replace(" ", "_").replace("-", "_")
                 res[(tag + "_" if tag else "") + "ratio_2_over_1"] = ratio
                 res[(tag + "_" if tag else "") + "ratios_per_round"] = ratios
-                print(f"{prefix.strip() + ": " if prefix else ""}2 workers / 1 worker throughput: {ratio:.2f}x "
+                print(f"{prefix.strip() + ': ' if prefix else ''}2 workers / 1 worker throughput: {ratio:.2f}x "
                       f"(median of {len(ratios)} interleaved rounds: {', '.join(f'{q:.2f}' for q in ratios)}; "
                       f"ratio of median times {med[prefix + '1'] / med[prefix + '2']:.2f})", flush=True)
         per_file = {k: statistics.median(x["processing_seconds"] * int(k.split()[-1]) / max(1, x["processed"])
