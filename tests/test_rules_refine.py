@@ -365,6 +365,9 @@ def test_a_span_cut_out_of_an_ordinary_word_is_demoted(text, piece):
     ("Even so, the", "Even", "ORGANIZATION"),
     ("the Ones who", "Ones", "PERSON"),
     ("버스정류장 앞 CCTV와 같은", "CCTV", "ORGANIZATION"),
+    ('{"status": "OK", "code": 200}', "OK", "ORGANIZATION"),     # red team 7: a JSON status word
+    ("검사 결과 NG 판정", "NG", "ORGANIZATION"),
+    ('"deleted": TRUE,', "TRUE", "ORGANIZATION"),
 ])
 def test_acronyms_and_english_words_are_demoted(text, value, label):
     assert refined(text, value, label) == "demoted"
@@ -379,6 +382,7 @@ def test_acronyms_and_english_words_are_demoted(text, value, label):
     ("A씨는 지난 10일", "A", "PERSON"),                    # a letter standing for a person
     ("KBS 뉴스", "KBS", "ORGANIZATION"),
     ("EVEN 코리아", "EVEN", "ORGANIZATION"),
+    ("OK캐쉬백 포인트 적립", "OK캐쉬백", "ORGANIZATION"),      # more than the bare word: kept
 ])
 def test_organisation_acronyms_and_context_are_kept(text, value, label):
     assert refined(text, value, label) == (value, label)
