@@ -341,6 +341,19 @@ def test_names_next_to_news_words_are_kept(text, name):
     assert refined(text, name, "PERSON") == (name, "PERSON")
 
 
+@pytest.mark.parametrize("text, word", [
+    ("정수기 필터를 교체하세요", "필터"),                      # red team 7: PERSON 0.61 by the model
+    ("한영키를 누르고 다시 입력", "한영키"),                   # red team 7: PERSON 0.98
+    ("키보드와 마우스를 연결", "키보드"),
+])
+def test_device_words_are_no_person(text, word):
+    assert refined(text, word, "PERSON") == "demoted"
+
+
+def test_a_name_beside_a_device_word_is_kept():
+    assert refined("담당자 한영수 주무관이 키보드를 교체", "한영수", "PERSON") == ("한영수", "PERSON")
+
+
 @pytest.mark.parametrize("text, piece", [
     ("정성호씨는 장모님께 좀 잘하셔야할듯", "장"),
     ("테드 릴리 베테랑 투수들이", "베테"),

@@ -132,10 +132,17 @@ _BREAKDOWNS = set("""
 _GLUED_WORDS = tuple("""
 장모님 장인어른 베테랑 레스토랑 오라버니 오라버님 덩달아
 """.split())
+#: devices, keys and interface words written as loanwords (red team 7: "필터를 교체" 0.61, "한영키를 누르세요"
+#: 0.98 as PERSON): objects, never a person alone
+_DEVICE_WORDS = set("""
+필터 한영키 엔터키 스페이스바 시프트키 탭키 백스페이스 키보드 마우스 모니터 프린터 복합기 스캐너 노트북 태블릿 스마트폰
+휴대폰 충전기 어댑터 케이블 공유기 라우터 리모컨 이어폰 헤드셋 스피커 마이크 카메라 웹캠 배터리 메모리 하드디스크
+브라우저 로그인 로그아웃 비밀번호 팝업 업데이트 드라이버 펌웨어 아이콘 커서 스크롤 클릭 더블클릭 드래그 탭 버튼 메뉴
+""".split())
 # (words that are also plausible full names — 이상인, 윤택, 배정 … — are deliberately NOT listed: dropping a real
 # name would leak it; a false alarm only costs the reviewer a click)
 _NOT_PERSON = (_NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS | _DRUGS | _NEWS_WORDS
-               | _BREAKDOWNS)
+               | _BREAKDOWNS | _DEVICE_WORDS)
 #: a dose or a dosage form right after the span: a drug, not a person ("아모크라 625mg", "코자정")
 _DOSE_AFTER = re.compile(r"[ ]?[0-9][0-9.,]*[ ]?(?:mg|㎎|mL|ml|g|mcg|μg|IU|정|캡슐|포|T|C)(?![A-Za-z가-힣])"
                          r"|(?:정|캡슐|시럽|연고|주사액|서방정|필름코팅정|과립)(?![가-힣])")  # forms: glued only
