@@ -12,7 +12,7 @@ import zipfile
 
 from tests.fixtures.leak_builders import make_docx, para
 from veil_desktop.documents import export_document, open_document
-from veil_desktop.documents import pictures
+from veil_desktop.documents import ocr, pictures
 from veil_desktop.masking import Masker
 
 DESCRIPTION = "Microsoft Excel\0Chart\0\0".encode("utf-16-le")       # 23 UTF-16 units, 46 bytes
@@ -123,4 +123,6 @@ def test_outlines_that_may_be_letters_hold_the_picture(tmp_path):
                         parts={"word/media/image1.emf": emf})
         doc = open_document(src)
         assert [u.where for u in doc.unreadable] == ["picture 1"], doc.unreadable
-        assert "outlines" in doc.unreadable[0].caption_en
+        # the outlines are rendered and OCR'd (metafile_render): a scribble of 400 points is marks OCR cannot
+        # read with confidence; without OCR the picture is held as outlines that may be letters
+        assert ("outlines" if not ocr.available() else "OCR") in doc.unreadable[0].caption_en

@@ -31,9 +31,14 @@ read by OCR:
   read stretched to it as well (``ocr._squared``, boxes mapped back to its pixels), and one shown past
   ``ocr.MAX_PIXEL_ASPECT`` is held (:func:`displayed_stretches`): a name stored squashed to a quarter
   of its height and shown stretched back read as noise at the pixel grid.
-- Metafiles (EMF/WMF) hold text as text records: those are read (:func:`metafile_text`) instead of OCR;
-  the file is published with its description, comment payloads and trailing bytes zeroed or cut
-  (:func:`rebuild_metafile`; its drawing records are kept as they are, not re-drawn).
+- Metafiles (EMF/WMF) hold text as text records: a metafile with one (:func:`metafile_text`) is held.
+  One without is rendered as it will be published (``metafile_render``: polygons, curves, paths, shapes,
+  transforms, clipping, embedded bitmaps) and its frames are OCR'd like a raster picture's; it passes when
+  OCR finds nothing or reads its text with confidence and detection finds nothing there
+  (:func:`vector_text_hits`). A hit or unsure OCR holds it (the writer cannot mask inside a metafile), and
+  so does a record that puts ink on the page and is not drawn (``undrawn``). The file is published with
+  its description, comment payloads and trailing bytes zeroed or cut (:func:`rebuild_metafile`; its
+  drawing records are kept as they are, not re-drawn).
 
 Caps (``documents/limits.py``): pixels per frame, frames per picture, pixels per picture, pictures and
 frames OCR'd per document. A picture over a cap is not decoded (fail closed: needs review / removed).
@@ -488,6 +493,13 @@ _WHY = {
     "outlines": ("글자 모양일 수 있는 윤곽선(벡터 도형)을 그려 글자를 읽거나 가릴 수 없습니다",
                  "draws vector outlines that may be letters (glyphs drawn as shapes), which cannot be read or masked"),
     "unchecked": ("글자가 있는지 확인하지 못했습니다", "not checked for text"),
+    "vector": ("벡터 그림(EMF/WMF)에 개인정보로 보이는 글자가 그려져 있는데, 벡터 그림 안의 글자는 가릴 수 없습니다",
+               "draws text that looks like personal data in a vector picture (EMF/WMF), where masking cannot reach"),
+    "vector_unsure": ("벡터 그림(EMF/WMF)에 그려진 글자를 확실히 읽지 못했고, 벡터 그림 안의 글자는 가릴 수 없습니다",
+                      "draws text in a vector picture (EMF/WMF) that OCR cannot read surely, and masking cannot "
+                      "reach inside a vector picture"),
+    "undrawn": ("이 도구가 그리지 못하는 벡터 그림 기록이 있어 글자를 확인하지 못했습니다",
+                "uses vector drawing records this tool cannot render, so it could not be checked for text"),
     "aspect": ("문서가 그림을 원래 가로세로 비율과 크게 다르게 표시해 글자를 확인하지 못했습니다",
                "is shown at an aspect ratio far from its pixels' and could not be checked for text"),
 }
@@ -1205,8 +1217,15 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
         if verdict is None:
             if kind in METAFILE_KINDS:
                 has = metafile_text(m.data)
-                verdict = "undecodable" if has is None else ("text" if has else
-                                                             "outlines" if metafile_outlines(m.data) else "clean")
+                if has is None or has:
+                    verdict = "undecodable" if has is None else "text"
+                else:
+                    if have_ocr is None:
+                        have_ocr = ocr.available()
+                    verdict, n = _review_metafile(m.data, shown, have_ocr and checked < limits.MAX_PICTURES_CHECKED,
+                                                  limits.MAX_PICTURE_FRAMES_CHECKED - rv.frames_ocred)
+                    checked += 1 if n else 0
+                    rv.frames_ocred += n
             else:
                 try:
                     rb = rebuild_picture(m.data)
@@ -1283,6 +1302,101 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
         rv.notes.append("Pictures holding text or that could not be checked were removed "
                         f"(picture policy: {pol.value}): {', '.join(dropped)}.")
     return rv
+
+
+def _review_metafile(data: bytes, shown: tuple, can_ocr: bool, frames_left: int) -> tuple[str, int]:
+    """``(verdict, frames OCR'd)`` for an EMF/WMF without text records: the metafile as it will be
+    published (:func:`rebuild_metafile`) is rendered (``metafile_render``) and every rendered frame read
+    as a raster frame is (:func:`read_frame`, with the document's displayed aspects). ``clean`` when it
+    draws nothing, or OCR finds nothing or reads its text with confidence and detection
+    (:func:`vector_text_hits`) finds nothing in it; otherwise held: ``vector`` (detection found something
+    — the writer cannot mask inside a metafile), ``vector_unsure``/``ink``/``aspect`` (OCR not sure),
+    ``undrawn`` (a record that puts ink on the page is not drawn here: what OCR would read is not what a
+    viewer shows), ``undecodable`` (it does not parse, or a cap is reached), ``outlines``/``unchecked``
+    (no OCR, or the document's OCR caps are spent)."""
+    from . import ocr
+    from .metafile_render import MetafileError, render_metafile
+
+    clean = rebuild_metafile(data)
+    if clean is None:
+        return "undecodable", 0
+    try:
+        rendering = render_metafile(clean)
+    except MetafileError:
+        return "undecodable", 0
+    except MemoryError:
+        return "undecodable", 0
+    if rendering.text:
+        return "text", 0
+    if rendering.unrendered:
+        return "undrawn", 0
+    if not rendering.inked:
+        return "clean", 0
+    frames = rendering.frames
+    if not can_ocr or len(frames) > frames_left:
+        return ("outlines" if metafile_outlines(data) else "unchecked"), 0
+    found: set[str] = set()
+    texts: list[str] = []
+    fb = rendering.frame_boxes[0]
+    for frame, box in zip(frames, rendering.frame_boxes):
+        # the document shows the picture's frame at its displayed sizes; a second frame (the drawing's own
+        # extent) is shown stretched alike
+        kx = (box[2] - box[0]) / max(1e-9, fb[2] - fb[0])
+        ky = (box[3] - box[1]) / max(1e-9, fb[3] - fb[1])
+        stretches, absurd = displayed_stretches(frame.size, [(w * kx, h * ky) for w, h in shown])
+        if absurd and _legible_at_any_size(frame):
+            found.add("aspect")
+            continue
+        try:
+            v, page = read_frame(frame, stretches)
+        except ocr.OcrCancelled:
+            raise
+        except Exception:  # noqa: BLE001 - OCR could not process it: fail closed
+            v, page = "unchecked", None
+        found.add(v)
+        if page is not None and page.text.strip():
+            texts.append(page.text)
+    verdict = next((v for v in _WORST if v in found), "clean")
+    if verdict == "text":
+        verdict = "vector_unsure"
+    if verdict in ("read", "clean"):
+        verdict = "vector" if any(vector_text_hits(t) for t in texts) else "clean"
+    return verdict, len(frames)
+
+
+_detector_lock = threading.Lock()
+_detector: Any = None
+
+
+def _vector_detector():
+    """The default detector (embedded model + rules), built once; False when it cannot be built."""
+    global _detector
+    with _detector_lock:
+        if _detector is None:
+            try:
+                from ..detect.default import build_default_detector
+
+                _detector = build_default_detector(None, 1)
+            except Exception:  # noqa: BLE001 - no model here: the caller falls back (default deny)
+                _detector = False
+        return _detector
+
+
+def vector_text_hits(text: str) -> bool:
+    """Whether detection finds a value in ``text`` (the OCR of a rendered metafile, which the writer cannot
+    mask): the rule stage with entities, and the default detector (embedded model). Without a model, any
+    word shaped like a value (:func:`value_shaped`) counts as a hit (default deny)."""
+    from ..detect.rules import RuleDetector
+
+    if not text.strip():
+        return False
+    if RuleDetector(entities=True).detect(text):
+        return True
+    det = _vector_detector()
+    if det is False:
+        return value_shaped(text)
+    with _detector_lock:
+        return bool(det.detect(text))
 
 
 #: split_values looks at most this many read pictures (in document order), pairs of neighbours only
