@@ -96,31 +96,33 @@ def glyph_polys(lines: list[tuple[str, int, int, int]], w: int, h: int) -> list:
     return polys
 
 
-def px(img, x, y) -> tuple:
-    return tuple(img.getpixel((x, y)))
+def at(img, x: float, y: float, frame_width: int = 1000) -> tuple:
+    """The pixel of a rendering of a ``frame_width``-unit-wide frame at device units ``x``, ``y``."""
+    k = img.width / frame_width
+    return tuple(img.getpixel((int(x * k), int(y * k))))
 
 
 # -------------------------------------------------------------------------------------------- geometry
 def test_rectangle_and_polygon_land_at_their_pixels():
-    # frame 1000×500 device pixels → rendered 2000×1000 (2 pixels per unit)
+    # frame 1000×500 device pixels → rendered 1600×800 (1.6 pixels per unit)
     r = render_metafile(emf(red_no_pen() + [rectangle(100, 100, 300, 300), brush(2, BLUE), select(2),
                                             polygon16([(600, 100), (900, 100), (900, 400)])]))
     assert r.inked and not r.unrendered and len(r.frames) == 1
     img = r.frames[0]
-    assert img.size == (2000, 1000)
-    assert px(img, 400, 400) == (255, 0, 0) and px(img, 205, 205) == (255, 0, 0) and px(img, 595, 595) == (255, 0, 0)
-    assert px(img, 195, 400) == (255, 255, 255) and px(img, 605, 400) == (255, 255, 255)
-    assert px(img, 1750, 300) == (0, 0, 255)              # inside the triangle (x 1200-1800, above its diagonal)
-    assert px(img, 1300, 700) == (255, 255, 255)          # below the diagonal
-    assert px(img, 100, 900) == (255, 255, 255)
+    assert img.size == (1600, 800)          # the long side at TARGET_LONG_SIDE
+    assert at(img, 200, 200) == (255, 0, 0) and at(img, 102.5, 102.5) == (255, 0, 0) and at(img, 297.5, 297.5) == (255, 0, 0)
+    assert at(img, 97.5, 200) == (255, 255, 255) and at(img, 302.5, 200) == (255, 255, 255)
+    assert at(img, 875, 150) == (0, 0, 255)              # inside the triangle (x 600-900, above its diagonal)
+    assert at(img, 650, 350) == (255, 255, 255)          # below the diagonal
+    assert at(img, 50, 450) == (255, 255, 255)
 
 
 def test_pen_strokes_a_polyline():
     pen = rec(38, struct.pack("<IIiiI", 3, 0, 10, 0, GREEN))           # CREATEPEN solid, 10 units wide
     line = rec(87, struct.pack("<4i", 0, 0, 0, 0) + struct.pack("<I", 2) + struct.pack("<hhhh", 100, 250, 900, 250))
     img = render_metafile(emf([pen, select(3), line])).frames[0]
-    assert px(img, 1000, 500) == (0, 255, 0) and px(img, 1000, 490) == (0, 255, 0)
-    assert px(img, 1000, 470) == (255, 255, 255) and px(img, 150, 500) == (255, 255, 255)
+    assert at(img, 500, 250) == (0, 255, 0) and at(img, 500, 247) == (0, 255, 0)
+    assert at(img, 500, 235) == (255, 255, 255) and at(img, 75, 250) == (255, 255, 255)
 
 
 def test_winding_and_alternate_fill_differ():
@@ -128,30 +130,30 @@ def test_winding_and_alternate_fill_differ():
     inner = [(300, 200), (700, 200), (700, 300), (300, 300)]          # same direction: winding 2 inside
     alt = render_metafile(emf(red_no_pen() + [fill_mode(1), polypolygon16([outer, inner])])).frames[0]
     win = render_metafile(emf(red_no_pen() + [fill_mode(2), polypolygon16([outer, inner])])).frames[0]
-    assert px(alt, 1000, 500) == (255, 255, 255) and px(win, 1000, 500) == (255, 0, 0)
-    assert px(alt, 300, 300) == (255, 0, 0) and px(win, 300, 300) == (255, 0, 0)
+    assert at(alt, 500, 250) == (255, 255, 255) and at(win, 500, 250) == (255, 0, 0)
+    assert at(alt, 150, 150) == (255, 0, 0) and at(win, 150, 150) == (255, 0, 0)
 
 
 def test_world_transform_scales_and_moves():
     xf = rec(35, struct.pack("<6f", 2.0, 0.0, 0.0, 2.0, 0.0, 0.0))
     img = render_metafile(emf(red_no_pen() + [xf, rectangle(50, 50, 150, 150)])).frames[0]
-    # logical 50-150 → device 100-300 → pixels 200-600
-    assert px(img, 210, 210) == (255, 0, 0) and px(img, 590, 590) == (255, 0, 0)
-    assert px(img, 190, 400) == (255, 255, 255) and px(img, 610, 400) == (255, 255, 255)
+    # logical 50-150 → device 100-300
+    assert at(img, 105, 105) == (255, 0, 0) and at(img, 295, 295) == (255, 0, 0)
+    assert at(img, 95, 200) == (255, 255, 255) and at(img, 305, 200) == (255, 255, 255)
     move = rec(36, struct.pack("<6fI", 1.0, 0.0, 0.0, 1.0, 200.0, 0.0, 2))   # left-multiply: translate first
     img = render_metafile(emf(red_no_pen() + [xf, move, rectangle(50, 50, 150, 150)])).frames[0]
-    # (x + 200) * 2: device 500-700 across → pixels 1000-1400
-    assert px(img, 1200, 400) == (255, 0, 0) and px(img, 400, 400) == (255, 255, 255)
+    # (x + 200) * 2: device 500-700 across
+    assert at(img, 600, 200) == (255, 0, 0) and at(img, 200, 200) == (255, 255, 255)
 
 
 def test_window_viewport_mapping_and_clip_rectangle():
     recs = [rec(17, struct.pack("<I", 8)), rec(9, struct.pack("<ii", 100, 50)),      # ANISOTROPIC, window 100×50
             rec(11, struct.pack("<ii", 1000, 500))] + red_no_pen()                 # viewport 1000×500
     img = render_metafile(emf(recs + [rectangle(10, 10, 30, 30)])).frames[0]
-    assert px(img, 400, 400) == (255, 0, 0) and px(img, 650, 400) == (255, 255, 255)
+    assert at(img, 200, 200) == (255, 0, 0) and at(img, 325, 200) == (255, 255, 255)
     clip = rec(30, struct.pack("<4i", 0, 0, 20, 50))                                # INTERSECTCLIPRECT
     img = render_metafile(emf(recs + [clip, rectangle(10, 10, 30, 30)])).frames[0]
-    assert px(img, 300, 400) == (255, 0, 0) and px(img, 500, 400) == (255, 255, 255)
+    assert at(img, 150, 200) == (255, 0, 0) and at(img, 250, 200) == (255, 255, 255)
 
 
 def test_path_filled_and_save_restore():
@@ -159,7 +161,7 @@ def test_path_filled_and_save_restore():
                            rec(54, struct.pack("<ii", 400, 100)), rec(54, struct.pack("<ii", 400, 400)),
                            rec(61), rec(60), rec(62, struct.pack("<4i", 0, 0, 0, 0)), rec(34, struct.pack("<i", -1))]
     img = render_metafile(emf(recs)).frames[0]
-    assert px(img, 700, 300) == (255, 0, 0) and px(img, 300, 700) == (255, 255, 255)
+    assert at(img, 350, 150) == (255, 0, 0) and at(img, 150, 350) == (255, 255, 255)
 
 
 def _dib(colours: list[list[tuple]]) -> tuple[bytes, bytes]:
@@ -181,11 +183,11 @@ def test_stretchdibits_bitmap_is_placed():
             + struct.pack("<6I", off, len(bmi), off + len(bmi), len(bits), 0, 0x00CC0020) + struct.pack("<ii", 400, 200))
     r = render_metafile(emf([rec(81, body + bmi + bits)]))
     img = r.frames[0]
-    # device 100-500 × 100-300 → pixels 200-1000 × 200-600, four cells
+    # device 100-500 × 100-300, four cells
     near = lambda a, b: max(abs(u - v) for u, v in zip(a, b)) <= 3         # noqa: E731 - bilinear scaling
-    assert near(px(img, 300, 300), (255, 0, 0)) and near(px(img, 900, 300), (0, 0, 255))
-    assert near(px(img, 300, 500), (0, 255, 0)) and near(px(img, 900, 500), (0, 0, 0))
-    assert px(img, 1100, 300) == (255, 255, 255)
+    assert near(at(img, 150, 150), (255, 0, 0)) and near(at(img, 450, 150), (0, 0, 255))
+    assert near(at(img, 150, 250), (0, 255, 0)) and near(at(img, 450, 250), (0, 0, 0))
+    assert at(img, 550, 150) == (255, 255, 255)
 
 
 # ------------------------------------------------------------------------------------------------ WMF
@@ -219,9 +221,9 @@ def test_wmf_rectangle_lands_at_its_pixels(placeable):
     assert pictures.sniff(data) == "wmf"
     r = render_metafile(data)
     img = r.frames[0]
-    assert img.size == (2000, 1000)
-    assert px(img, 400, 400) == (255, 0, 0) and px(img, 190, 400) == (255, 255, 255)
-    assert px(img, 610, 400) == (255, 255, 255)
+    assert img.size == (1600, 800)          # the long side at TARGET_LONG_SIDE
+    assert at(img, 200, 200) == (255, 0, 0) and at(img, 95, 200) == (255, 255, 255)
+    assert at(img, 305, 200) == (255, 255, 255)
 
 
 def test_wmf_object_table_reuses_freed_slots():
@@ -230,7 +232,7 @@ def test_wmf_object_table_reuses_freed_slots():
                                         wrec(0x012D, struct.pack("<H", 0)),
                                         wrec(0x041B, struct.pack("<4h", 300, 900, 100, 700))]
     img = render_metafile(wmf(recs)).frames[0]
-    assert px(img, 400, 400) == (255, 0, 0) and px(img, 1600, 400) == (0, 0, 255)
+    assert at(img, 200, 200) == (255, 0, 0) and at(img, 800, 200) == (0, 0, 255)
 
 
 # ------------------------------------------------------------------------------------- default deny
