@@ -21,7 +21,10 @@ anew by ``documents.cfb``. What is published:
   ``FileHeader`` (the "scripts / XML template / history present" bits cleared);
 - reviewed: ``BinData`` pictures, through ``pictures.review_pictures``: text OCR reads with confidence is a
   part ``Picture N`` whose masked values are burned into the pixels; a picture holding text read unsurely
-  or that could not be checked makes the document *needs review*; rebuilt from pixels (no metadata);
+  or that could not be checked makes the document *needs review*; rebuilt from pixels (no metadata); each
+  is also read at every aspect a picture control shows it at (``displayed_sizes``: gso SHAPE_COMPONENT
+  sizes and matrices, SHAPE_COMPONENT_PICTURE crop and BinItem id, DocInfo BIN_DATA), one shown past
+  ``ocr.MAX_PIXEL_ASPECT`` is held (issue 26: stored squashed, shown stretched);
 - removed (and named in ``Document.notes``): ``PrvImage``, ``Scripts``, ``DocHistory``, ``DocOptions``
   (linked-document path, DRM data), ``XMLTemplate``, OLE objects and any other ``BinData``, any stream
   this module does not know;
@@ -39,8 +42,10 @@ from pathlib import Path
 
 from .errors import DocumentError
 from .limits import MAX_DOCUMENT_CHARS, ResourceLimit, budget_or_new
-from .hwp_records import (HWPTAG_BIN_DATA, HWPTAG_CTRL_HEADER, blank_bin_link, blank_field_command,
-                          mask_payload, parse_records, serialize_records, text_map)
+from .hwp_records import (GSO_ID, HWPTAG_BIN_DATA, HWPTAG_CTRL_HEADER, HWPTAG_SHAPE_COMPONENT,
+                          HWPTAG_SHAPE_COMPONENT_PICTURE, bin_item_name, blank_bin_link, blank_field_command,
+                          gso_size, mask_payload, parse_records, picture_component, serialize_records,
+                          shape_component, text_map)
 from .model import Document, TextBuilder, Unreadable, split_plan
 
 HWPTAG_PARA_TEXT = 0x43
@@ -287,6 +292,124 @@ def _pictures(src: _Source, budget=None) -> list[_Picture]:
     return out
 
 
+#: the most picture controls whose displayed size is kept per document, and sizes kept per picture
+MAX_SHOWN_PICTURES = 20000
+MAX_SIZES_PER_PICTURE = 32
+#: HWPUNIT per pixel of the crop's coordinates (7200 per inch at 96 pixels per inch), when the picture
+#: record does not say its image's size
+CROP_UNITS_PER_PIXEL = 75
+
+
+def picture_shapes(stream: bytes, out: list | None = None) -> list:
+    """``(picture, sizes)`` for every picture control (gen shape object ``gso `` with a
+    SHAPE_COMPONENT_PICTURE) of a section stream, in order: its ``hwp_records.PictureShape`` and the
+    (width, height) HWPUNIT sizes it is shown at before the crop is undone: the component's current size,
+    its initial size and image rectangle times its rendering matrices' stretch (a picture in a group is
+    scaled by the group's matrices), and the object's own size for a gso that is the picture itself (not
+    rotated). What cannot be read is skipped; a truncated stream ends the walk with what was found."""
+    out = [] if out is None else out
+    gsos: list[list] = []        # open gen shape objects: [level, own size, last component (level, ShapeSize)]
+    try:
+        for tag, level, payload in iter_records(stream):
+            while gsos and level <= gsos[-1][0]:
+                gsos.pop()
+            if tag == HWPTAG_CTRL_HEADER:
+                if payload[:4] == GSO_ID:
+                    gsos.append([level, gso_size(payload), None])
+                continue
+            if not gsos:
+                continue
+            g = gsos[-1]
+            if tag == HWPTAG_SHAPE_COMPONENT:
+                top = level == g[0] + 1
+                sc = shape_component(payload, top)
+                g[2] = (level, sc, top) if sc is not None else None
+            elif tag == HWPTAG_SHAPE_COMPONENT_PICTURE and g[2] is not None and level == g[2][0] + 1:
+                pic = picture_component(payload)
+                if pic is None:
+                    continue
+                _, sc, top = g[2]
+                sizes = [sc.cur]
+                if sc.scale is not None:
+                    sx, sy = sc.scale
+                    sizes += [(sc.init[0] * sx, sc.init[1] * sy)]
+                    if pic.rect is not None:
+                        sizes.append((pic.rect[0] * sx, pic.rect[1] * sy))
+                if top and g[1] is not None and sc.rotation % 360 == 0:
+                    sizes.append(g[1])
+                sizes = [(float(w), float(h)) for w, h in sizes if w > 0 and h > 0]
+                if sizes:
+                    out.append((pic, sizes))
+                    if len(out) >= MAX_SHOWN_PICTURES:
+                        break
+    except DocumentError:
+        pass
+    return out
+
+
+def bin_items(docinfo: bytes) -> dict[int, str]:
+    """BinItem id (1-based, the order of DocInfo's BIN_DATA records) -> the ``BinData`` stream name of an
+    embedded item (``hwp_records.bin_item_name``). A truncated DocInfo gives the items read before."""
+    out: dict[int, str] = {}
+    k = 0
+    try:
+        for tag, _, payload in iter_records(docinfo):
+            if tag == HWPTAG_BIN_DATA:
+                k += 1
+                name = bin_item_name(payload)
+                if name is not None:
+                    out[k] = name
+    except DocumentError:
+        pass
+    return out
+
+
+def _crop_units(data: bytes) -> tuple[int, int] | None:
+    """A picture's size in its crop's units (pixels x 75), from its header; None if it is not a raster."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            w, h = im.size
+    except Exception:  # noqa: BLE001 - not a raster picture (metafile, damaged): no crop undone
+        return None
+    return w * CROP_UNITS_PER_PIXEL, h * CROP_UNITS_PER_PIXEL
+
+
+def displayed_sizes(shapes: list, items: dict[int, str], pictures: list) -> dict[str, list[tuple[float, float]]]:
+    """Picture member -> every (width, height) the document shows it at (HWPUNIT, the whole picture: the
+    crop undone against the image's size — the picture record's, else the pixels x 75), for
+    ``pictures.review_pictures`` (issue 26: a name stored squashed and shown stretched). ``shapes`` from
+    :func:`picture_shapes`, ``items`` from :func:`bin_items`; a BinItem id that names no picture member is
+    skipped (the picture is read at its pixels)."""
+    by_lower = {p.name.lower(): p for p in pictures}
+    units: dict[str, tuple[int, int] | None] = {}
+    out: dict[str, list[tuple[float, float]]] = {}
+    for pic, sizes in shapes:
+        name = items.get(pic.bin_id)
+        member = by_lower.get(name.lower()) if name else None
+        if member is None:
+            continue
+        fx = fy = 1.0
+        l, t, r, b = pic.crop
+        if (l, t) != (0, 0) or pic.dims is None or (r, b) != tuple(pic.dims):
+            whole = pic.dims if pic.dims and pic.dims[0] > 0 and pic.dims[1] > 0 else None
+            if whole is None:
+                if member.name not in units:
+                    units[member.name] = _crop_units(member.data)
+                whole = units[member.name]
+            if whole is not None and r > l and b > t:
+                fx, fy = (r - l) / whole[0], (b - t) / whole[1]
+            if not (1e-3 <= fx <= 1e3 and 1e-3 <= fy <= 1e3):
+                fx = fy = 1.0
+        have = out.setdefault(member.name, [])
+        for w, h in sizes:
+            s = (round(w / fx, 2), round(h / fy, 2))
+            if s not in have and len(have) < MAX_SIZES_PER_PICTURE:
+                have.append(s)
+    return {k: v for k, v in out.items() if v}
+
+
 def _notes(src: _Source) -> tuple[str, ...]:
     _, removed = _plan_streams(src)
     cats: dict[str, int] = {}
@@ -313,9 +436,11 @@ def read_hwp(path: Path, data: bytes) -> Document:
         raise DocumentError("The HWP document has no body text (BodyText/Section0 missing).")
     tb = TextBuilder()
     total = 0
+    shapes: list = []            # picture controls and the sizes they are shown at (displayed_sizes)
     for k, name in enumerate(sections):
         raw = src.streams[name]
         stream = _inflate(raw, name, budget) if src.compressed else raw
+        picture_shapes(stream, shapes)
         total += len(stream)
         if total > MAX_TOTAL_SECTION_BYTES:
             raise ResourceLimit("The HWP document's text is too large to review (more than "
@@ -330,7 +455,17 @@ def read_hwp(path: Path, data: bytes) -> Document:
 
     # BinData pictures: text OCR reads with confidence is reviewed (burned by write_hwp), the rest holds
     # the file; the user's picture policy (blank/remove) is not applied to HWP
-    pics = review_pictures(_pictures(src, budget), policy=PicturePolicy.REVIEW)
+    # each is also read at the aspect the document shows it at (issue 26: stored squashed, shown stretched)
+    members = _pictures(src, budget)
+    shown: dict[str, list[tuple[float, float]]] = {}
+    if shapes and members and "DocInfo" in src.streams:
+        try:
+            info = _inflate(src.streams["DocInfo"], "DocInfo", budget) if src.compressed \
+                else src.streams["DocInfo"]
+        except DocumentError:     # damaged: no displayed sizes, every picture is read at its pixels
+            info = b""
+        shown = displayed_sizes(shapes, bin_items(info), members)
+    pics = review_pictures(members, policy=PicturePolicy.REVIEW, displayed=shown)
     picture_pages: dict[str, list] = {}
     for member, (k, pages) in sorted(pics.read.items(), key=lambda kv: kv[1][0]):
         picture_pages[member] = pages

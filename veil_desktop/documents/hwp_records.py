@@ -6,6 +6,7 @@ follows) and its payload. Re-serialising a record list with unchanged payloads g
 """
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass
 
@@ -173,3 +174,100 @@ def blank_bin_link(payload: bytes) -> bytes | None:
     if pos > len(payload) or not any(lens):
         return None
     return payload[:2] + b"\0\0\0\0" + payload[pos:]
+
+
+# --- pictures as the document shows them (issue 26: a name stored squashed and shown stretched) -----------
+# HWP 5.0 specification (Hancom, "한글 문서 파일 구조 5.0", rev. 1.3): a picture control is a gen shape
+# object (CTRL_HEADER id "gso "); its HWPTAG_SHAPE_COMPONENT (개체 요소, tag 76) holds the initial and the
+# current width/height in HWPUNIT and the rendering matrices, its HWPTAG_SHAPE_COMPONENT_PICTURE (그림 개체,
+# tag 85, one level deeper) the image rectangle, the crop and the BinItem id. DocInfo's HWPTAG_BIN_DATA
+# records list the BinItems (1-based, in order). Every decoder here returns None for what it cannot read.
+HWPTAG_SHAPE_COMPONENT = 0x4C
+HWPTAG_SHAPE_COMPONENT_PICTURE = 0x55
+GSO_ID = b" osg"                 # "gso " as stored (the id's characters in reverse order)
+#: the most scale/rotation matrix pairs believed in one shape component (one per grouping level)
+MAX_MATRIX_PAIRS = 64
+#: rendering scale factors outside [1/x, x] are not believed
+MAX_SCALE = 1e4
+
+
+def bin_item_name(payload: bytes) -> str | None:
+    """The ``BinData`` stream an *embedded* BinItem (DocInfo BIN_DATA, type 1) is stored in:
+    ``BinData/BIN%04X.<ext>`` (props UINT16, bin data id UINT16, extension length UINT16, extension
+    UTF-16); None for links, storages (OLE) and records too short to read."""
+    if len(payload) < 6:
+        return None
+    props, item, n = struct.unpack_from("<HHH", payload, 0)
+    if props & 0xF != 1 or 6 + 2 * n > len(payload):
+        return None
+    ext = payload[6:6 + 2 * n].decode("utf-16-le", "replace")
+    if not ext or not all(ch.isascii() and ch.isalnum() for ch in ext):
+        return None
+    return f"BinData/BIN{item:04X}.{ext}"
+
+
+def gso_size(payload: bytes) -> tuple[int, int] | None:
+    """The width/height (HWPUNIT) of a gen shape object's CTRL_HEADER (object common properties: ctrl id,
+    properties, vertical and horizontal offsets, width, height), or None."""
+    if len(payload) < 24 or payload[:4] != GSO_ID:
+        return None
+    return struct.unpack_from("<ii", payload, 16)
+
+
+@dataclass
+class ShapeSize:
+    init: tuple[int, int]                  # 개체 생성 시 초기 폭/높이
+    cur: tuple[int, int]                   # 개체의 현재 폭/높이
+    rotation: int                          # 회전각
+    scale: tuple[float, float] | None      # the rendering matrices' stretch across and down (None: unread)
+
+
+def shape_component(payload: bytes, top: bool) -> ShapeSize | None:
+    """A SHAPE_COMPONENT's sizes. ``top``: the gso's own component, whose ctrl id is stored twice; a
+    component inside a group (묶음 개체) stores it once. Layout after the id(s): offsets x, y (INT32 each),
+    grouping count, local version (WORD each), initial width, height, current width, height (UINT32 each),
+    flip properties (UINT32), rotation angle (INT16), rotation centre x, y (INT32 each), the number of
+    scale/rotation pairs (WORD), the translation matrix and each pair (6 doubles = 48 bytes a matrix)."""
+    off = 8 if top else 4
+    head = struct.Struct("<iiHHiiiiIhiiH")
+    if len(payload) < off + head.size:
+        return None
+    _, _, _, _, iw, ih, cw, ch, _, rot, _, _, n = head.unpack_from(payload, off)
+    pos = off + head.size + 48           # the translation matrix moves, it does not stretch
+    scale = None
+    if n <= MAX_MATRIX_PAIRS and pos + 96 * n <= len(payload):
+        a, b, c, d = 1.0, 0.0, 0.0, 1.0
+        for k in range(2 * n):           # scale, rotation, scale, rotation, ...: their product's 2x2 part
+            e1, e2, _, e4, e5, _ = struct.unpack_from("<6d", payload, pos + 48 * k)
+            a, b, c, d = a * e1 + b * e4, a * e2 + b * e5, c * e1 + d * e4, c * e2 + d * e5
+        sx, sy = math.hypot(a, c), math.hypot(b, d)   # how long the unit vectors across and down become
+        if all(math.isfinite(v) and 1 / MAX_SCALE <= v <= MAX_SCALE for v in (sx, sy)):
+            scale = (sx, sy)
+    return ShapeSize((iw, ih), (cw, ch), rot, scale)
+
+
+@dataclass
+class PictureShape:
+    bin_id: int                            # BinItem id (1-based)
+    rect: tuple[int, int] | None           # the image rectangle's box (its four corners' extent)
+    crop: tuple[int, int, int, int]        # left, top, right, bottom after cropping
+    dims: tuple[int, int] | None           # the image's size in the crop's units (그림 최초 생성 시 기준)
+
+
+def picture_component(payload: bytes) -> PictureShape | None:
+    """A SHAPE_COMPONENT_PICTURE: border colour, width, properties (12 bytes), the image rectangle's four
+    corners (x, y INT32 each; Hancom writes them point by point), the crop's left, top, right, bottom
+    (INT32 each), inner margins (4 x INT16), brightness, contrast, effect (1 byte each), the BinItem id
+    (UINT16); then, when present, border transparency (1), instance id (4), picture effects (4: none
+    when 0) and the image's original width and height (UINT32 each)."""
+    if len(payload) < 73:
+        return None
+    pts = struct.unpack_from("<8i", payload, 12)
+    crop = struct.unpack_from("<4i", payload, 44)
+    (bin_id,) = struct.unpack_from("<H", payload, 71)
+    xs, ys = pts[0::2], pts[1::2]
+    rect = (max(xs) - min(xs), max(ys) - min(ys))
+    dims = None
+    if len(payload) >= 90 and struct.unpack_from("<I", payload, 78)[0] == 0:
+        dims = struct.unpack_from("<ii", payload, 82)
+    return PictureShape(bin_id, rect, crop, dims)
