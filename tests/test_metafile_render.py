@@ -164,6 +164,16 @@ def test_path_filled_and_save_restore():
     assert at(img, 350, 150) == (255, 0, 0) and at(img, 150, 350) == (255, 255, 255)
 
 
+def test_pie_and_arc_direction():
+    pie = rec(47, struct.pack("<4i4i", 100, 100, 300, 300, 300, 200, 200, 100))   # 0° to 90°, counter-clockwise
+    img = render_metafile(emf(red_no_pen() + [pie])).frames[0]
+    assert at(img, 250, 150) == (255, 0, 0)                                       # the upper-right quarter
+    assert at(img, 150, 250) == (255, 255, 255) and at(img, 250, 250) == (255, 255, 255)
+    cw = rec(57, struct.pack("<I", 2))                                            # AD_CLOCKWISE: the other 270°
+    img = render_metafile(emf(red_no_pen() + [cw, pie])).frames[0]
+    assert at(img, 250, 150) == (255, 255, 255) and at(img, 150, 250) == (255, 0, 0)
+
+
 def _dib(colours: list[list[tuple]]) -> tuple[bytes, bytes]:
     """BITMAPINFOHEADER + 24-bit bottom-up bits of ``colours`` (rows top to bottom, RGB)."""
     h, w = len(colours), len(colours[0])
@@ -237,10 +247,10 @@ def test_wmf_object_table_reuses_freed_slots():
 
 # ------------------------------------------------------------------------------------- default deny
 def test_undrawn_ink_record_holds():
-    arc = rec(45, struct.pack("<4i4i", 0, 0, 100, 100, 0, 0, 100, 100))            # EMR_ARC: not drawn here
-    data = emf(red_no_pen() + [rectangle(100, 100, 300, 300), arc])
+    flood = rec(53, struct.pack("<iiII", 150, 150, 0, 1))                       # EMR_EXTFLOODFILL: not drawn here
+    data = emf(red_no_pen() + [rectangle(100, 100, 300, 300), flood])
     r = render_metafile(data)
-    assert r.unrendered == {"ARC": 1} and not r.frames
+    assert r.unrendered == {"EXTFLOODFILL": 1} and not r.frames
     rv = pictures.review_pictures([Member("word/media/image1.emf", data)])
     assert rv.verdicts == {"picture 1": "undrawn"}
     assert "cannot render" in rv.unreadable[0].caption_en and "그리지 못하는" in rv.unreadable[0].caption
@@ -338,3 +348,34 @@ def test_without_ocr_an_outline_metafile_is_held(monkeypatch):
     data = outline_emf([("월별 방문객", 150, 30, 56)], 1100, 200)
     rv = pictures.review_pictures([Member("word/media/image1.emf", data)])
     assert rv.verdicts == {"picture 1": "outlines"}
+
+
+def wmf_with_dib(text: str) -> bytes:
+    """A WMF (no placeable header) whose only ink is a META_DIBSTRETCHBLT of ``text`` rendered by PIL."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    im = Image.new("RGB", (1000, 120), "white")
+    ImageDraw.Draw(im).text((30, 30), text, fill=(0, 0, 0), font=ImageFont.truetype(str(FONT), 44))
+    buf = io.BytesIO()
+    im.save(buf, "BMP")
+    dib = buf.getvalue()[14:]
+    w, h = im.size
+    blit = wrec(0x0B41, struct.pack("<Ihhhhhhhh", 0x00CC0020, h, w, 0, 0, h, w, 200, 50) + dib)
+    return wmf([wrec(0x020B, struct.pack("<hh", 0, 0)), wrec(0x020C, struct.pack("<hh", 480, 1600)), blit])
+
+
+def test_wmf_bitmap_with_an_email_is_held():
+    data = wmf_with_dib("회신 seoyun.kim88@example.org")
+    assert pictures.metafile_text(data) is False and not pictures.metafile_outlines(data)   # was "clean"
+    img = render_metafile(data).frames[0]
+    assert img.size == (1600, 480) and np.asarray(img.convert("L"))[200:320, 50:1050].min() < 60
+    rv = pictures.review_pictures([Member("BinData/image1.wmf", data)])
+    assert rv.verdicts == {"picture 1": "vector" if ocr.available() else "unchecked"}
+
+
+@pytest.mark.skipif(not ocr.available(), reason="Tesseract (tesserocr) is needed")
+def test_wmf_bitmap_without_personal_data_is_clean():
+    rv = pictures.review_pictures([Member("BinData/image1.wmf", wmf_with_dib("청사 출입 안내"))])
+    assert rv.verdicts == {"picture 1": "clean"}, rv.unreadable

@@ -5,7 +5,7 @@ numpy (Pillow decodes embedded bitmaps). No Qt.
 What is drawn (white paper, the picture's frame scaled to about :data:`TARGET_LONG_SIDE` pixels):
 
 - EMF: POLYGON/POLYLINE/POLYBEZIER(+TO)/POLYLINETO/POLYPOLYGON/POLYPOLYLINE (16- and 32-bit points),
-  MOVETOEX/LINETO, SETPIXELV, RECTANGLE/ROUNDRECT/ELLIPSE, paths (BEGINPATH … ENDPATH, CLOSEFIGURE,
+  MOVETOEX/LINETO, SETPIXELV, RECTANGLE/ROUNDRECT/ELLIPSE, ARC/CHORD/PIE/ARCTO/ANGLEARC (SETARCDIRECTION), paths (BEGINPATH … ENDPATH, CLOSEFIGURE,
   FILLPATH/STROKEPATH/STROKEANDFILLPATH, ABORTPATH, FLATTENPATH), window/viewport origin and extents
   (SET…, SCALE…), SETMAPMODE (all eight modes), SETWORLDTRANSFORM/MODIFYWORLDTRANSFORM, SAVEDC/RESTOREDC,
   solid brushes and pens (CREATEBRUSHINDIRECT, CREATEPEN, EXTCREATEPEN with a solid brush, stock objects,
@@ -13,13 +13,13 @@ What is drawn (white paper, the picture's frame scaled to about :data:`TARGET_LO
   (INTERSECTCLIPRECT, EXCLUDECLIPRECT, SELECTCLIPPATH, EXTSELECTCLIPRGN), embedded bitmaps
   (STRETCHDIBITS, BITBLT, STRETCHBLT: SRCCOPY/SRCAND/SRCPAINT; BITBLT without a source: PATCOPY,
   BLACKNESS, WHITENESS), under any affine world transform.
-- WMF: the same shapes (META_POLYGON/POLYLINE/POLYPOLYGON, RECTANGLE, ROUNDRECT, ELLIPSE, MOVETO/LINETO,
+- WMF: the same shapes (META_POLYGON/POLYLINE/POLYPOLYGON, RECTANGLE, ROUNDRECT, ELLIPSE, ARC/CHORD/PIE,
+  MOVETO/LINETO,
   SETPIXEL, PATBLT), window origin/extents (SET/OFFSET/SCALE), CREATEBRUSHINDIRECT/CREATEPENINDIRECT/
   SELECTOBJECT/DELETEOBJECT with the WMF object table (every CREATE record takes the lowest free slot),
   SAVEDC/RESTOREDC, clip rectangles, META_DIBSTRETCHBLT/META_STRETCHDIB/META_DIBBITBLT bitmaps.
 
-Default deny: every record that puts ink on the page and is not drawn here — text records, arcs, chords,
-pies, flood fills, regions painted, gradient fills, pattern or hatched brushes actually used, raster
+Default deny: every record that puts ink on the page and is not drawn here — text records, flood fills, regions painted, gradient fills, pattern or hatched brushes actually used, raster
 operations other than those above, EMF+ records, escapes that embed another metafile, a right-to-left
 layout — is listed in :attr:`Rendering.unrendered`; a caller must not take the rendering as what the
 picture shows then. State records that change nothing a viewer shows on a white page (text colour, fonts,
@@ -475,6 +475,7 @@ class _DC:
     winding: bool = False
     cur: tuple = (0.0, 0.0)                          # current position, logical units
     rop2: int = 13                                   # R2_COPYPEN
+    clockwise: bool = False                          # arc direction (EMR_SETARCDIRECTION)
 
 
 def _colour(ref: int):
@@ -645,6 +646,42 @@ class _Player:
         d = self.to_device([[x, y]])[0]
         self.ops.append(_Op("fill", polys=[_rect(d[0] - 0.5, d[1] - 0.5, d[0] + 0.5, d[1] + 0.5)], colour=col))
 
+    def arc_points(self, box, start, end) -> np.ndarray:
+        """Logical points of the arc of the ellipse in ``box`` from its radial through ``start`` to the one
+        through ``end``, counter-clockwise as shown (y down) or clockwise (EMR_SETARCDIRECTION); the whole
+        ellipse when the two radials coincide."""
+        x0, y0, x1, y1 = (float(v) for v in box)
+        cx, cy, rx, ry = (x0 + x1) / 2, (y0 + y1) / 2, abs(x1 - x0) / 2, abs(y1 - y0) / 2
+        if rx <= 0 or ry <= 0:
+            return np.array([[x0, y0], [x1, y1]], dtype=np.float64)
+        ts = math.atan2(-(start[1] - cy) / ry, (start[0] - cx) / rx)
+        te = math.atan2(-(end[1] - cy) / ry, (end[0] - cx) / rx)
+        if self.dc.clockwise:
+            sweep = te - ts if te < ts else te - ts - 2 * math.pi
+        else:
+            sweep = te - ts if te > ts else te - ts + 2 * math.pi
+        return self._arc(cx, cy, rx, ry, ts, sweep)
+
+    def _arc(self, cx, cy, rx, ry, t0, sweep) -> np.ndarray:
+        n = max(2, int(math.ceil(abs(sweep) / (2 * math.pi) * ELLIPSE_STEPS))) + 1
+        self.budget.points_add(n)
+        t = t0 + np.linspace(0.0, sweep, n)
+        return np.stack([cx + rx * np.cos(t), cy - ry * np.sin(t)], axis=1)
+
+    def arc(self, name: str, box, start, end) -> None:
+        """ARC (open, pen), CHORD (closed by its chord) and PIE (closed through the centre): filled and
+        outlined as GDI draws them; ARCTO: a line from the current position to the arc's start, the arc,
+        and the current position moved to its end."""
+        pts = self.arc_points(box, start, end)
+        if name.endswith("ARCTO"):
+            self.line_to(name, pts)
+        elif name.endswith("ARC"):
+            self.draw(name, [self.to_device(pts)], fill=False, stroke=True, closed=False)
+        else:
+            if name.endswith("PIE"):
+                pts = np.vstack([pts, [[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]]])
+            self.draw(name, [self.to_device(pts)], fill=True, stroke=True, closed=True)
+
     # -- paths --------------------------------------------------------------------------------------
     def begin_path(self) -> None:
         self.path, self.figure = [], None
@@ -765,9 +802,9 @@ class _Player:
 EMF_TEXT = {83: "EXTTEXTOUTA", 84: "EXTTEXTOUTW", 96: "POLYTEXTOUTA", 97: "POLYTEXTOUTW", 108: "SMALLTEXTOUT"}
 #: EMF records that change nothing drawn on a white page here (state a viewer uses for text, palettes,
 #: colour management, stretching) — skipped
-EMF_SKIP = {13, 16, 18, 21, 22, 23, 24, 25, 28, 48, 49, 50, 51, 52, 57, 58, 65, 82, 98, 99, 100, 101, 104,
+EMF_SKIP = {13, 16, 18, 21, 22, 23, 24, 25, 28, 48, 49, 50, 51, 52, 58, 65, 82, 98, 99, 100, 101, 104,
             109, 111, 112, 113, 119, 120, 121, 122}
-EMF_INK = {41: "ANGLEARC", 45: "ARC", 46: "CHORD", 47: "PIE", 53: "EXTFLOODFILL", 55: "ARCTO", 56: "POLYDRAW",
+EMF_INK = {53: "EXTFLOODFILL", 56: "POLYDRAW",
            66: "WIDENPATH", 71: "FILLRGN", 72: "FRAMERGN", 73: "INVERTRGN", 74: "PAINTRGN", 78: "MASKBLT",
            79: "PLGBLT", 80: "SETDIBITSTODEVICE", 92: "POLYDRAW16", 93: "CREATEMONOBRUSH",
            94: "CREATEDIBPATTERNBRUSHPT", 102: "GLSRECORD", 103: "GLSBOUNDEDRECORD", 105: "DRAWESCAPE",
@@ -896,6 +933,20 @@ class _Emf(_Player):
             x0, y0, x1, y1, cw, ch = u("<6i", 8)
             self.budget.points_add(ELLIPSE_STEPS + 4)
             self.shape("ROUNDRECT", _roundrect(x0, y0, x1, y1, cw, ch))
+        elif typ in (45, 46, 47, 55):                           # ARC, CHORD, PIE, ARCTO
+            box = u("<4i", 8)
+            sx, sy, ex, ey = u("<4i", 24)
+            self.arc({45: "ARC", 46: "CHORD", 47: "PIE", 55: "ARCTO"}[typ], box, (sx, sy), (ex, ey))
+        elif typ == 41:                                         # ANGLEARC: centre, radius, start, sweep (degrees)
+            cx, cy, r = u("<iiI", 8)
+            a0, sweep = u("<ff", 20)
+            if not (math.isfinite(a0) and math.isfinite(sweep)):
+                raise MetafileError(f"record at {pos}: angles that are not finite")
+            sweep = max(-3600.0, min(3600.0, sweep))
+            self.line_to("ANGLEARC", self._arc(cx, cy, r, r, math.radians(a0), math.radians(sweep)))
+        elif typ == 57:                                         # SETARCDIRECTION
+            (d,) = u("<I", 8)
+            dc.clockwise = d == 2
         elif typ == 9:                                          # SETWINDOWEXTEX
             x, y = u("<ii", 8)
             if x and y:
@@ -1105,7 +1156,7 @@ WMF_TEXT = {0x0521: "META_TEXTOUT", 0x0A32: "META_EXTTEXTOUT"}
 WMF_CREATE = {0x00F7, 0x01F9, 0x02FA, 0x02FB, 0x02FC, 0x06FF, 0x0142}
 WMF_SKIP = {0x0035, 0x0037, 0x0102, 0x0103, 0x0105, 0x0107, 0x0108, 0x0139, 0x0201, 0x0209, 0x020A, 0x0231,
             0x0234, 0x012E, 0x020D, 0x020E, 0x0211, 0x0412}
-WMF_INK = {0x0817: "META_ARC", 0x0830: "META_CHORD", 0x081A: "META_PIE", 0x0419: "META_FLOODFILL",
+WMF_INK = {0x0419: "META_FLOODFILL",
            0x0548: "META_EXTFLOODFILL", 0x0228: "META_FILLREGION", 0x0429: "META_FRAMEREGION",
            0x012A: "META_INVERTREGION", 0x012B: "META_PAINTREGION", 0x0922: "META_BITBLT",
            0x0B23: "META_STRETCHBLT", 0x0D33: "META_SETDIBTODEV", 0x0436: "META_ANIMATEPALETTE",
@@ -1214,6 +1265,10 @@ class _Wmf(_Player):
             hh, ww, b, r, t, left = h(6)
             self.budget.points_add(ELLIPSE_STEPS + 4)
             self.shape("META_ROUNDRECT", _roundrect(left, t, r, b, ww, hh))
+        elif func in (0x0817, 0x0830, 0x081A):                  # ARC, CHORD, PIE: yend, xend, ystart, xstart, b, r, t, l
+            ye, xe, ys, xs, b, r, t, left = h(8)
+            self.arc({0x0817: "META_ARC", 0x0830: "META_CHORD", 0x081A: "META_PIE"}[func], (left, t, r, b),
+                     (xs, ys), (xe, ye))
         elif func == 0x0214:                                    # MOVETO: y, x
             y, x = h(2)
             self.move_to(x, y)
