@@ -1390,13 +1390,16 @@ def vector_text_hits(text: str) -> bool:
 
     if not text.strip():
         return False
-    if RuleDetector(entities=True).detect(text):
+    try:
+        if RuleDetector(entities=True).detect(text):
+            return True
+        det = _vector_detector()
+        if det is False:
+            return value_shaped(text)
+        with _detector_lock:
+            return bool(det.detect(text))
+    except Exception:  # noqa: BLE001 - detection could not run: held (default deny)
         return True
-    det = _vector_detector()
-    if det is False:
-        return value_shaped(text)
-    with _detector_lock:
-        return bool(det.detect(text))
 
 
 #: split_values looks at most this many read pictures (in document order), pairs of neighbours only
