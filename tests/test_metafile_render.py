@@ -379,3 +379,28 @@ def test_wmf_bitmap_with_an_email_is_held():
 def test_wmf_bitmap_without_personal_data_is_clean():
     rv = pictures.review_pictures([Member("BinData/image1.wmf", wmf_with_dib("청사 출입 안내"))])
     assert rv.verdicts == {"picture 1": "clean"}, rv.unreadable
+
+
+def test_mutated_metafiles_fail_closed():
+    """Bytes, sizes and counts of valid EMF/WMF files overwritten at random: every one renders or raises
+    MetafileError (no other exception), each within seconds."""
+    import random
+
+    seeds = [emf(red_no_pen() + [rectangle(100, 100, 300, 300), polygon16([(600, 100), (900, 100), (900, 400)]),
+                                 rec(47, struct.pack("<4i4i", 100, 100, 300, 300, 300, 200, 200, 100))]),
+             outline_emf([("월별", 20, 10, 40)], 200, 80), wmf(wmf_red_rect(True)), wmf_with_dib("회신")]
+    rng = random.Random(26)
+    for _ in range(300):
+        d = bytearray(rng.choice(seeds))
+        for _ in range(rng.randint(1, 6)):
+            k = rng.randrange(len(d) - 4)
+            if rng.random() < 0.5:
+                d[k] = rng.randrange(256)
+            else:
+                struct.pack_into("<I", d, k, rng.choice([0, 1, 0xFFFF, 0x7FFFFFFF, 0xFFFFFFFF, rng.randrange(1 << 32)]))
+        start = time.monotonic()
+        try:
+            render_metafile(bytes(d))
+        except MetafileError:
+            pass
+        assert time.monotonic() - start < 10

@@ -1324,7 +1324,7 @@ def _review_metafile(data: bytes, shown: tuple, can_ocr: bool, frames_left: int)
         rendering = render_metafile(clean)
     except MetafileError:
         return "undecodable", 0
-    except MemoryError:
+    except Exception:  # noqa: BLE001 - MemoryError or a renderer bug on a hostile file: fail closed
         return "undecodable", 0
     if rendering.text:
         return "text", 0
