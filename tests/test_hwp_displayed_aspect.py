@@ -211,6 +211,53 @@ def test_a_truncated_section_keeps_the_pictures_read_before():
     assert len(picture_shapes(body + struct.pack("<I", 0x43 | (0x100 << 20)) + b"xx")) == 1
 
 
+def filled_component(shown, *, mode: int = 5, kind: int = 2, bin_id: int = 1, colours: int = 2) -> bytes:
+    """The SHAPE_COMPONENT of a rectangle ("$rec") of ``shown`` HWPUNIT whose fill (채우기 정보) holds a
+    picture: border line (13 bytes), fill kind, a colour (bit 1), a gradient (bit 4) and the picture (bit 2:
+    mode, brightness, contrast, effect, BinItem id), as Hancom writes them (shapecomponent-rect-fill.hwp)."""
+    fill = struct.pack("<I", kind)
+    if kind & 1:
+        fill += struct.pack("<IIi", 0xFF7F3F, 0, -1)
+    if kind & 4:
+        fill += struct.pack("<Biiiii", 1, 90, 0, 0, 50, colours)
+        if colours > 0:
+            fill += b"\0\0\0\0" * (2 * colours if colours > 2 else colours)   # positions, colours
+    if kind & 2:
+        fill += struct.pack("<BbbBH", mode, 0, 0, 0, bin_id)
+    fill += struct.pack("<IB", 0, 0)
+    return shape_component(shown, shown, chid=b"cer$") + struct.pack("<IiIB", 0, 33, 0xD1000041, 0) + fill
+
+
+def filled_rect(shown, sc: bytes | None = None, **kw) -> bytes:
+    """A paragraph anchoring that rectangle (or one whose component is ``sc``)."""
+    sc = sc if sc is not None else filled_component(shown, **kw)
+    return para(ctrl(11, b"gso ") + units_of("사각형"),
+                extra=record(0x47, 1, gso_header(*shown)) + record(0x4C, 2, sc))
+
+
+@pytest.mark.parametrize("kind", [2, 3, 6])
+def test_an_image_fill_stretched_over_a_shape_is_shown_at_the_shape(tmp_path, monkeypatch, kind):
+    """A rectangle filled "크기에 맞추어" (mode 5) with the squashed picture shows it at the rectangle's size
+    (alone, after a colour, after a gradient); tiled (mode 0) the picture keeps its own aspect."""
+    src = hwp_file(tmp_path, filled_rect(SHOWN, kind=kind) + filled_rect((30000, 30000), mode=0, kind=kind))
+    got = seen_by_review(monkeypatch, src)
+    assert got["displayed"] == {MEMBER: [(75000.0, 12000.0)]}
+
+
+@pytest.mark.parametrize("bad", ["gradient count", "cut", "no picture bit", "bin id", "gradient of 3"])
+def test_hostile_image_fills_give_no_displayed_size(tmp_path, monkeypatch, bad):
+    body = {"gradient count": filled_rect(SHOWN, kind=6, colours=-5),
+            # the record ends inside the picture's fields (its BinItem id)
+            "cut": filled_rect(SHOWN, sc=filled_component(SHOWN)[:-7]),
+            "no picture bit": filled_rect(SHOWN, kind=1),
+            "bin id": filled_rect(SHOWN, bin_id=0),
+            # 3 colours say 3 positions too: without them the picture's fields are read past the end
+            "gradient of 3": filled_rect(SHOWN, sc=filled_component(SHOWN, kind=6, colours=3)[:-12])}[bad]
+    src = hwp_file(tmp_path, body)
+    got = seen_by_review(monkeypatch, src)
+    assert got["members"] == [MEMBER] and got["displayed"] == {}, got["displayed"]
+
+
 needs_ocr = pytest.mark.skipif(not ocr.available(), reason="OCR (tesserocr + tessdata) is a dependency")
 
 
@@ -262,3 +309,13 @@ def test_shown_at_an_absurd_aspect_it_is_held(tmp_path):
     assert doc.needs_review
     (u,) = doc.unreadable
     assert u.where == "picture 1" and "aspect" in u.caption_en
+
+
+@needs_ocr
+def test_a_name_legible_only_stretched_over_a_filled_shape_is_found(tmp_path):
+    from tests.test_pictures_displayed_aspect import NAME, PHONE
+
+    doc = open_document(hwp_file(tmp_path, filled_rect(SHOWN)))
+    assert not doc.needs_review, doc.unreadable
+    seen = picture_text(doc)
+    assert NAME in seen and PHONE in seen, seen

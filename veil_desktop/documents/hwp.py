@@ -44,8 +44,8 @@ from .errors import DocumentError
 from .limits import MAX_DOCUMENT_CHARS, ResourceLimit, budget_or_new
 from .hwp_records import (GSO_ID, HWPTAG_BIN_DATA, HWPTAG_CTRL_HEADER, HWPTAG_SHAPE_COMPONENT,
                           HWPTAG_SHAPE_COMPONENT_PICTURE, bin_item_name, blank_bin_link, blank_field_command,
-                          gso_size, mask_payload, parse_records, picture_component, serialize_records,
-                          shape_component, text_map)
+                          FILL_STRETCH, PictureShape, gso_size, mask_payload, parse_records, picture_component,
+                          serialize_records, shape_component, text_map)
 from .model import Document, TextBuilder, Unreadable, split_plan
 
 HWPTAG_PARA_TEXT = 0x43
@@ -306,7 +306,9 @@ def picture_shapes(stream: bytes, out: list | None = None) -> list:
     (width, height) HWPUNIT sizes it is shown at before the crop is undone: the component's current size,
     its initial size and image rectangle times its rendering matrices' stretch (a picture in a group is
     scaled by the group's matrices), and the object's own size for a gso that is the picture itself (not
-    rotated). What cannot be read is skipped; a truncated stream ends the walk with what was found."""
+    rotated). A drawing object (rectangle, ellipse, arc, polygon, curve) with an image fill stretched over
+    it ("크기에 맞추어") counts as a picture shown at the shape's sizes (``crop`` None). What cannot be read
+    is skipped; a truncated stream ends the walk with what was found."""
     out = [] if out is None else out
     gsos: list[list] = []        # open gen shape objects: [level, own size, last component (level, ShapeSize)]
     try:
@@ -324,27 +326,38 @@ def picture_shapes(stream: bytes, out: list | None = None) -> list:
                 top = level == g[0] + 1
                 sc = shape_component(payload, top)
                 g[2] = (level, sc, top) if sc is not None else None
+                if sc is not None and sc.fill is not None and sc.fill[1] == FILL_STRETCH:
+                    # an image fill "크기에 맞추어": the picture is stretched over the shape
+                    sizes = _shown(sc, top, g[1], None)
+                    if sizes:
+                        out.append((PictureShape(sc.fill[0], None, None, None), sizes))
             elif tag == HWPTAG_SHAPE_COMPONENT_PICTURE and g[2] is not None and level == g[2][0] + 1:
                 pic = picture_component(payload)
                 if pic is None:
                     continue
                 _, sc, top = g[2]
-                sizes = [sc.cur]
-                if sc.scale is not None:
-                    sx, sy = sc.scale
-                    sizes += [(sc.init[0] * sx, sc.init[1] * sy)]
-                    if pic.rect is not None:
-                        sizes.append((pic.rect[0] * sx, pic.rect[1] * sy))
-                if top and g[1] is not None and sc.rotation % 360 == 0:
-                    sizes.append(g[1])
-                sizes = [(float(w), float(h)) for w, h in sizes if w > 0 and h > 0]
+                sizes = _shown(sc, top, g[1], pic.rect)
                 if sizes:
                     out.append((pic, sizes))
-                    if len(out) >= MAX_SHOWN_PICTURES:
-                        break
+            if len(out) >= MAX_SHOWN_PICTURES:
+                break
     except DocumentError:
         pass
     return out
+
+
+def _shown(sc, top: bool, own: tuple[int, int] | None, rect: tuple[int, int] | None) -> list:
+    """The positive sizes a shape component is shown at: its current size, its initial size and ``rect``
+    times its matrices' stretch, and ``own`` (the gso's size) for the gso's own component, not rotated."""
+    sizes = [sc.cur]
+    if sc.scale is not None:
+        sx, sy = sc.scale
+        sizes.append((sc.init[0] * sx, sc.init[1] * sy))
+        if rect is not None:
+            sizes.append((rect[0] * sx, rect[1] * sy))
+    if top and own is not None and sc.rotation % 360 == 0:
+        sizes.append(own)
+    return [(float(w), float(h)) for w, h in sizes if w > 0 and h > 0]
 
 
 def bin_items(docinfo: bytes) -> dict[int, str]:
@@ -391,8 +404,8 @@ def displayed_sizes(shapes: list, items: dict[int, str], pictures: list) -> dict
         if member is None:
             continue
         fx = fy = 1.0
-        l, t, r, b = pic.crop
-        if (l, t) != (0, 0) or pic.dims is None or (r, b) != tuple(pic.dims):
+        l, t, r, b = pic.crop or (0, 0, 0, 0)
+        if pic.crop is not None and (l, t) != (0, 0) or pic.dims is None or (r, b) != tuple(pic.dims):
             whole = pic.dims if pic.dims and pic.dims[0] > 0 and pic.dims[1] > 0 else None
             if whole is None:
                 if member.name not in units:

@@ -220,6 +220,7 @@ class ShapeSize:
     cur: tuple[int, int]                   # 개체의 현재 폭/높이
     rotation: int                          # 회전각
     scale: tuple[float, float] | None      # the rendering matrices' stretch across and down (None: unread)
+    fill: tuple[int, int] | None = None    # a drawing object's image fill: (BinItem id, 이미지 채우기 유형)
 
 
 def shape_component(payload: bytes, top: bool) -> ShapeSize | None:
@@ -243,14 +244,53 @@ def shape_component(payload: bytes, top: bool) -> ShapeSize | None:
         sx, sy = math.hypot(a, c), math.hypot(b, d)   # how long the unit vectors across and down become
         if all(math.isfinite(v) and 1 / MAX_SCALE <= v <= MAX_SCALE for v in (sx, sy)):
             scale = (sx, sy)
+        if payload[:4] in FILLED_SHAPES:
+            fill = image_fill(payload, pos + 96 * n)
+            return ShapeSize((iw, ih), (cw, ch), rot, scale, fill)
     return ShapeSize((iw, ih), (cw, ch), rot, scale)
+
+
+#: drawing objects whose component goes on with a border line and a fill (rectangle, ellipse, arc,
+#: polygon, curve; ids as stored)
+FILLED_SHAPES = frozenset({b"cer$", b"lle$", b"cra$", b"lop$", b"ruc$"})
+#: 이미지 채우기 유형 "크기에 맞추어" (HWPX ``TOTAL``): the picture is stretched over the whole shape
+FILL_STRETCH = 5
+MAX_GRADIENT_COLOURS = 256
+
+
+def image_fill(payload: bytes, pos: int) -> tuple[int, int] | None:
+    """``(BinItem id, fill mode)`` of a drawing object's image fill (채우기 정보), read from ``pos`` (after
+    the matrices): the border line (colour, width, properties: 4 bytes each, outline style: 1), the fill
+    kind (UINT32 bits: 1 colour, 4 gradient, 2 picture), then in that order colour (12 bytes), gradient
+    (type: 1, angle, centre x, centre y, blur, colour count n: 4 each, positions when n > 2 and colours:
+    4 each a colour) and picture (mode, brightness, contrast, effect: 1 each, BinItem id: UINT16)."""
+    pos += 13
+    if pos + 4 > len(payload):
+        return None
+    (kind,) = struct.unpack_from("<I", payload, pos)
+    pos += 4
+    if not kind & 2:
+        return None
+    if kind & 1:
+        pos += 12
+    if kind & 4:
+        if pos + 21 > len(payload):
+            return None
+        (n,) = struct.unpack_from("<i", payload, pos + 17)
+        if not 0 <= n <= MAX_GRADIENT_COLOURS:
+            return None
+        pos += 21 + (4 * n if n > 2 else 0) + 4 * n
+    if pos + 6 > len(payload):
+        return None
+    (bin_id,) = struct.unpack_from("<H", payload, pos + 4)
+    return bin_id, payload[pos]
 
 
 @dataclass
 class PictureShape:
     bin_id: int                            # BinItem id (1-based)
     rect: tuple[int, int] | None           # the image rectangle's box (its four corners' extent)
-    crop: tuple[int, int, int, int]        # left, top, right, bottom after cropping
+    crop: tuple[int, int, int, int] | None  # left, top, right, bottom after cropping (None: an image fill)
     dims: tuple[int, int] | None           # the image's size in the crop's units (그림 최초 생성 시 기준)
 
 
