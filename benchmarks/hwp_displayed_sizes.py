@@ -16,7 +16,8 @@ from pathlib import Path
 from PIL import Image
 
 from veil_desktop.documents import ocr
-from veil_desktop.documents.hwp import _inflate, _load, _pictures, bin_items, displayed_sizes, picture_shapes
+from veil_desktop.documents.hwp import (_inflate, _load, _pictures, bin_items, border_fill_pictures, picture_shapes,
+                                       shown_pictures)
 
 
 def measure(path: Path) -> tuple[int, int, int]:
@@ -27,15 +28,18 @@ def measure(path: Path) -> tuple[int, int, int]:
         print(f"{path.name}: not read ({type(e).__name__}: {str(e)[:60]})")
         return 0, 0, 0
     shapes: list = []
+    cells: list = []
     for name in src.sections():
         raw = src.streams[name]
-        picture_shapes(_inflate(raw, name) if src.compressed else raw, shapes)
+        picture_shapes(_inflate(raw, name) if src.compressed else raw, shapes, cells)
     pics = _pictures(src)
+    shown = shown_pictures(src, pics, shapes, cells)      # as read_hwp gives review_pictures
     info = src.streams.get("DocInfo", b"")
-    items = bin_items(_inflate(info, "DocInfo") if src.compressed else info)
-    shown = displayed_sizes(shapes, items, pics)
-    print(f"{path.name}: {len(pics)} picture member(s), {len(shapes)} picture control(s), "
-          f"{len(items)} embedded BinItem(s)")
+    info = _inflate(info, "DocInfo") if src.compressed else info
+    fills = border_fill_pictures(info)
+    print(f"{path.name}: {len(pics)} picture member(s), {len(shapes)} picture control(s) or filled shape(s), "
+          f"{len(bin_items(info))} embedded BinItem(s), {sum(1 for f, _ in cells if f in fills)} of "
+          f"{len(cells)} table cell(s) with a stretched picture fill")
     other = 0
     for p in pics:
         try:

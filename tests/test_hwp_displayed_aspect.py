@@ -71,9 +71,30 @@ def bin_data(ext: str = "png", item: int = 1) -> bytes:
     return struct.pack("<HHH", 1, item, len(ext)) + e
 
 
-def docinfo_with(*bins: bytes) -> bytes:
+def docinfo_with(*bins: bytes, border_fills: tuple[bytes, ...] = ()) -> bytes:
     out = record(0x10, 0, struct.pack("<H7I", 1, 1, 1, 1, 1, 1, 1, 0)) + record(0x11, 0, b"\0" * 72)
-    return out + b"".join(record(0x12, 1, b) for b in bins)
+    return out + b"".join(record(0x12, 1, b) for b in bins) + b"".join(record(0x14, 1, b) for b in border_fills)
+
+
+def border_fill(picture: int | None = None, mode: int = 5) -> bytes:
+    """A DocInfo BORDER_FILL: properties, four borders and the diagonal, then no fill or a picture fill."""
+    head = struct.pack("<H", 0) + struct.pack("<BBI", 1, 1, 0) * 5
+    fill = struct.pack("<I", 0) if picture is None else struct.pack("<IBbbBH", 2, mode, 0, 0, 0, picture)
+    return head + fill + struct.pack("<IB", 0, 0)
+
+
+def table(*cells: tuple[tuple[int, int], int], cut: int = 0) -> bytes:
+    """A paragraph anchoring a one-row table whose cells are ``(size, border fill id)``; a LIST_HEADER per
+    cell (8 bytes, column, row, spans, width, height, margins, border fill id, as Hancom writes it) and
+    its paragraph. ``cut``: bytes cut off each LIST_HEADER."""
+    out = record(0x47, 1, b" lbt" + struct.pack("<IiiiiiHHHHIiH", 0x082A2210, 0, 0, 41952, 1563, 0, 0, 0,
+                                                  0, 0, 3, 0, 0))
+    out += record(0x4D, 2, struct.pack("<IHHH", 6, 1, len(cells), 0) + b"\0" * 12)
+    for k, ((w, h), fill) in enumerate(cells):
+        head = (struct.pack("<HHI", 1, 0, 0x20) + struct.pack("<4H", k, 0, 1, 1) + struct.pack("<ii", w, h)
+                + struct.pack("<4H", 510, 510, 141, 141) + struct.pack("<H", fill) + b"\0" * 13)
+        out += record(0x48, 2, head[:len(head) - cut]) + para("셀", level=2)
+    return para(ctrl(11, b"tbl ") + units_of("표"), extra=out)
 
 
 def squashed_png() -> bytes:
@@ -254,6 +275,35 @@ def test_hostile_image_fills_give_no_displayed_size(tmp_path, monkeypatch, bad):
             # 3 colours say 3 positions too: without them the picture's fields are read past the end
             "gradient of 3": filled_rect(SHOWN, sc=filled_component(SHOWN, kind=6, colours=3)[:-12])}[bad]
     src = hwp_file(tmp_path, body)
+    got = seen_by_review(monkeypatch, src)
+    assert got["members"] == [MEMBER] and got["displayed"] == {}, got["displayed"]
+
+
+def test_a_picture_stretched_over_a_table_cell_is_shown_at_the_cell(tmp_path, monkeypatch):
+    """A cell whose BORDER_FILL holds the picture "크기에 맞추어" (Hancom's sample_hwp_changing-image.hwp)
+    shows it at the cell's size; a cell without a picture fill or with a tiled one shows nothing."""
+    info = docinfo_with(bin_data(), border_fills=(border_fill(), border_fill(1), border_fill(1, mode=0)))
+    src = hwp_file(tmp_path, table((SHOWN, 2), ((30000, 30000), 1), ((20000, 40000), 3)), docinfo=info)
+    got = seen_by_review(monkeypatch, src)
+    assert got["displayed"] == {MEMBER: [(75000.0, 12000.0)]}
+
+
+@pytest.mark.parametrize("bad", ["short cell", "fill id out of range", "short border fill", "zero cell",
+                                 "picture out of range"])
+def test_hostile_table_cells_give_no_displayed_size(tmp_path, monkeypatch, bad):
+    fills = (border_fill(), border_fill(1))
+    cells, cut = [(SHOWN, 2)], 0
+    if bad == "short cell":
+        cut = 14                          # the border fill id and what follows
+    elif bad == "fill id out of range":
+        cells = [(SHOWN, 3)]
+    elif bad == "short border fill":
+        fills = (border_fill(), border_fill(1)[:37])
+    elif bad == "zero cell":
+        cells = [((0, 12000), 2), ((75000, -1), 2)]
+    elif bad == "picture out of range":
+        fills = (border_fill(), border_fill(5))
+    src = hwp_file(tmp_path, table(*cells, cut=cut), docinfo=docinfo_with(bin_data(), border_fills=fills))
     got = seen_by_review(monkeypatch, src)
     assert got["members"] == [MEMBER] and got["displayed"] == {}, got["displayed"]
 

@@ -42,8 +42,9 @@ from pathlib import Path
 
 from .errors import DocumentError
 from .limits import MAX_DOCUMENT_CHARS, ResourceLimit, budget_or_new
-from .hwp_records import (GSO_ID, HWPTAG_BIN_DATA, HWPTAG_CTRL_HEADER, HWPTAG_SHAPE_COMPONENT,
-                          HWPTAG_SHAPE_COMPONENT_PICTURE, bin_item_name, blank_bin_link, blank_field_command,
+from .hwp_records import (GSO_ID, HWPTAG_BIN_DATA, HWPTAG_BORDER_FILL, HWPTAG_CTRL_HEADER,
+                          HWPTAG_LIST_HEADER, HWPTAG_SHAPE_COMPONENT, HWPTAG_SHAPE_COMPONENT_PICTURE, TABLE_ID,
+                          bin_item_name, blank_bin_link, blank_field_command, border_fill_picture, table_cell,
                           FILL_STRETCH, PictureShape, gso_size, mask_payload, parse_records, picture_component,
                           serialize_records, shape_component, text_map)
 from .model import Document, TextBuilder, Unreadable, split_plan
@@ -300,43 +301,55 @@ MAX_SIZES_PER_PICTURE = 32
 CROP_UNITS_PER_PIXEL = 75
 
 
-def picture_shapes(stream: bytes, out: list | None = None) -> list:
+def picture_shapes(stream: bytes, out: list | None = None, cells: list | None = None) -> list:
     """``(picture, sizes)`` for every picture control (gen shape object ``gso `` with a
     SHAPE_COMPONENT_PICTURE) of a section stream, in order: its ``hwp_records.PictureShape`` and the
     (width, height) HWPUNIT sizes it is shown at before the crop is undone: the component's current size,
     its initial size and image rectangle times its rendering matrices' stretch (a picture in a group is
     scaled by the group's matrices), and the object's own size for a gso that is the picture itself (not
     rotated). A drawing object (rectangle, ellipse, arc, polygon, curve) with an image fill stretched over
-    it ("크기에 맞추어") counts as a picture shown at the shape's sizes (``crop`` None). What cannot be read
-    is skipped; a truncated stream ends the walk with what was found."""
+    it ("크기에 맞추어") counts as a picture shown at the shape's sizes (``crop`` None). ``cells`` gets
+    ``(border fill id, (width, height))`` for every table cell (its fill is resolved against DocInfo by
+    :func:`displayed_sizes`). What cannot be read is skipped; a truncated stream ends the walk with what
+    was found."""
     out = [] if out is None else out
-    gsos: list[list] = []        # open gen shape objects: [level, own size, last component (level, ShapeSize)]
+    cells = [] if cells is None else cells
+    # open controls: [level, "gso" | "tbl", own size, last component (level, ShapeSize, top)]
+    open_: list[list] = []
     try:
         for tag, level, payload in iter_records(stream):
-            while gsos and level <= gsos[-1][0]:
-                gsos.pop()
+            while open_ and level <= open_[-1][0]:
+                open_.pop()
             if tag == HWPTAG_CTRL_HEADER:
                 if payload[:4] == GSO_ID:
-                    gsos.append([level, gso_size(payload), None])
+                    open_.append([level, "gso", gso_size(payload), None])
+                elif payload[:4] == TABLE_ID:
+                    open_.append([level, "tbl", None, None])
                 continue
-            if not gsos:
+            if not open_:
                 continue
-            g = gsos[-1]
+            g = open_[-1]
+            if g[1] == "tbl":
+                if tag == HWPTAG_LIST_HEADER and level == g[0] + 1 and len(cells) < MAX_SHOWN_PICTURES:
+                    cell = table_cell(payload)
+                    if cell is not None and cell[0] > 0 and cell[1] > 0 and cell[2] > 0:
+                        cells.append((cell[2], (float(cell[0]), float(cell[1]))))
+                continue
             if tag == HWPTAG_SHAPE_COMPONENT:
                 top = level == g[0] + 1
                 sc = shape_component(payload, top)
-                g[2] = (level, sc, top) if sc is not None else None
+                g[3] = (level, sc, top) if sc is not None else None
                 if sc is not None and sc.fill is not None and sc.fill[1] == FILL_STRETCH:
                     # an image fill "크기에 맞추어": the picture is stretched over the shape
-                    sizes = _shown(sc, top, g[1], None)
+                    sizes = _shown(sc, top, g[2], None)
                     if sizes:
                         out.append((PictureShape(sc.fill[0], None, None, None), sizes))
-            elif tag == HWPTAG_SHAPE_COMPONENT_PICTURE and g[2] is not None and level == g[2][0] + 1:
+            elif tag == HWPTAG_SHAPE_COMPONENT_PICTURE and g[3] is not None and level == g[3][0] + 1:
                 pic = picture_component(payload)
                 if pic is None:
                     continue
-                _, sc, top = g[2]
-                sizes = _shown(sc, top, g[1], pic.rect)
+                _, sc, top = g[3]
+                sizes = _shown(sc, top, g[2], pic.rect)
                 if sizes:
                     out.append((pic, sizes))
             if len(out) >= MAX_SHOWN_PICTURES:
@@ -377,6 +390,23 @@ def bin_items(docinfo: bytes) -> dict[int, str]:
     return out
 
 
+def border_fill_pictures(docinfo: bytes) -> dict[int, int]:
+    """BORDER_FILL id (1-based, in order) -> the BinItem id of its image fill, for fills stretched over
+    what they fill ("크기에 맞추어"; table cells); tiled or placed pictures keep their own aspect."""
+    out: dict[int, int] = {}
+    k = 0
+    try:
+        for tag, _, payload in iter_records(docinfo):
+            if tag == HWPTAG_BORDER_FILL:
+                k += 1
+                pic = border_fill_picture(payload)
+                if pic is not None and pic[1] == FILL_STRETCH:
+                    out[k] = pic[0]
+    except DocumentError:
+        pass
+    return out
+
+
 def _crop_units(data: bytes) -> tuple[int, int] | None:
     """A picture's size in its crop's units (pixels x 75), from its header; None if it is not a raster."""
     from PIL import Image
@@ -389,12 +419,16 @@ def _crop_units(data: bytes) -> tuple[int, int] | None:
     return w * CROP_UNITS_PER_PIXEL, h * CROP_UNITS_PER_PIXEL
 
 
-def displayed_sizes(shapes: list, items: dict[int, str], pictures: list) -> dict[str, list[tuple[float, float]]]:
+def displayed_sizes(shapes: list, items: dict[int, str], pictures: list, fills: dict[int, int] | None = None,
+                    cells: list = ()) -> dict[str, list[tuple[float, float]]]:
     """Picture member -> every (width, height) the document shows it at (HWPUNIT, the whole picture: the
     crop undone against the image's size — the picture record's, else the pixels x 75), for
     ``pictures.review_pictures`` (issue 26: a name stored squashed and shown stretched). ``shapes`` from
     :func:`picture_shapes`, ``items`` from :func:`bin_items`; a BinItem id that names no picture member is
-    skipped (the picture is read at its pixels)."""
+    skipped (the picture is read at its pixels). ``cells`` (:func:`picture_shapes`) whose border fill is in
+    ``fills`` (:func:`border_fill_pictures`) show that picture stretched over the cell."""
+    shapes = list(shapes) + [(PictureShape(fills[f], None, None, None), [size])
+                             for f, size in cells if fills and f in fills]
     by_lower = {p.name.lower(): p for p in pictures}
     units: dict[str, tuple[int, int] | None] = {}
     out: dict[str, list[tuple[float, float]]] = {}
@@ -441,6 +475,20 @@ def _notes(src: _Source) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def shown_pictures(src: _Source, members: list, shapes: list, cells: list,
+                   budget=None) -> dict[str, list[tuple[float, float]]]:
+    """:func:`displayed_sizes` of ``members`` from the section walks' ``shapes`` and ``cells``
+    (:func:`picture_shapes`) and the file's DocInfo (BinItems, border fills); a damaged DocInfo gives none
+    (every picture is read at its pixels)."""
+    if not (shapes or cells) or not members or "DocInfo" not in src.streams:
+        return {}
+    try:
+        info = _inflate(src.streams["DocInfo"], "DocInfo", budget) if src.compressed else src.streams["DocInfo"]
+    except DocumentError:
+        return {}
+    return displayed_sizes(shapes, bin_items(info), members, border_fill_pictures(info), cells)
+
+
 def read_hwp(path: Path, data: bytes) -> Document:
     budget = budget_or_new("HWP document")
     src = _load(data)
@@ -450,10 +498,11 @@ def read_hwp(path: Path, data: bytes) -> Document:
     tb = TextBuilder()
     total = 0
     shapes: list = []            # picture controls and the sizes they are shown at (displayed_sizes)
+    cells: list = []             # table cells: (border fill id, size)
     for k, name in enumerate(sections):
         raw = src.streams[name]
         stream = _inflate(raw, name, budget) if src.compressed else raw
-        picture_shapes(stream, shapes)
+        picture_shapes(stream, shapes, cells)
         total += len(stream)
         if total > MAX_TOTAL_SECTION_BYTES:
             raise ResourceLimit("The HWP document's text is too large to review (more than "
@@ -470,14 +519,7 @@ def read_hwp(path: Path, data: bytes) -> Document:
     # the file; the user's picture policy (blank/remove) is not applied to HWP
     # each is also read at the aspect the document shows it at (issue 26: stored squashed, shown stretched)
     members = _pictures(src, budget)
-    shown: dict[str, list[tuple[float, float]]] = {}
-    if shapes and members and "DocInfo" in src.streams:
-        try:
-            info = _inflate(src.streams["DocInfo"], "DocInfo", budget) if src.compressed \
-                else src.streams["DocInfo"]
-        except DocumentError:     # damaged: no displayed sizes, every picture is read at its pixels
-            info = b""
-        shown = displayed_sizes(shapes, bin_items(info), members)
+    shown = shown_pictures(src, members, shapes, cells, budget)
     pics = review_pictures(members, policy=PicturePolicy.REVIEW, displayed=shown)
     picture_pages: dict[str, list] = {}
     for member, (k, pages) in sorted(pics.read.items(), key=lambda kv: kv[1][0]):

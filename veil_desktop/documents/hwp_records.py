@@ -182,7 +182,10 @@ def blank_bin_link(payload: bytes) -> bytes | None:
 # current width/height in HWPUNIT and the rendering matrices, its HWPTAG_SHAPE_COMPONENT_PICTURE (그림 개체,
 # tag 85, one level deeper) the image rectangle, the crop and the BinItem id. DocInfo's HWPTAG_BIN_DATA
 # records list the BinItems (1-based, in order). Every decoder here returns None for what it cannot read.
+HWPTAG_BORDER_FILL = 0x14
+HWPTAG_LIST_HEADER = 0x48
 HWPTAG_SHAPE_COMPONENT = 0x4C
+TABLE_ID = b" lbt"               # "tbl " as stored
 HWPTAG_SHAPE_COMPONENT_PICTURE = 0x55
 GSO_ID = b" osg"                 # "gso " as stored (the id's characters in reverse order)
 #: the most scale/rotation matrix pairs believed in one shape component (one per grouping level)
@@ -259,12 +262,24 @@ MAX_GRADIENT_COLOURS = 256
 
 
 def image_fill(payload: bytes, pos: int) -> tuple[int, int] | None:
-    """``(BinItem id, fill mode)`` of a drawing object's image fill (채우기 정보), read from ``pos`` (after
-    the matrices): the border line (colour, width, properties: 4 bytes each, outline style: 1), the fill
-    kind (UINT32 bits: 1 colour, 4 gradient, 2 picture), then in that order colour (12 bytes), gradient
-    (type: 1, angle, centre x, centre y, blur, colour count n: 4 each, positions when n > 2 and colours:
-    4 each a colour) and picture (mode, brightness, contrast, effect: 1 each, BinItem id: UINT16)."""
-    pos += 13
+    """``(BinItem id, fill mode)`` of a drawing object's image fill, read from ``pos`` (after the matrices):
+    the border line (colour, width, properties: 4 bytes each, outline style: 1), then the fill
+    (:func:`fill_picture`)."""
+    return fill_picture(payload, pos + 13)
+
+
+def border_fill_picture(payload: bytes) -> tuple[int, int] | None:
+    """``(BinItem id, fill mode)`` of a DocInfo BORDER_FILL's image fill: properties (UINT16), four borders
+    and the diagonal (type, width: 1 byte each, colour: 4), then the fill (:func:`fill_picture`)."""
+    return fill_picture(payload, 32)
+
+
+def fill_picture(payload: bytes, pos: int) -> tuple[int, int] | None:
+    """``(BinItem id, fill mode)`` of the picture of a fill (채우기 정보) read from ``pos``: the fill kind
+    (UINT32 bits: 1 colour, 4 gradient, 2 picture), then in that order colour (12 bytes), gradient (type: 1,
+    angle, centre x, centre y, blur, colour count n: 4 each, positions when n > 2 and colours: 4 each a
+    colour) and picture (mode, brightness, contrast, effect: 1 each, BinItem id: UINT16); None when the
+    fill has no picture or is cut short."""
     if pos + 4 > len(payload):
         return None
     (kind,) = struct.unpack_from("<I", payload, pos)
@@ -292,6 +307,17 @@ class PictureShape:
     rect: tuple[int, int] | None           # the image rectangle's box (its four corners' extent)
     crop: tuple[int, int, int, int] | None  # left, top, right, bottom after cropping (None: an image fill)
     dims: tuple[int, int] | None           # the image's size in the crop's units (그림 최초 생성 시 기준)
+
+
+def table_cell(payload: bytes) -> tuple[int, int, int] | None:
+    """``(width, height, border fill id)`` of a table cell's LIST_HEADER (paragraph count and properties:
+    8 bytes as Hancom writes them; column, row, column span, row span: UINT16 each; width, height: HWPUNIT;
+    margins: 4 x HWPUNIT16; the cell's BORDER_FILL id, 1-based: UINT16), or None."""
+    if len(payload) < 34:
+        return None
+    w, h = struct.unpack_from("<ii", payload, 16)
+    (fill,) = struct.unpack_from("<H", payload, 32)
+    return w, h, fill
 
 
 def picture_component(payload: bytes) -> PictureShape | None:
