@@ -62,7 +62,32 @@ redteam2..7, redteam_pictures and redteam_pictures2 (no earlier batch has an .hw
     a signature line for a title, numbered articles (제%1조) and an https HLinks cache; an .eml in ISO-2022-KR
     with an HTML alternative (character references) and an attachment named by RFC 2231.
 
-Measurement: see the end of this docstring (filled in after the run).
+``selfcheck``: the oracle sees every planted value in the 15 attack inputs (checked in two passes on 4
+December: classes 1-3 and 4a in a full selfcheck, then 4b, 4c and 5a-5c after the local-threshold and
+relief-thresholded scan views were added -- the pencil note and the embossed card were readable by eye but
+not by the first views).
+
+Measured once at bc1b413 (product code as at e46843a), before anything was fixed (``run /tmp/rt8 --base
+WORKTREE``, default detector, the batch CLI, no review; 4 December 21:50 UTC; redaction 19 s, judging ~12
+min): **3 of 15 published with a leak**, 7 published clean, 5 held (needs review), 0 refused; **2 of 3
+controls held** (false alarms).
+  leaks: 3b ADDR + PHONE + NAME (glyphs in shuffled stream order: the text layer reads scrambled, nothing was
+         masked, the rasterised page shows all three in order; checked by eye);
+         5a NAME (지안 in the 이름 row), RRN (the 뒤 row 2516834), PHONE (the 앞/뒤 rows 3861, 2947): a record sheet
+         laid out downwards, only the 앞 row of the RRN and the address rows were masked;
+         5b ACCOUNT (dingbat digits ➑-➐➐-➌➒🄌➍➊➑ left after a partial [기관] mask) and PHONE (English number
+         words untouched); the RRN in ❶.. digits was masked, the name with ideographic spaces lost 탁지 (안
+         left: one syllable, not a leak), the at/dot e-mail was masked;
+  held:  1a and 2a (HWP) and 6a: "the second opinion found ... PERSON in FileHeader" (the 256-byte HWP
+         FileHeader, "HWP Document File" + version + flags, is read as a name: a false alarm on the format's
+         own bytes, so these attacks were held for a spurious reason and their field commands / hidden comment /
+         summary / BinData were never tested on their merits; 1a and 6a also "PERSON in BinData/BIN0001.png");
+         1b and 6b: "picture 1 cannot be read as text"; 4a, 4b: "page(s) 1 cannot be read as text";
+  clean (outputs looked at by hand too): 1c (both pictures burned), 2b (signer, e-mail, lvlText, HLinks
+         masked), 2c (headers rewritten, attachment dropped, filename masked), 3a (탁지 boxed, 안 left), 3c, 4c,
+         5c (ISO-2022-KR decoded and masked, the HTML part dropped);
+  false alarms: 6a (HWP FileHeader and the logo "청주시 민원실" as PERSON), 6b (picture 1 unreadable); 6c
+         published (4 PERSON + 2 EMAIL masks in a mail with no personal data: over-masking, not counted).
 """
 from __future__ import annotations
 
