@@ -65,7 +65,7 @@ redteam2..7, redteam_pictures and redteam_pictures2 (no earlier batch has an .hw
 ``selfcheck``: the oracle sees every planted value in the 15 attack inputs (checked in two passes on 4
 December: classes 1-3 and 4a in a full selfcheck, then 4b, 4c and 5a-5c after the local-threshold and
 relief-thresholded scan views were added -- the pencil note and the embossed card were readable by eye but
-not by the first views).
+not by the first views); a full ``selfcheck /tmp/rt8s`` at 22:05 UTC then: the oracle is blind on 0 of 15).
 
 Measured once at bc1b413 (product code as at e46843a), before anything was fixed (``run /tmp/rt8 --base
 WORKTREE``, default detector, the batch CLI, no review; 4 December 21:50 UTC; redaction 19 s, judging ~12
