@@ -25,7 +25,7 @@ import re
 
 from ..span import Span
 
-__all__ = ["find_split_cells", "find_labelled_columns", "TABULAR_FINDERS", "split_row"]
+__all__ = ["find_split_cells", "find_labelled_columns", "find_labelled_rows", "TABULAR_FINDERS", "split_row"]
 
 _DELIMS = ("\t", ";", ",")
 #: a line with two adjacent all-digit cells: the cheap test before any row is parsed
@@ -355,6 +355,8 @@ def find_labelled_columns(t: str, ctx=None) -> list[Span]:
         if header is None:
             continue
         cols, delim, width = header
+        if set(cols) == {0} and _in_sheet(t, a, b, delim, width):
+            continue  # a row of a record sheet laid out downwards (find_labelled_rows reads it): no header
         while pos < len(t):  # the rows below it
             a, b = _line_bounds(t, pos)
             if a >= b:
@@ -399,3 +401,192 @@ TABULAR_FINDERS = {
     "labelled_columns": (("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT", "EMAIL", "PASSPORT", "ADDRESS",
                           "PERSON"), find_labelled_columns),
 }
+
+
+# ---------------------------------------------------------------------------------------------------------
+# a record sheet laid out downwards (red team 8 5a): labels in the first column, one record per column
+#
+# ``성,탁`` / ``이름,지안`` / ``주민등록번호(앞),970204`` / ``주민등록번호(뒤),2516834`` / ``연락처(국번),010`` /
+# ``연락처(앞),3861`` / ``연락처(뒤),2947``: the header is the first cell of each row, not the line above, and a
+# value is split over consecutive rows, not adjacent cells. A block of lines of one shape (same delimiter, same
+# cell count, ≥ 2 cells) whose first cells name ≥ 2 personal values (the header words of the columns above, a
+# row header that is a row-wise header line - its other cells naming values too - does not count) is a
+# labelled-rows table: every other column is a record. Per record, the cells of consecutive rows of one kind
+# are read as the pieces of one value: numbers joined as ``find_split_cells`` joins cells (RRN 6 + 7 with a date,
+# phone prefixes and lengths, card, account), then the pieces left over in rows whose label names a piece
+# (앞/뒤/국번 …) by their own shape; 성 + 이름 rows are names whatever their length; address rows (시도 / 시군구 /
+# 도로명) are parts of one address, checked joined. Labels that name an amount, a count, a date (``합계``, ``수량``,
+# ``전화 횟수``) name no value, so a transposed budget table gives nothing.
+
+#: a label that names a piece of a value (the row's kind comes from its own words or the row above)
+_PIECE = re.compile(r"앞자리|뒷자리|앞|뒤|국번|지역번호|식별번호|중간|가운데|끝자리|끝|마지막|첫째|둘째|셋째|[0-9]"
+                    r"|\b(?:front|back|first|second|third|middle|last|area|prefix|part|line)\b", re.I)
+_PIECE_ONLY = re.compile(r"[( ]*(?:앞자리|뒷자리|앞|뒤|국번|지역번호|식별번호|중간|가운데|끝자리|끝|마지막|[0-9]{1,2}"
+                         r"|front|back|middle|last|area code|prefix)[) ]*", re.I)
+_ADDRESS_PART = re.compile(r"^(?:주소|주소지|거주지|배송지|address|addr)\b|^(?:시도|시군구|읍면동|도로명|상세\s?주소|번지|동호수)$", re.I)
+_ROW_GATE = re.compile(r'(?im)^[\ufeff \t"]*[^,;\t\n]{0,8}?(?:외국인|주민|여권|카드|계좌|통장|전화|연락처|휴대|핸드폰|팩스|메일|주소'
+                       r'|거주지|배송지|성명|이름|성|rrn|ssn|jumin|passport|card|account|acct|phone|tel|mobile|cell|fax'
+                       r'|mail|address|addr|name)[^,;\t\n]{0,14}[,;\t]')
+_NUMBER_KINDS = ("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT")
+
+
+def _row_kind(label: str, before: str | None) -> tuple[str, bool] | None:
+    """``(kind, piece)`` for a first cell: what its row holds and whether the label names a piece of it.
+    ``before``: the kind of the row above (a bare ``뒷자리`` / ``국번`` row continues it)."""
+    key = label.strip().strip('"').lstrip("\ufeff").strip()
+    if not key or len(key) > 24 or _NOT_A_VALUE.search(re.sub(r"(?i)\barea\s?code\b", "area", key)):
+        return None  # (``area code`` names a piece of a phone, not a code)
+    if before is not None and _PIECE_ONLY.fullmatch(key):
+        return before, True
+    kind = _column_kind(re.sub(r"(?i)\barea\s?code\b", "area", key))
+    if kind is None and _ADDRESS_PART.search(" ".join(re.sub(r"[()\[\]]", " ", key).split())):
+        kind = "ADDRESS"
+    if kind is None:
+        return None
+    return kind, bool(_PIECE.search(key))
+
+
+def _labelled_row(t: str, a: int, b: int, d: str, width: int) -> bool:
+    """Whether the line ``t[a:b]`` has ``width`` cells, a first cell that names a value and no other that does."""
+    cells = split_row(t, a, b, d) if b > a and d in t[a:b] else []
+    return (len(cells) == width and _row_kind(t[cells[0][0]:cells[0][1]], "PHONE") is not None
+            and not any(_column_kind(t[x:y]) is not None for x, y in cells[1:]))
+
+
+def _in_sheet(t: str, a: int, b: int, d: str, width: int) -> bool:
+    """Whether the line ``t[a:b]`` and the line above or below it are rows of a record sheet laid out downwards."""
+    if not _labelled_row(t, a, b, d, width):
+        return False
+    if a > 0 and _labelled_row(t, *_line_bounds(t, a - 1), d, width):
+        return True
+    n = _next_line(t, b)
+    return n < len(t) and _labelled_row(t, *_line_bounds(t, n), d, width)
+
+
+def _is_placeholder(v: str) -> bool:
+    return not v or v.lower() in _NO_NAME or all(c in "-_.~/ " for c in v)
+
+
+def find_labelled_rows(t: str, ctx=None) -> list[Span]:
+    """Cells of a record sheet laid out downwards (see above). Linear: a block is read once, from the first
+    line whose first cell names a value, and the search goes on after it."""
+    out: list[Span] = []
+    pos = 0
+    while True:
+        g = _ROW_GATE.search(t, pos)
+        if g is None:
+            return out
+        a, b = _line_bounds(t, g.start() if t[g.start()] != "\n" else g.start() + 1)
+        pos = _next_line(t, b)
+        d = _delimiter(t[a:b])
+        if d is None:
+            continue
+        first = split_row(t, a, b, d)
+        if len(first) < 2 or _row_kind(t[first[0][0]:first[0][1]], None) is None:
+            continue
+        width = len(first)
+        rows = [(a, b, first)]
+        up = a  # lines above of the same shape belong to the block
+        while up > 0:
+            pa, pb = _line_bounds(t, up - 1)
+            cells = split_row(t, pa, pb, d) if pb > pa and d in t[pa:pb] else []
+            if len(cells) != width:
+                break
+            rows.insert(0, (pa, pb, cells))
+            up = pa
+        while pos < len(t):
+            na, nb = _line_bounds(t, pos)
+            cells = split_row(t, na, nb, d) if nb > na and d in t[na:nb] else []
+            if len(cells) != width:
+                break
+            rows.append((na, nb, cells))
+            pos = _next_line(t, nb)
+        out.extend(_read_sheet(t, rows, width))
+
+
+def _read_sheet(t: str, rows: list, width: int) -> list[Span]:
+    kinds: list[tuple[str, bool] | None] = []
+    before = None
+    for _, _, cells in rows:
+        k = _row_kind(t[cells[0][0]:cells[0][1]], before)
+        if k is not None and any(_column_kind(t[x:y]) is not None for x, y in cells[1:]):
+            k = None  # a row-wise header line (``이름,전화,주소``): its cells are labels, not values
+        kinds.append(k)
+        before = k[0] if k is not None else None
+    if sum(k is not None for k in kinds) < 2:
+        return []
+    out: list[Span] = []
+    i = 0
+    while i < len(rows):  # groups: consecutive rows of one kind
+        if kinds[i] is None:
+            i += 1
+            continue
+        kind = kinds[i][0]
+        j = i
+        while j < len(rows) and kinds[j] is not None and kinds[j][0] == kind:
+            j += 1
+        group = list(range(i, j))
+        labels = " ".join(t[rows[r][2][0][0]:rows[r][2][0][1]] for r in group)
+        for c in range(1, width):
+            cells = [rows[r][2][c] for r in group]
+            pieces = [kinds[r][1] for r in group]
+            out.extend(_read_record(t, kind, cells, pieces, labels))
+        i = j
+    return out
+
+
+def _read_record(t: str, kind: str, cells: list[tuple[int, int]], pieces: list[bool], labels: str) -> list[Span]:
+    """One record's cells in a group of rows of ``kind`` (``pieces``: whether each row's label names a piece)."""
+    vals = [t[x:y] for x, y in cells]
+    out: list[Span] = []
+    if kind in _NUMBER_KINDS:
+        used = [False] * len(cells)
+        k = 0
+        while k < len(cells):  # runs of number cells joined, as split cells are
+            run = []
+            j = k
+            while j < len(cells) and (m := _DIGIT_CELL.fullmatch(vals[j])):
+                run.append(m.group(1).replace("-", ""))
+                j += 1
+            q = 0
+            while q < len(run):
+                got = _match(run[q:], labels) if len(run) - q >= 2 else None
+                if got is None:
+                    q += 1
+                    continue
+                n, label, score = got
+                for r in range(k + q, k + q + n):
+                    used[r] = True
+                    out.append(Span(cells[r][0], cells[r][1], label, score, "rule"))
+                q += n
+            k = j + 1 if j == k else j
+        for r, (x, y) in enumerate(cells):  # a whole value, or a piece of one whose other pieces are missing
+            if used[r] or y <= x:
+                continue
+            v = vals[r]
+            if _cell_value(kind, v) or (pieces[r] and _DIGIT_CELL.fullmatch(v) and sum(ch.isdigit() for ch in v) >= 2):
+                out.append(Span(x, y, kind, 0.9, "rule"))
+        return out
+    live = [r for r, v in enumerate(vals) if not _is_placeholder(v)]
+    if not live:
+        return out
+    if kind == "PERSON":
+        for r in live:
+            if _cell_value("PERSON", vals[r]):
+                out.append(Span(cells[r][0], cells[r][1], "PERSON", 0.97, "rule"))
+        return out
+    if kind == "ADDRESS":
+        if _ADDRESS_CELL.fullmatch(" ".join(vals[r] for r in live)):
+            out.extend(Span(cells[r][0], cells[r][1], "ADDRESS", 0.9, "rule") for r in live)
+        return out
+    if kind == "EMAIL":
+        if len(live) >= 2 and _LOCAL_CELL.fullmatch(vals[live[0]]) and _DOMAIN_CELL.fullmatch(vals[live[-1]]):
+            return [Span(cells[r][0], cells[r][1], "EMAIL", 0.95, "rule") for r in (live[0], live[-1])]
+    for r in live:  # PASSPORT, EMAIL whole
+        if _cell_value(kind, vals[r]):
+            out.append(Span(cells[r][0], cells[r][1], kind, 0.95, "rule"))
+    return out
+
+
+TABULAR_FINDERS["labelled_rows"] = (("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT", "EMAIL", "PASSPORT",
+                                     "ADDRESS", "PERSON"), find_labelled_rows)
