@@ -164,9 +164,147 @@ def _hwp_views(data: bytes) -> list[View]:
                 text = "\n".join(_para_text(p) for tag, p in recs if tag == 0x43)
                 out.append(View(name, text[:MAX_VIEW_CHARS], name.startswith("BodyText/")))
             else:
-                out.append(View(name, stream.decode("utf-16-le", "ignore")[:MAX_VIEW_CHARS],
-                                _is_preview_text(name)))
+                out.append(View(name, _hwp_stream_text(name, stream)[:MAX_VIEW_CHARS], _is_preview_text(name)))
     return out
+
+
+#: an HWP 5 FileHeader (HWP 5.0 spec, "FileHeader"): a 32-byte signature, then version and property words
+_HWP_SIGNATURE = b"HWP Document File".ljust(32, b"\0")
+_PICTURE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"II*\x00", b"MM\x00*")
+
+
+def _hwp_stream_text(name: str, stream: bytes) -> str:
+    """The text an HWP stream can hold, read by its own format where the format is known — its bytes as
+    UTF-16 would turn format bytes into CJK 'words' the model takes for names (red team 8: the FileHeader's
+    signature and a PNG's compressed pixels as PERSON, holding every HWP file): the FileHeader after its
+    signature and version/property words; a picture (by its magic bytes, any stream) its metadata text
+    only (its pixels are read again by OCR in the leak check); a property set (``HwpSummaryInformation``)
+    its string values. Anything else, or a known format that does not parse, as UTF-16 (default deny)."""
+    if name == "FileHeader" and stream.startswith(_HWP_SIGNATURE):
+        return stream[40:].decode("utf-16-le", "ignore").replace("\0", "")
+    if stream.startswith(_PICTURE_MAGIC) or (stream[:2] == b"BM" and len(stream) > 26):
+        text = _picture_metadata_text(stream)
+        if text is not None:
+            return text
+    if stream[:4] == b"\xfe\xff\x00\x00":           # MS-OLEPS PropertySetStream (byte order 0xFFFE)
+        text = _property_set_strings(stream)
+        if text is not None:
+            return text
+    return stream.decode("utf-16-le", "ignore")
+
+
+def _printable_runs(data: bytes) -> str:
+    """Text runs of a metadata payload: UTF-8 where it decodes; runs of 4+ printable characters kept, or of
+    2+ holding Hangul (a name is 2-3 syllables)."""
+    text = data.decode("utf-8", "replace")
+    return "\n".join(m.group(0) for m in re.finditer(r"[^\x00-\x1f\ufffd]{2,}", text)
+                     if len(m.group(0)) >= 4 or re.search("[\uac00-\ud7a3]", m.group(0)))
+
+
+def _picture_metadata_text(data: bytes) -> str | None:
+    """Every byte of a PNG / JPEG / GIF / TIFF / BMP that is not pixels, as text: PNG chunks other than
+    IHDR/PLTE/IDAT/IEND/tRNS (zTXt/iTXt inflated), JPEG APPn/COM segments and bytes after EOI, GIF
+    extensions other than graphic control, and anything after a BMP's pixel array; TIFF: None (the whole
+    file is read as UTF-16, as before). None when the structure does not parse."""
+    import zlib
+
+    parts: list[bytes] = []
+    try:
+        if data.startswith(b"\x89PNG"):
+            i = 8
+            while i + 8 <= len(data):
+                n = int.from_bytes(data[i:i + 4], "big")
+                kind, body = data[i + 4:i + 8], data[i + 8:i + 8 + n]
+                i += 12 + n
+                if kind in (b"IHDR", b"PLTE", b"IDAT", b"tRNS"):
+                    continue
+                if kind == b"IEND":
+                    parts.append(data[i:])
+                    break
+                if kind == b"zTXt" and b"\0" in body:
+                    key, rest = body.split(b"\0", 1)
+                    body = key + b" " + zlib.decompressobj().decompress(rest[1:], 1 << 20)
+                elif kind == b"iTXt" and body.count(b"\0") >= 3 and body.split(b"\0", 2)[1][:1] == b"\x01":
+                    key, _flags, rest = body.split(b"\0", 2)
+                    lang, tkey, txt = rest[1:].split(b"\0", 2)
+                    body = b" ".join((key, lang, tkey, zlib.decompressobj().decompress(txt, 1 << 20)))
+                parts.append(body)
+            else:
+                return None
+        elif data.startswith(b"\xff\xd8"):
+            i = 2
+            while i + 2 <= len(data):
+                if data[i] != 0xFF:
+                    return None
+                marker = data[i + 1]
+                if marker == 0xD9:
+                    parts.append(data[i + 2:])
+                    break
+                if marker in (0x01, *range(0xD0, 0xD8)):
+                    i += 2
+                    continue
+                n = int.from_bytes(data[i + 2:i + 4], "big")
+                seg = data[i + 4:i + 2 + n]
+                if (0xE0 <= marker <= 0xEF or marker == 0xFE) and not (marker == 0xE0 and seg[:5] == b"JFIF\0"
+                                                                   and len(seg) <= 16):
+                    parts.append(seg)      # a bare JFIF header (version, density, no thumbnail) holds no text
+                i += 2 + n
+                if marker == 0xDA:                 # scan data: to the next marker that is not RST/stuffing
+                    m = re.compile(rb"\xff[^\x00\xd0-\xd7]").search(data, i)
+                    if m is None:
+                        return None
+                    i = m.start()
+            else:
+                return None
+        elif data.startswith(b"GIF8"):
+            return _printable_runs(data[13:].replace(b"\x00", b" ")) if len(data) > 13 else ""
+        elif data[:2] == b"BM":
+            off = int.from_bytes(data[10:14], "little")
+            w, h = int.from_bytes(data[18:22], "little", signed=True), int.from_bytes(data[22:26], "little", signed=True)
+            bpp = int.from_bytes(data[28:30], "little")
+            row = ((abs(w) * max(bpp, 1) + 31) // 32) * 4
+            parts.append(data[14:min(off, len(data))][40:])    # palette etc. past the info header
+            parts.append(data[off + row * abs(h):])
+        else:
+            return None
+    except (ValueError, IndexError, zlib.error):
+        return None
+    return "\n".join(_printable_runs(p) for p in parts if p)
+
+
+def _property_set_strings(data: bytes) -> str | None:
+    """The string values (VT_LPSTR as CP949/UTF-8, VT_LPWSTR as UTF-16) of an MS-OLEPS property set's
+    first section, and its dictionary's names; None when it does not parse."""
+    try:
+        if int.from_bytes(data[24:28], "little") < 1:
+            return None
+        sec = int.from_bytes(data[44:48], "little")
+        count = int.from_bytes(data[sec + 4:sec + 8], "little")
+        if count > 10_000:
+            return None
+        out = []
+        for k in range(count):
+            pid = int.from_bytes(data[sec + 8 + 8 * k:sec + 12 + 8 * k], "little")
+            at = sec + int.from_bytes(data[sec + 12 + 8 * k:sec + 16 + 8 * k], "little")
+            vt = int.from_bytes(data[at:at + 2], "little")
+            n = int.from_bytes(data[at + 4:at + 8], "little")
+            if pid == 0:                                      # dictionary: (id, length, name) entries
+                j = at + 4
+                for _ in range(min(int.from_bytes(data[at:at + 4], "little"), 10_000)):
+                    ln = int.from_bytes(data[j + 4:j + 8], "little")
+                    out.append(data[j + 8:j + 8 + 2 * ln].decode("utf-16-le", "ignore"))
+                    out.append(data[j + 8:j + 8 + ln].decode("cp949", "ignore"))
+                    j += 8 + 2 * ln
+            elif vt == 0x1F:
+                out.append(data[at + 8:at + 8 + 2 * n].decode("utf-16-le", "ignore"))
+            elif vt == 0x1E:
+                raw = data[at + 8:at + 8 + n]
+                out.append(raw.decode("cp949", "ignore"))
+            elif vt not in (0x02, 0x03, 0x0B, 0x12, 0x13, 0x40, 0x48):   # ints, bool, FILETIME, CLSID
+                return None
+        return "\n".join(t.replace("\0", "") for t in out)
+    except (ValueError, IndexError):
+        return None
 
 
 def _is_preview_text(name: str) -> bool:
