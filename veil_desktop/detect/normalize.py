@@ -587,7 +587,8 @@ def _korean_mode_letter_edits(text: str) -> list[tuple[int, int, str, list[int]]
 
 
 def _circled_table() -> dict[str, str]:
-    ranges = [(0x2460, 0x249B), (0x24EA, 0x24FF), (0x2776, 0x2793), (0x3251, 0x325F), (0x32B1, 0x32BF)]
+    ranges = [(0x2460, 0x249B), (0x24EA, 0x24FF), (0x2776, 0x2793), (0x3251, 0x325F), (0x32B1, 0x32BF),
+              (0x1F100, 0x1F10C)]     # digit full stop/comma ``🄁``, dingbat circled sans-serif zero ``🄋``/``🄌``
     table = {}
     for a, b in ranges:
         for cp in range(a, b + 1):
@@ -862,6 +863,45 @@ def _digit_word_edits(text: str) -> list[tuple[int, int, str, list[int]]]:
     return out
 
 
+#: a number read out in English words (red team 8: "zero one zero dash three eight six one dash …" after
+#: "연락처 (영어로 불러 주심)"): digit words, "double"/"triple" before one, and dash/hyphen/minus as the dash
+_EN_DIGITS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+              "seven": "7", "eight": "8", "nine": "9"}
+_EN_WORD = "(?:" + "|".join(_EN_DIGITS) + ")"
+_EN_UNIT = rf"(?:(?:double|triple)[ ]{_EN_WORD}|{_EN_WORD}|dash|hyphen|minus)"
+_EN_RUN = re.compile(rf"(?<![A-Za-z]){_EN_UNIT}(?:[ ,\-]{{1,3}}{_EN_UNIT}){{6,40}}(?![A-Za-z])", re.I)
+_EN_TOKEN = re.compile(rf"(double|triple)[ ]({_EN_WORD})|({_EN_WORD})|(dash|hyphen|minus)", re.I)
+
+
+def _english_digit_edits(text: str) -> list[tuple[int, int, str, list[int], list[int]]]:
+    """Runs of 7+ English digit words (a phone, an RRN, an account read out) as their digits, one to one
+    with the words; prose ("one or two of the three") has other words between and is no run."""
+    if not re.search(r"(?i)\b(?:zero|one|two|three|four|five|six|seven|eight|nine)\b", text):
+        return []
+    out = []
+    for m in _EN_RUN.finditer(text):
+        rep: list[str] = []
+        where: list[int] = []
+        ends: list[int] = []
+        n = 0
+        for t in _EN_TOKEN.finditer(m.group()):
+            at, to = m.start() + t.start(), m.start() + t.end()
+            if t.group(4):
+                rep.append("-")
+                where.append(at)
+                ends.append(to)
+                continue
+            d = _EN_DIGITS[(t.group(2) or t.group(3)).lower()]
+            k = {"double": 2, "triple": 3}.get((t.group(1) or "").lower(), 1)
+            rep += [d] * k
+            where += [at] * k             # each digit stands for its whole word: a mask covers the word
+            ends += [to] * k
+            n += k
+        if n >= 7 and "".join(rep).strip("-") == "".join(rep):
+            out.append((m.start(), m.end(), "".join(rep), where, ends))
+    return out
+
+
 def _apply(cur: TextView, edits: list[tuple], *, reordered: bool = False) -> TextView:
     """``cur`` with ``edits`` (on ``cur.text``) applied, its map composed back to ``cur.original``."""
     if not edits:
@@ -939,7 +979,7 @@ def detection_view(text: str, *, fullwidth: bool = True, spaced_digits: bool = F
                                              + _homoglyph_edits(cur.text) + _hanja_digit_edits(cur.text)
                                              + _script_digit_edits(cur.text) + _braille_digit_edits(cur.text)
                                              + _shift_digit_edits(cur.text) + _korean_mode_letter_edits(cur.text)
-                                             + _spaced_label_edits(cur.text),
+                                             + _spaced_label_edits(cur.text) + _english_digit_edits(cur.text),
                                              key=lambda e: (e[0], e[1])), [(e[0], e[1]) for e in spoken]))
         base = cur.text
         sp = [(m.start(), m.end(), _SPACE_IN_RUN.sub("", m.group()),
