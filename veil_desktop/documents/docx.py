@@ -478,6 +478,21 @@ def _is_ink(data: bytes) -> bool:
     return root.tag.startswith("{http://www.w3.org/2003/InkML}")
 
 
+_SVG_NS = b"http://www.w3.org/2000/svg"
+
+
+def _is_svg(data: bytes) -> bool:
+    """An XML part whose root element is SVG (``<svg xmlns="http://www.w3.org/2000/svg">``); one that
+    claims SVG and does not parse counts too (removed all the same)."""
+    if not _looks_xml(data) or _SVG_NS not in data[:8192]:
+        return False
+    try:
+        root = parse_xml(data, "svg")
+    except DocumentError:
+        return True
+    return isinstance(root.tag, str) and root.tag.startswith("{http://www.w3.org/2000/svg}")
+
+
 def _package(members: list[Member]) -> tuple[dict[str, str], dict[str, str], str]:
     """``(kind per member, removal category per member, main part)``. Kinds: see ``_ORDER`` plus
     ``image`` and ``drop``; every XML member not reached through a known relationship is ``other``;
@@ -534,6 +549,13 @@ def _package(members: list[Member]) -> tuple[dict[str, str], dict[str, str], str
             del kind[n]
     for n, k in list(kind.items()):
         m = by_name.get(n)
+        if m is not None and k != "body" and _is_svg(m.data):
+            # an SVG picture (asvg:svgBlip, Office 2016, MS-ODRAWXML 2.3.1.31) is XML that draws text
+            # (<text>/<tspan>, character references), embeds pictures, fonts, links and scripts: nothing
+            # here reviews what it shows. Removed with its relationship and the asvg:svgBlip extension
+            # (scrub), so Word shows the a:blip's raster fallback, which is rebuilt and OCR'd as any picture
+            remove[n] = "SVG pictures (the raster fallback is kept)"
+            continue
         if m is not None and k != "body" and _is_ink(m.data):
             # InkML (a w14:contentPart, Word's ink: handwriting, a signature) is strokes, not text: nothing
             # reads it and a signature is personal data however it is written. Removed, with its
@@ -722,6 +744,15 @@ def scrub(members: list[Member], doc: Document | None) -> list[Member]:
                             del el.attrib[a]      # the link goes, its text stays
                     elif parent is not None:
                         _remove_keep_tail(el)
+            for el in list(root.iter("{%s}ext" % _DML)):
+                # an a:ext left empty (its asvg:svgBlip removed above: the SVG went) goes, and an
+                # a:extLst left empty with it; the a:blip keeps its raster fallback (a:xfrm's a:ext, a
+                # size, is no extension: only children of an a:extLst count)
+                lst = el.getparent()
+                if lst is not None and localname(lst) == "extLst" and not any(isinstance(c.tag, str) for c in el):
+                    _remove_keep_tail(el)
+                    if lst.getparent() is not None and not any(isinstance(c.tag, str) for c in lst):
+                        _remove_keep_tail(lst)
             for el in list(root.iter("{%s}AlternateContent" % MC)):
                 # an mc:AlternateContent left with nothing to show (its w14:contentPart removed above): goes
                 if not any(isinstance(c.tag, str) for alt in el for c in alt):
@@ -980,9 +1011,38 @@ def displayed_sizes(members: list[Member]) -> dict[str, list[tuple[float, float]
     return out
 
 
+#: a:blip effects that change what the picture shows (ECMA-376 20.1.8): read as shown too
+_SHOWN_EFFECTS = ("biLevel", "grayscl", "lum", "duotone", "alphaModFix")
+
+
+def displayed_effects(members: list[Member]) -> dict[str, list[tuple]]:
+    """Picture member -> the display effects a DrawingML ``a:blip`` applies to it, each as
+    ``(name, attributes)`` (``("biLevel", {"thresh": "99000"})``), one tuple of effects per showing
+    that has any, for ``pictures.review_pictures`` (red team 8: a faint picture Word shows black by
+    ``a:biLevel``): the picture is also read as shown."""
+    by_name = {m.name: m for m in members}
+    out: dict[str, list[tuple]] = {}
+    for src, rels in _relationships(members).items():
+        m = by_name.get(src)
+        targets = {rid: t for rid, _typ, t, ext in rels if not ext}
+        if m is None or not targets or not _looks_xml(m.data) or b"blip" not in m.data:
+            continue
+        try:
+            root = parse_xml(m.data, m.name)
+        except DocumentError:
+            continue
+        for el in root.iter(f"{{{_DML}}}blip"):
+            target = targets.get(el.get(f"{{{_R}}}embed") or "")
+            fx = tuple((localname(c), dict(c.attrib)) for c in el
+                       if isinstance(c.tag, str) and localname(c) in _SHOWN_EFFECTS)
+            if target is not None and fx and fx not in out.get(target, []):
+                out.setdefault(target, []).append(fx)
+    return out
+
+
 PROFILE = ZipProfile(what="Word document", fmt="docx", classify=classify, clean=clean, scrub=scrub,
                      check=check, notes=notes, removed=removed_members, removed_text=removed_text,
-                     displayed=displayed_sizes)
+                     displayed=displayed_sizes, effects=displayed_effects)
 
 
 def read_docx(path: Path, data: bytes) -> Document:

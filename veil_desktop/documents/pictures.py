@@ -93,6 +93,8 @@ OCR_MAX_SCALE = 4
 READ_CONFIDENCE = 60.0
 #: ... and at most this many of its letters/digits belong to words read with less than ``WEAK_WORD``
 READ_MAX_WEAK = 2
+#: a two-letter word on a plain background is read (reviewable) only at this confidence, no letter weak
+SHORT_READ_CONFIDENCE = 90.0
 WEAK_WORD = 60.0
 #: a frame whose most common colour covers this share is "plain background" (see ``frame_verdict``)
 PLAIN_BACKGROUND = 0.6
@@ -893,6 +895,12 @@ def frame_verdict(page, plain_background: bool = False) -> str:
         if page.confidence >= READ_CONFIDENCE and weak_letters(page) <= READ_MAX_WEAK:
             return "read"
         return "text"
+    if (plain_background and texty == 2 and page.words > 0 and page.confidence >= SHORT_READ_CONFIDENCE
+            and weak_letters(page) == 0):
+        # a two-letter word read surely on a plain background (a "(차트)" placeholder, a fallback label):
+        # reviewed as text like any read picture (detection sees it, the output is read again) rather
+        # than held as marks nobody can read
+        return "read"
     if page.words > 0 and (texty >= UNSURE_TEXTY or (plain_background and texty >= 1)):
         return "ink"
     return "clean"
@@ -972,6 +980,55 @@ def _stretched_readings(frame, sx: float, sy: float) -> tuple[list, int] | None:
                                 line_heights=[v / fy for v in p.line_heights],
                                 disputes=tuple((back(b), n) for b, n in getattr(p, "disputes", ())))
             for p in ocr_readings(view)], own_readings(view)
+
+
+def _frac(attrs: Mapping, key: str, default: float) -> float:
+    """A DrawingML percentage attribute as a fraction: ``99000`` (thousandths of a percent) or ``99%``
+    (strict); ``default`` in thousandths of a percent where it is missing or not a number."""
+    raw = str(attrs.get(key, "")).strip()
+    try:
+        v = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw) / 100000
+    except ValueError:
+        return default / 100000
+    return v if math.isfinite(v) else default / 100000
+
+
+def shown_through(frame, effects: Iterable[tuple]):
+    """``frame`` (a PIL image) as DrawingML shows it through ``effects`` (``(name, attributes)``, in
+    order; ECMA-376 20.1.8): ``alphaModFix amt`` blends it over a white page, ``grayscl`` and ``duotone``
+    keep its luminance, ``lum bright/contrast`` shifts and stretches it, ``biLevel thresh`` turns
+    luminance below the threshold black and the rest white. A grey (``L``) image."""
+    from PIL import Image
+
+    im = frame.convert("RGBA")
+    white = Image.new("RGBA", im.size, (255, 255, 255, 255))
+    g = Image.alpha_composite(white, im).convert("L")
+    for name, attrs in effects:
+        if name == "alphaModFix":
+            a = min(max(_frac(attrs, "amt", 100000.0), 0.0), 1.0)
+            g = g.point(lambda v, a=a: round(255 - (255 - v) * a))
+        elif name == "lum":
+            b = min(max(_frac(attrs, "bright", 0.0), -1.0), 1.0)
+            c = min(max(_frac(attrs, "contrast", 0.0), -1.0), 0.99)
+            k = 1 / (1 - c) if c >= 0 else 1 + c
+            g = g.point(lambda v, b=b, k=k: min(255, max(0, round(((v / 255 - 0.5) * k + 0.5 + b) * 255))))
+        elif name == "biLevel":
+            t = min(max(_frac(attrs, "thresh", 50000.0), 0.0), 1.0) * 255
+            g = g.point(lambda v, t=t: 0 if v < t else 255)
+    return g
+
+
+def _worse_reading(a: tuple[str, Any], b: tuple[str, Any]) -> tuple[str, Any]:
+    """Of two ``(verdict, page)`` readings of one frame (as stored, as shown): a ``clean`` one gives way,
+    two ``read`` ones give the one with more letters, else the worse verdict (fail closed)."""
+    if b[0] == "clean":
+        return a
+    if a[0] == "clean":
+        return b
+    if a[0] == b[0] == "read":
+        return max(a, b, key=lambda r: len(_TEXTY.findall(r[1].text)))
+    rank = {v: i for i, v in enumerate(_WORST)}
+    return min(a, b, key=lambda r: rank.get(r[0], len(_WORST)))
 
 
 def read_frame(frame, stretches: Iterable[tuple[float, float]] = ()) -> tuple[str, Any]:
@@ -1186,7 +1243,8 @@ _WORST = ("aspect", "unchecked", "ink", "text", "read")
 
 def review_pictures(members: Iterable, removed: Iterable[str] = (),
                     policy: "PicturePolicy | str | None" = None, *, reviewable: bool = True,
-                    displayed: "Mapping[str, Iterable[tuple[float, float]]] | None" = None) -> PictureReview:
+                    displayed: "Mapping[str, Iterable[tuple[float, float]]] | None" = None,
+                    effects: "Mapping[str, Iterable[tuple]] | None" = None) -> PictureReview:
     """Check every picture among ``members`` (objects with ``name``/``data``; members in ``removed`` are
     dropped from the output and ignored): sniffed by content, every published frame decoded and OCR'd.
     ``displayed``: member name -> every (width, height) the document shows it at (display units, the whole
@@ -1195,7 +1253,9 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
     ``ocr.MAX_PIXEL_ASPECT`` that could hold a letter is held for review (verdict ``aspect``).
     ``policy`` (default: :func:`current_policy`) decides what a picture with text becomes; with
     ``reviewable`` (the writer can burn masked values into pictures) a picture OCR reads with confidence
-    is returned in ``read`` for review instead of holding the document."""
+    is returned in ``read`` for review instead of holding the document. ``effects``: member -> the
+    display effects each showing applies (``docx.displayed_effects``): every frame is also read as shown
+    through them (:func:`shown_through`) and the worse verdict counts."""
     from . import ocr
 
     pol = PicturePolicy.parse(policy) if policy is not None else current_policy()
@@ -1212,7 +1272,8 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
         k += 1
         kind = sniff(m.data)
         shown = tuple(sorted({(float(w), float(h)) for w, h in (displayed or {}).get(m.name, ())}))
-        digest = (hashlib.sha256(m.data).digest(), shown)   # one picture shown at other sizes: read again
+        fxs = tuple(tuple(fx) for fx in (effects or {}).get(m.name, ()))
+        digest = (hashlib.sha256(m.data).digest(), shown, repr(fxs))   # shown otherwise: read again
         verdict, pages = seen.get(digest) or (None, [])
         if verdict is None:
             if kind in METAFILE_KINDS:
@@ -1254,6 +1315,16 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
                                 raise
                             except Exception:  # noqa: BLE001 - OCR could not process it: fail closed
                                 v, page = "unchecked", None
+                            for fx in fxs:
+                                # the picture as the document shows it (a:biLevel, a:lum ...): text that
+                                # only the effect brings out is found; same pixel grid, so boxes agree
+                                try:
+                                    v, page = _worse_reading((v, page), read_frame(shown_through(frame, fx),
+                                                                                   stretches))
+                                except ocr.OcrCancelled:
+                                    raise
+                                except Exception:  # noqa: BLE001 - fail closed
+                                    v, page = "unchecked", None
                             found.add(v)
                             pages.append(page)
                         verdict = next((v for v in _WORST if v in found), "clean")

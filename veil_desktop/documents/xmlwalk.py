@@ -627,6 +627,9 @@ class ZipProfile:
     #: member -> every (width, height) the document shows that picture at (display units, whole picture):
     #: read stretched to those aspects too (``pictures.review_pictures``)
     displayed: Callable[[list[Member]], dict[str, list[tuple[float, float]]]] = lambda ms: {}
+    #: member -> display effects the document applies to that picture (``docx.displayed_effects``): the
+    #: picture is read as shown too
+    effects: Callable[[list[Member]], dict[str, list[tuple]]] = lambda ms: {}
 
 
 def _emit(tb: TextBuilder, member: str, ops, index: dict[int, int]) -> None:
@@ -667,7 +670,8 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
             deleted.append((tp.member, len(em.slots) + j, s.get(), key))
     from .pictures import review_pictures   # every picture rebuilt + OCR'd (issue 26)
     removed_members = profile.removed(members)
-    pics = review_pictures(members, removed_members, displayed=profile.displayed(members))
+    pics = review_pictures(members, removed_members, displayed=profile.displayed(members),
+                           effects=profile.effects(members))
     picture_pages: dict[str, list] = {}
     for member, (k, pages) in sorted(pics.read.items(), key=lambda kv: kv[1][0]):
         # text OCR read in a picture: reviewed like a scan page (one slot per published frame), the
