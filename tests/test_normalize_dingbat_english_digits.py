@@ -52,3 +52,21 @@ def test_double_and_triple_and_capitals():
 ])
 def test_english_prose_is_not_a_number(text):
     assert _english_digit_edits(text) == []
+
+
+@pytest.mark.parametrize("text, name", [
+    ("신청인: 탁\u3000지\u3000안\n", "탁\u3000지\u3000안"),     # red team 8 5b: ideographic spaces
+    ("성명 김 민 준 (주민번호 별지)", "김 민 준"),
+    ("신청인: 탁 지 안 님께", "탁 지 안"),                        # the honorific stays outside
+])
+def test_a_letter_spaced_name_in_a_name_field_is_found_whole(rules, text, name):
+    a = text.index(name)
+    covered = {i for s in rules.detect(text) if s.label == "PERSON" for i in range(s.start, s.end)}
+    assert all(i in covered for i in range(a, a + len(name)) if not text[i].isspace())   # every syllable
+
+
+@pytest.mark.parametrize("text", ["이름 김 은 서류를 제출", "성명: 김민준 님"])
+def test_no_spaced_reading_of_ordinary_words(text):
+    from veil_desktop.detect.rules.refine import _FIELD_NAME_SPACED
+
+    assert not _FIELD_NAME_SPACED.search(text)

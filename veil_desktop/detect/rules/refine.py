@@ -361,6 +361,12 @@ _FIELD_NAME = re.compile(
     r"(?P<name>[" + "김이박최정강조윤장임한오서신권황안송전홍유류고문양손배백허남심노하곽성차주우구나민진지엄채원천방공현함변염"
     r"여추도소석선설마길연위표명기반왕금옥육인맹제탁국어은편용예경봉사부가복태목형계피두감" + r"][가-힣]{1,3}?)"
     r"(?=$|[\n,)(/·;]|[ \t](?![가-힣])|님|씨)")
+#: the same field with the name letter-spaced, ASCII or ideographic spaces between its syllables (red team 8:
+#: "신청인: 탁　지　안" — the model took "탁　지" and left "안")
+_FIELD_NAME_SPACED = re.compile(
+    _FIELD_NAME.pattern.split("(?P<name>")[0]
+    + "(?P<name>[" + _FIELD_NAME.pattern.split("(?P<name>[")[1].split("]")[0] + "](?:[ \u3000](?![님씨])[가-힣]){1,3})"
+    + r"(?=$|[\n,)(/·;]|[ \t\u3000](?![가-힣])|[ \u3000][님씨])")
 _FIELD_NAME_STOP = re.compile(r"(?:청|시청|구청|군청|회사|은행|공단|센터|재단|학교|병원|법인|조합|협회|위원회|부|과|팀)$")
 
 
@@ -474,6 +480,11 @@ def find_context_entities(text: str, cx: ContextIndex) -> Iterator[Span]:
         yield _span(m.start(), m.start() + 1, "PERSON", 0.85)  # "A씨", "K모 기자": KLUE marks the letter
     for m in _FIELD_NAME.finditer(text):
         name = m.group("name")
+        if _FIELD_NAME_STOP.search(name) or name in _NOT_PERSON:
+            continue
+        yield _span(m.start("name"), m.end("name"), "PERSON", 0.9)
+    for m in _FIELD_NAME_SPACED.finditer(text):
+        name = _SPACES.sub("", m.group("name"))
         if _FIELD_NAME_STOP.search(name) or name in _NOT_PERSON:
             continue
         yield _span(m.start("name"), m.end("name"), "PERSON", 0.9)
