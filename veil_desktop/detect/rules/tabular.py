@@ -427,6 +427,9 @@ _ADDRESS_PART = re.compile(r"^(?:주소|주소지|거주지|배송지|address|ad
 _ROW_GATE = re.compile(r'(?im)^[\ufeff \t"]*[^,;\t\n]{0,8}?(?:외국인|주민|여권|카드|계좌|통장|전화|연락처|휴대|핸드폰|팩스|메일|주소'
                        r'|거주지|배송지|성명|이름|성|rrn|ssn|jumin|passport|card|account|acct|phone|tel|mobile|cell|fax'
                        r'|mail|address|addr|name)[^,;\t\n]{0,14}[,;\t]')
+#: row labels that name an amount or a measure besides those of ``_NOT_A_VALUE`` (``전화 요금``, ``카드 사용액``)
+_ROW_NOT_A_VALUE = re.compile(r"요금|비용|단가|수량|평균|비율|점수|기간|사용액|한도|\b(?:fee|cost|price|qty|quantity|total|sum|rate"
+                              r"|limit|bill)\b", re.I)
 _NUMBER_KINDS = ("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT")
 
 
@@ -434,7 +437,8 @@ def _row_kind(label: str, before: str | None) -> tuple[str, bool] | None:
     """``(kind, piece)`` for a first cell: what its row holds and whether the label names a piece of it.
     ``before``: the kind of the row above (a bare ``뒷자리`` / ``국번`` row continues it)."""
     key = label.strip().strip('"').lstrip("\ufeff").strip()
-    if not key or len(key) > 24 or _NOT_A_VALUE.search(re.sub(r"(?i)\barea\s?code\b", "area", key)):
+    if not key or len(key) > 24 or _ROW_NOT_A_VALUE.search(key) or _NOT_A_VALUE.search(
+            re.sub(r"(?i)\barea\s?code\b", "area", key)):
         return None  # (``area code`` names a piece of a phone, not a code)
     if before is not None and _PIECE_ONLY.fullmatch(key):
         return before, True
@@ -526,7 +530,7 @@ def _read_sheet(t: str, rows: list, width: int) -> list[Span]:
         while j < len(rows) and kinds[j] is not None and kinds[j][0] == kind:
             j += 1
         group = list(range(i, j))
-        labels = " ".join(t[rows[r][2][0][0]:rows[r][2][0][1]] for r in group)
+        labels = [t[rows[r][2][0][0]:rows[r][2][0][1]] for r in group]
         for c in range(1, width):
             cells = [rows[r][2][c] for r in group]
             pieces = [kinds[r][1] for r in group]
@@ -535,7 +539,8 @@ def _read_sheet(t: str, rows: list, width: int) -> list[Span]:
     return out
 
 
-def _read_record(t: str, kind: str, cells: list[tuple[int, int]], pieces: list[bool], labels: str) -> list[Span]:
+def _read_record(t: str, kind: str, cells: list[tuple[int, int]], pieces: list[bool], labels: list[str]
+                 ) -> list[Span]:
     """One record's cells in a group of rows of ``kind`` (``pieces``: whether each row's label names a piece)."""
     vals = [t[x:y] for x, y in cells]
     out: list[Span] = []
@@ -550,7 +555,8 @@ def _read_record(t: str, kind: str, cells: list[tuple[int, int]], pieces: list[b
                 j += 1
             q = 0
             while q < len(run):
-                got = _match(run[q:], labels) if len(run) - q >= 2 else None
+                # at most 4 pieces make a value (a card): a long group costs one step per row
+                got = _match(run[q:q + 4], " ".join(labels[k + q:k + q + 4])) if len(run) - q >= 2 else None
                 if got is None:
                     q += 1
                     continue
