@@ -345,6 +345,7 @@ def test_names_next_to_news_words_are_kept(text, name):
     ("정수기 필터를 교체하세요", "필터"),                      # red team 7: PERSON 0.61 by the model
     ("한영키를 누르고 다시 입력", "한영키"),                   # red team 7: PERSON 0.98
     ("키보드와 마우스를 연결", "키보드"),
+    ("(그림)", "그림"),                                        # red team 8: a picture placeholder, PERSON 0.75
 ])
 def test_device_words_are_no_person(text, word):
     assert refined(text, word, "PERSON") == "demoted"

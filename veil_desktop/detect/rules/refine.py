@@ -138,7 +138,8 @@ _DEVICE_WORDS = set("""
 필터 한영키 엔터키 스페이스바 시프트키 탭키 백스페이스 키보드 마우스 모니터 프린터 복합기 스캐너 노트북 태블릿 스마트폰
 휴대폰 충전기 어댑터 케이블 공유기 라우터 리모컨 이어폰 헤드셋 스피커 마이크 카메라 웹캠 배터리 메모리 하드디스크
 브라우저 로그인 로그아웃 비밀번호 팝업 업데이트 드라이버 펌웨어 아이콘 커서 스크롤 클릭 더블클릭 드래그 탭 버튼 메뉴
-""".split())
+그림 사진 차트 도표 도면 도식 삽화 로고 서명란 캡션
+""".split())    # and picture captions/placeholders (red team 8 1b: a PNG fallback reading "(그림)", PERSON 0.75)
 # (words that are also plausible full names — 이상인, 윤택, 배정 … — are deliberately NOT listed: dropping a real
 # name would leak it; a false alarm only costs the reviewer a click)
 _NOT_PERSON = (_NATIONALITIES | _ROLES | _HEADINGS | _COMMON_WORDS | _CAR_MODELS | _DRUGS | _NEWS_WORDS
