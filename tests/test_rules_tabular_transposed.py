@@ -108,3 +108,15 @@ def test_rowwise_header_with_one_named_column_is_no_sheet():
     text = "이름,나이,부서\n김민준,34,영업\n이서연,29,개발\n"
     assert find_labelled_rows(text) == []
     assert found(text, find_labelled_columns(text)) == [("김민준", "PERSON"), ("이서연", "PERSON")]
+
+
+def test_row_number_before_the_label_and_excel_text_mark():
+    text = "No,항목,1\n1,성,탁\n2,이름,지안\n3,주민번호(앞),970204\n4,주민번호(뒤),2516834\n"
+    assert found(text, find_labelled_rows(text)) == sorted(
+        [("탁", "PERSON"), ("지안", "PERSON"), ("970204", "RRN"), ("2516834", "RRN")])
+    text = "항목,1\n이름,지안\n전화(앞),'010\n전화(중간),'3861\n전화(끝),'2947\n"
+    spans = find_labelled_rows(text)
+    assert found(text, spans) == sorted([("지안", "PERSON"), ("'010", "PHONE"), ("'3861", "PHONE"), ("'2947", "PHONE")])
+    assert {s.score for s in spans if s.label == "PHONE"} == {0.95}  # joined: 010 + 3861 + 2947
+    # a row-wise table numbered in its first column is no record sheet
+    assert find_labelled_rows("번호,이름,나이\n1,김민준,34\n2,이서연,29\n") == []

@@ -424,12 +424,14 @@ _PIECE = re.compile(r"앞자리|뒷자리|앞|뒤|국번|지역번호|식별번�
 _PIECE_ONLY = re.compile(r"[( ]*(?:앞자리|뒷자리|앞|뒤|국번|지역번호|식별번호|중간|가운데|끝자리|끝|마지막|[0-9]{1,2}"
                          r"|front|back|middle|last|area code|prefix)[) ]*", re.I)
 _ADDRESS_PART = re.compile(r"^(?:주소|주소지|거주지|배송지|address|addr)\b|^(?:시도|시군구|읍면동|도로명|상세\s?주소|번지|동호수)$", re.I)
-_ROW_GATE = re.compile(r'(?im)^[\ufeff \t"]*[^,;\t\n]{0,8}?(?:외국인|주민|여권|카드|계좌|통장|전화|연락처|휴대|핸드폰|팩스|메일|주소'
+#: (a row number first: the label word must open its cell, or every ``1,김성민,…`` line of a list would be read)
+_ROW_GATE = re.compile(r'(?im)^[\ufeff \t"]*(?:(?:[0-9]{1,4}\.?|No\.?|번호|순번|#)[ \t"]*[,;\t][ \t"]*|[^,;\t\n]{0,8}?)(?:외국인|주민|여권|카드|계좌|통장|전화|연락처|휴대|핸드폰|팩스|메일|주소'
                        r'|거주지|배송지|성명|이름|성|rrn|ssn|jumin|passport|card|account|acct|phone|tel|mobile|cell|fax'
                        r'|mail|address|addr|name)[^,;\t\n]{0,14}[,;\t]')
 #: row labels that name an amount or a measure besides those of ``_NOT_A_VALUE`` (``전화 요금``, ``카드 사용액``)
 _ROW_NOT_A_VALUE = re.compile(r"요금|비용|단가|수량|평균|비율|점수|기간|사용액|한도|\b(?:fee|cost|price|qty|quantity|total|sum|rate"
                               r"|limit|bill)\b", re.I)
+_INDEX_CELL = re.compile(r"[0-9]{1,4}\.?|No\.?|번호|순번|#", re.I)
 _NUMBER_KINDS = ("RRN", "FOREIGNER_RN", "PHONE", "CARD", "ACCOUNT")
 
 
@@ -486,9 +488,17 @@ def find_labelled_rows(t: str, ctx=None) -> list[Span]:
         if d is None:
             continue
         first = split_row(t, a, b, d)
-        if len(first) < 2 or _row_kind(t[first[0][0]:first[0][1]], None) is None:
+        if len(first) < 2:
+            continue
+        if _row_kind(t[first[0][0]:first[0][1]], None) is not None:
+            lc = 0
+        elif len(first) >= 3 and _INDEX_CELL.fullmatch(t, *first[0]) and _row_kind(t[first[1][0]:first[1][1]], None):
+            lc = 1  # a row number (``1``, ``No.``) before the label
+        else:
             continue
         width = len(first)
+        if not _labelled_near(t, a, b, d, width, lc):
+            continue  # a row-wise header (``번호,이름,부서``) over a long list: its rows are not read twice
         rows = [(a, b, first)]
         up = a  # lines above of the same shape belong to the block
         while up > 0:
@@ -505,15 +515,39 @@ def find_labelled_rows(t: str, ctx=None) -> list[Span]:
                 break
             rows.append((na, nb, cells))
             pos = _next_line(t, nb)
-        out.extend(_read_sheet(t, rows, width))
+        out.extend(_read_sheet(t, rows, width, lc))
 
 
-def _read_sheet(t: str, rows: list, width: int) -> list[Span]:
+def _labelled_near(t: str, a: int, b: int, d: str, width: int, lc: int, reach: int = 4) -> bool:
+    """Whether one of the ``reach`` lines above or below ``t[a:b]`` (of its shape) has a label naming a value in
+    column ``lc``: a record sheet's labels are close together, a row-wise header's next rows hold values."""
+    for step in (-1, 1):
+        x, y = a, b
+        for _ in range(reach):
+            if step < 0:
+                if x == 0:
+                    break
+                x, y = _line_bounds(t, x - 1)
+            else:
+                n = _next_line(t, y)
+                if n >= len(t):
+                    break
+                x, y = _line_bounds(t, n)
+            cells = split_row(t, x, y, d) if y > x and d in t[x:y] else []
+            if len(cells) != width:
+                break
+            if _row_kind(t[cells[lc][0]:cells[lc][1]], "PHONE") is not None:
+                return True
+    return False
+
+
+def _read_sheet(t: str, rows: list, width: int, lc: int = 0) -> list[Span]:
+    """The spans of a block of lines of one shape whose column ``lc`` holds the labels."""
     kinds: list[tuple[str, bool] | None] = []
     before = None
     for _, _, cells in rows:
-        k = _row_kind(t[cells[0][0]:cells[0][1]], before)
-        if k is not None and any(_column_kind(t[x:y]) is not None for x, y in cells[1:]):
+        k = _row_kind(t[cells[lc][0]:cells[lc][1]], before)
+        if k is not None and any(_column_kind(t[x:y]) is not None for x, y in cells[lc + 1:]):
             k = None  # a row-wise header line (``이름,전화,주소``): its cells are labels, not values
         kinds.append(k)
         before = k[0] if k is not None else None
@@ -530,8 +564,8 @@ def _read_sheet(t: str, rows: list, width: int) -> list[Span]:
         while j < len(rows) and kinds[j] is not None and kinds[j][0] == kind:
             j += 1
         group = list(range(i, j))
-        labels = [t[rows[r][2][0][0]:rows[r][2][0][1]] for r in group]
-        for c in range(1, width):
+        labels = [t[rows[r][2][lc][0]:rows[r][2][lc][1]] for r in group]
+        for c in range(lc + 1, width):
             cells = [rows[r][2][c] for r in group]
             pieces = [kinds[r][1] for r in group]
             out.extend(_read_record(t, kind, cells, pieces, labels))
@@ -550,7 +584,7 @@ def _read_record(t: str, kind: str, cells: list[tuple[int, int]], pieces: list[b
         while k < len(cells):  # runs of number cells joined, as split cells are
             run = []
             j = k
-            while j < len(cells) and (m := _DIGIT_CELL.fullmatch(vals[j])):
+            while j < len(cells) and (m := _DIGIT_CELL.fullmatch(vals[j].lstrip("'"))):  # ``'010``: Excel's text mark
                 run.append(m.group(1).replace("-", ""))
                 j += 1
             q = 0
@@ -570,7 +604,7 @@ def _read_record(t: str, kind: str, cells: list[tuple[int, int]], pieces: list[b
             if used[r] or y <= x:
                 continue
             v = vals[r]
-            if _cell_value(kind, v) or (pieces[r] and _DIGIT_CELL.fullmatch(v) and sum(ch.isdigit() for ch in v) >= 2):
+            if _cell_value(kind, v) or (pieces[r] and _DIGIT_CELL.fullmatch(v.lstrip("'")) and sum(ch.isdigit() for ch in v) >= 2):
                 out.append(Span(x, y, kind, 0.9, "rule"))
         return out
     live = [r for r, v in enumerate(vals) if not _is_placeholder(v)]
