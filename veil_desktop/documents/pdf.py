@@ -43,6 +43,7 @@ from array import array
 from pathlib import Path
 
 from . import limits as _limits
+from . import pdf_order
 from ..masking import Replacement
 from .errors import DocumentError
 from .limits import MAX_DOCUMENT_CHARS, MAX_PDF_PAGES, ResourceLimit
@@ -148,6 +149,30 @@ def _rejoin(chars: list[str], idx: list[int], gen: list[bool], boxes: dict[int, 
             run.append(t)
     flush()
     return ([c for c, d in zip(chars, drop) if not d], [k for k, d in zip(idx, drop) if not d])
+
+
+def _upright_glyphs(raw, tp, chars: list[str], idx: list[int], gen: list[bool]) -> list[tuple[int, tuple]]:
+    """``(position in chars, loose box)`` of the glyphs ``pdf_order.visual_order`` may reorder: drawn (not
+    generated, not white space), upright (``pdf_order.upright``), not of a right-to-left script."""
+    out = []
+    m = raw.FS_MATRIX()
+    for p, (ch, k, g) in enumerate(zip(chars, idx, gen)):
+        if g or ch.isspace() or pdf_order.is_rtl(ch):
+            continue
+        if not raw.FPDFText_GetMatrix(tp, k, m) or not pdf_order.upright(m.a, m.b):
+            continue
+        left, bottom, right, top = _char_box(raw, tp, k, loose=True)
+        if right <= left or top <= bottom:
+            continue
+        if abs(m.c) > 1e-3 * abs(m.d) and m.d:
+            # a sheared glyph's loose box is the slanted box's bounds: wider by the shear over its height;
+            # horizontally the glyph is its advance from its origin
+            x, y = ctypes.c_double(), ctypes.c_double()
+            if raw.FPDFText_GetCharOrigin(tp, k, x, y):
+                w = (right - left) - abs(m.c / m.d) * (top - bottom)
+                left, right = x.value, x.value + max(w, 0.01 * (top - bottom))
+        out.append((p, (left, bottom, right, top)))
+    return out
 
 
 class _GlyphCheck:
@@ -644,6 +669,7 @@ def _read_pdf(path: Path, data: bytes) -> Document:
         empty = 0
         ocr_pages: dict[int, tuple] = {}
         ocr_ok = _ocr_available()
+        reordered: list[tuple[int, int]] = []     # (page, glyphs read in visual order)
         for i in range(n_pages):
             page = pdf[i]
             tp = _textpage(page, raw)
@@ -682,6 +708,11 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                     idx.append(k)
                     gen.append(generated)
                 lying = sum(1 for k, claimed, box in checkable if checker.mismatch(tp.raw, k, claimed, box))
+                # glyphs the stream draws out of the order the page shows them in: read as shown
+                order = pdf_order.visual_order(chars, idx, gen, _upright_glyphs(raw, tp.raw, chars, idx, gen))
+                if order.groups:
+                    chars, idx, gen = order.chars, order.idx, order.gen
+                    reordered.append((i + 1, order.glyphs))
                 chars, idx = _rejoin(chars, idx, gen, boxes)
                 filled = []
                 n_objects, images = _page_objects(page, raw, filled)
@@ -754,6 +785,10 @@ def _read_pdf(path: Path, data: bytes) -> Document:
             pages_list = ", ".join(str(p) for p in sorted({u.page for u in unreadable}))
             notes.append(f"Needs review: page(s) {pages_list} hold content that could not be read as text "
                          "(no text layer, pictures, or a text layer that does not match the glyphs).")
+        if reordered:
+            notes.append("Page(s) " + ", ".join(f"{p} ({n} glyphs)" for p, n in reordered) + " draw glyphs out of "
+                         "the order the page shows them in; they were read in the order shown: compare the page "
+                         "image with the text.")
         notes.extend(pics.notes())
         notes.append("PDF export is a rasterised copy with black boxes burned in (no text layer).")
         text = tb.text()
@@ -920,6 +955,8 @@ def _burn_rects(tp, runs: list[list[int]]) -> list[tuple[float, float, float, fl
     for run in runs:
         line = None
         for k in run:
+            if k < 0:
+                continue  # a separator added by the visual order (pdf_order): no character, no ink
             left, bottom, right, top = tp.get_charbox(k, loose=True)
             if right <= left or top <= bottom:
                 continue  # generated or zero-size character (space, line break)
@@ -1024,6 +1061,9 @@ def char_boxes(doc: Document, source: bytes) -> list[PageBoxes]:
                     try:
                         boxes = []
                         for k in pages[i]:
+                            if k < 0:       # a separator added by the visual order (pdf_order)
+                                boxes.append(None)
+                                continue
                             left, bottom, right, top = tp.get_charbox(k, loose=False)
                             if right <= left or top <= bottom:
                                 boxes.append(None)

@@ -1,0 +1,233 @@
+"""PDF glyphs drawn out of reading order (red team 8, 3b): the content stream draws a line's glyphs one by
+one, each placed on its own, in a shuffled or reversed order, so the page reads in order while pdfium's text
+layer reads scrambled. The reader reads such lines in the order the page shows them (``documents/pdf_order``),
+detection sees the values and the masks land on their glyphs; ordinary pages (two columns, a kerned ``TJ``
+line, glyphs drawn in order) read exactly as before. PDFs built here with fpdf2 and ``raw_pdf``."""
+from __future__ import annotations
+
+import io
+import random
+import zlib
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from fpdf import FPDF
+
+from tests.fixtures.raw_pdf import raw_pdf
+from tests.test_documents_pdf import REPO_FONT, spans_for
+from tests.test_hostile_pdf import dark, page_image
+from veil_desktop.detect.rules import RuleDetector
+from veil_desktop.documents import export_document, open_document
+from veil_desktop.documents import ocr
+from veil_desktop.masking import Masker
+
+NAME, PHONE, ADDR = "탁지안", "010-3861-2947", "충청북도 청주시 상당구 상당로 155"
+LINES = [("주소: ", ADDR), ("연락처: ", PHONE), ("성명: ", NAME)]
+PT = 72 / 25.4
+SIZE = 16
+
+
+def glyph_pdf(path: Path, order: str, lines=LINES, seed: int = 88) -> tuple[Path, dict]:
+    """The ``lines`` (label, value) drawn glyph by glyph with ``FPDF.text`` (each glyph its own ``Td``),
+    in ``order``: "shuffled" (all glyphs of the page), "reversed" (each line right to left), "interleaved"
+    (a glyph of each line in turn, each line left to right), "reversed_interleaved" or "plain".
+    Returns the file and, per glyph drawn, ``(char, is_value, core box in points from the top left)``."""
+    pdf = FPDF()
+    pdf.add_font("K", "", str(REPO_FONT))
+    pdf.add_page()
+    pdf.set_font("K", size=SIZE)
+    pdf.text(20, 20, "민원 접수증")
+    glyphs = []
+    for n, (label, value) in enumerate(lines):
+        y = 40 + 14 * n
+        x = 20.0
+        line = []
+        for pos, ch in enumerate(label + value):
+            w = pdf.get_string_width(ch)
+            if ch != " ":
+                line.append((x, y, ch, pos >= len(label), w))
+            x += w
+        glyphs.append(line[::-1] if order.startswith("reversed") else line)
+    flat = [g for line in glyphs for g in line]
+    if order == "shuffled":
+        random.Random(seed).shuffle(flat)
+    elif order.endswith("interleaved"):      # a glyph of each line in turn
+        flat = [line[i] for i in range(max(map(len, glyphs))) for line in glyphs if i < len(line)]
+    boxes = []
+    for x, y, ch, is_value, w in flat:
+        pdf.text(x, y, ch)
+        # the glyph's core (inside any glyph's ink box: a fifth in from the sides, the middle of the x-height)
+        boxes.append((ch, is_value, (int((x + 0.2 * w) * PT) + 1, int(y * PT - 0.55 * SIZE),
+                                     int((x + 0.8 * w) * PT), int(y * PT - 0.15 * SIZE))))
+    pdf.output(str(path))
+    return path, boxes
+
+
+def pdfium_text(path: Path) -> str:
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        return "".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    finally:
+        doc.close()
+
+
+def squash(s: str) -> str:
+    return "".join(s.split())
+
+
+def stream_order_text(path: Path, monkeypatch) -> str:
+    """The reader's text with the visual-order step switched off (pdfium's order, as before it)."""
+    from veil_desktop.documents import pdf_order
+
+    with monkeypatch.context() as m:
+        m.setattr(pdf_order, "visual_order", lambda chars, idx, gen, glyphs: pdf_order.Reordered(
+            chars, idx, gen, 0, 0))
+        return open_document(path).text
+
+
+def _redact(src: Path, out: Path, values: dict[str, str]):
+    doc = open_document(src)
+    export_document(doc, Masker().plan(doc.text, spans_for(doc.text, values)), out)
+    return doc
+
+
+@pytest.mark.parametrize("order", ["shuffled", "interleaved", "reversed_interleaved", "reversed"])
+def test_glyphs_drawn_out_of_order_are_read_as_shown_and_masked(tmp_path, order):
+    src, boxes = glyph_pdf(tmp_path / f"{order}.pdf", order)
+    raw = squash(pdfium_text(src))
+    # the attack is real: pdfium's order hides every value (a line drawn right to left pdfium reads itself)
+    assert (NAME in raw, PHONE in raw, squash(ADDR) in raw) == ((True,) * 3 if order == "reversed" else (False,) * 3)
+    doc = open_document(src)
+    assert doc.extra["pdf_ocr"] == {} and doc.unreadable == ()       # read from its text layer, not held
+    for label, value in LINES:
+        assert (label + value).strip() in doc.text                    # as the page shows it
+    assert any("order the page shows" in n for n in doc.notes) == (order != "reversed")
+    assert {"PHONE", "ADDRESS"} <= {s.label for s in RuleDetector().detect(doc.text)}
+
+    out = tmp_path / f"{order}.out.pdf"
+    _redact(src, out, {NAME: "PERSON", PHONE: "PHONE", ADDR: "ADDRESS"})
+    assert squash(pdfium_text(out)) == ""                             # no text layer in the output
+    before, after = page_image(src, scale=2), page_image(out, scale=2)
+    for ch, is_value, box in boxes:
+        box = tuple(2 * v for v in box)
+        if is_value:
+            assert dark(after, box) > 0.95, (ch, box)                 # every glyph of a value is burned
+        else:
+            assert dark(before, box) < 0.6 and dark(after, box) < 0.6, (ch, box)   # the labels are not
+    if ocr.available():
+        seen = squash(ocr.ocr_image(page_image(out, scale=300 / 72).convert("RGB")).text)
+        assert "접수증" in seen and "연락처" in seen                  # OCR reads the page ...
+        for value in ("3861", "2947", "155", "상당로", NAME):
+            assert value not in seen                                   # ... but none of the values
+
+
+def test_ordinary_glyph_by_glyph_line_is_not_reordered(tmp_path, monkeypatch):
+    """Glyphs drawn one by one but in page order (each its own ``Td``): pdfium's reading, untouched."""
+    src, _ = glyph_pdf(tmp_path / "plain.pdf", "plain")
+    doc = open_document(src)
+    assert not any("order the page shows" in n for n in doc.notes)
+    assert doc.text == stream_order_text(src, monkeypatch)
+    for label, value in LINES:
+        assert (label + value).strip() in doc.text
+
+
+COLUMNS = (["왼쪽 단 첫째 줄 담당 홍길동", "왼쪽 단 둘째 줄 서울특별시 종로구", "세종대로 175 정부청사"],
+           ["오른쪽 단 첫째 줄 연락처", "010-2222-3333 으로 문의", "오른쪽 단 끝"])
+
+
+def two_column_pdf(path: Path, gap_mm: float) -> Path:
+    """Two columns ``gap_mm`` apart, each drawn top to bottom, the left one first (as a layout program
+    writes them): pdfium reads the left column, then the right one."""
+    pdf = FPDF()
+    pdf.add_font("K", "", str(REPO_FONT))
+    pdf.add_page()
+    pdf.set_font("K", size=11)
+    left_w = max(pdf.get_string_width(t) for t in COLUMNS[0])
+    for col, x in ((COLUMNS[0], 15), (COLUMNS[1], 15 + left_w + gap_mm)):
+        for n, t in enumerate(col):
+            pdf.text(x, 30 + 7 * n, t)
+    pdf.output(str(path))
+    return path
+
+
+@pytest.mark.parametrize("gap_mm", [4.0, 12.0])
+def test_two_column_page_reads_column_by_column_as_before(tmp_path, gap_mm, monkeypatch):
+    src = two_column_pdf(tmp_path / "cols.pdf", gap_mm)
+    doc = open_document(src)
+    body = doc.text.split("──\n", 1)[1]
+    assert body == "\n".join(COLUMNS[0] + COLUMNS[1]) + "\n"          # column by column, line by line
+    assert not any("order the page shows" in n for n in doc.notes)
+    assert doc.text == stream_order_text(src, monkeypatch)
+
+
+def _cid_font(text: str) -> tuple[list[bytes], dict[str, int]]:
+    """NanumGothic subset to ``text`` as a Type0 / CIDFontType2 font (Identity-H, /CIDToGIDMap /Identity,
+    ToUnicode): objects 4.. (Type0, CIDFont, descriptor, FontFile2, ToUnicode) and the glyph id of each
+    character."""
+    import logging
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    f = TTFont(str(REPO_FONT))
+    sub = subset.Subsetter(subset.Options())
+    sub.populate(text=text)
+    sub.subset(f)
+    order, cmap = f.getGlyphOrder(), f.getBestCmap()
+    gid = {ch: order.index(cmap[ord(ch)]) for ch in set(text)}
+    buf = io.BytesIO()
+    f.save(buf)
+    ff = buf.getvalue()
+    upm = f["head"].unitsPerEm
+    widths = " ".join(f"{g} [{int(f['hmtx'][order[g]][0] * 1000 / upm)}]" for g in sorted(gid.values()))
+    pairs = "".join(f"<{g:04X}> <{ord(c):04X}>\n" for c, g in sorted(gid.items(), key=lambda t: t[1]))
+    cm = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) "
+          "/Ordering (UCS) /Supplement 0 >> def /CMapName /Adobe-Identity-UCS def /CMapType 2 def 1 "
+          "begincodespacerange <0000> <FFFF> endcodespacerange "
+          f"{len(gid)} beginbfchar\n{pairs}endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
+    comp = zlib.compress(ff)
+    return [b"<< /Type /Font /Subtype /Type0 /BaseFont /VEILKO+NanumGothic /Encoding /Identity-H "
+            b"/DescendantFonts [5 0 R] /ToUnicode 8 0 R >>",
+            (f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /VEILKO+NanumGothic /CIDSystemInfo << /Registry "
+             f"(Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 6 0 R /CIDToGIDMap /Identity "
+             f"/DW 1000 /W [{widths}] >>").encode(),
+            b"<< /Type /FontDescriptor /FontName /VEILKO+NanumGothic /Flags 4 /FontBBox [-100 -250 1100 950] "
+            b"/ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile2 7 0 R >>",
+            b"<< /Length %d /Length1 %d /Filter /FlateDecode >>\nstream\n" % (len(comp), len(ff)) + comp
+            + b"\nendstream",
+            b"<< /Length %d >>\nstream\n" % len(cm) + cm.encode() + b"\nendstream"], gid
+
+
+def kerned_pdf(path: Path, lines: list[str], kern: int) -> Path:
+    """Each line one ``TJ`` array, every glyph followed by a kerning number (``kern`` thousandths of an em,
+    alternating sign and size as a typesetter's pair kerning and tracking do)."""
+    font, gid = _cid_font("".join(lines))
+    content = b"BT /F1 14 Tf 60 760 Td 22 TL\n"
+    for line in lines:
+        parts = []
+        for n, ch in enumerate(line):
+            parts.append(b"<%04X>" % gid[ch])
+            parts.append(b"%d" % (kern if n % 3 else -kern // 2))
+        content += b"[" + b" ".join(parts) + b"] TJ T*\n"
+    content += b"ET"
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> "
+            b"/Contents 9 0 R >>", *font,
+            b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"]
+    path.write_bytes(raw_pdf(objs))
+    return path
+
+
+@pytest.mark.parametrize("kern", [60, -60, 120])
+def test_kerned_tj_line_reads_as_before(tmp_path, kern, monkeypatch):
+    lines = ["담당자 홍길동 연락처 010-2222-3333", "주소 서울특별시 종로구 세종대로 175"]
+    src = kerned_pdf(tmp_path / "kern.pdf", lines, kern)
+    doc = open_document(src)
+    assert not any("order the page shows" in n for n in doc.notes)
+    assert doc.text == stream_order_text(src, monkeypatch)            # pdfium's reading, untouched
+    body = doc.text.split("──\n", 1)[1]
+    assert [squash(t) for t in body.splitlines()] == [squash(t) for t in lines]
+    assert {"PHONE"} <= {s.label for s in RuleDetector().detect(doc.text)}
