@@ -8,6 +8,11 @@ text character, so a plan over the text maps to character boxes at export time.
   typed with a space between the glyphs) are re-joined: the separators pdfium *generates* (spaces and line
   breaks in no content stream), or a single real space, are dropped inside a run of ≥ 3 single glyphs on
   one line, so detection sees ``900101-…``. Separators hold no ink, so the box map stays exact.
+- **Glyphs drawn out of page order** (each placed with its own ``Tm``/``Td``, the stream shuffled, lines
+  interleaved: the page reads in order, pdfium's text layer scrambled; red team 8, 3b) are read in the order
+  the page shows them (``pdf_order``): only the lines out of order, each glyph keeping its pdfium index, so
+  detection sees the value and its masks land on its glyphs; a note names the pages. Separators added there
+  map to no character (index -1: no box, nothing burned).
 - **Needs review** (``Document.unreadable``): a page drawn without any text (a scan), a picture large
   enough to hold text, or a text layer that does not match the glyphs drawn. The last is checked glyph
   by glyph (``_GlyphCheck``): the ink box pdfium reports for each drawn character is compared with the
