@@ -553,8 +553,12 @@ class _Player:
             for p in polys:
                 self.path.append((p, closed))
             return
-        if not self._inked(name):
-            return
+        if self._inked(name):
+            self._paint(name, polys, [closed] * len(polys), fill, stroke)
+
+    def _paint(self, name: str, polys: list[np.ndarray], closed: list[bool], fill: bool, stroke: bool) -> None:
+        """Queue the fill (current brush) and/or stroke (current pen) of ``polys``; a brush or pen this
+        renderer cannot draw is listed as not drawn."""
         if fill:
             b = self.dc.brush
             if b[0] == "solid":
@@ -564,8 +568,7 @@ class _Player:
         if stroke:
             pen = self.dc.pen
             if pen[0] == "solid":
-                self.ops.append(_Op("stroke", polys=polys, closed=[closed] * len(polys), colour=pen[1],
-                                    width=self.pen_width()))
+                self.ops.append(_Op("stroke", polys=polys, closed=closed, colour=pen[1], width=self.pen_width()))
             elif pen[0] == "other":
                 self.miss(f"{name} ({pen[1]})")
 
@@ -699,22 +702,8 @@ class _Player:
         self.closed_path = None
         if not figs:
             return
-        if not self._inked(name):
-            return
-        polys = [p for p, _ in figs]
-        if fill:
-            b = self.dc.brush
-            if b[0] == "solid":
-                self.ops.append(_Op("fill", polys=polys, winding=self.dc.winding, colour=b[1]))
-            elif b[0] == "other":
-                self.miss(f"{name} ({b[1]})")
-        if stroke:
-            pen = self.dc.pen
-            if pen[0] == "solid":
-                self.ops.append(_Op("stroke", polys=polys, closed=[c for _, c in figs], colour=pen[1],
-                                    width=self.pen_width()))
-            elif pen[0] == "other":
-                self.miss(f"{name} ({pen[1]})")
+        if self._inked(name):
+            self._paint(name, [p for p, _ in figs], [c for _, c in figs], fill, stroke)
 
     def clip_path(self, mode: int) -> None:
         figs = self.closed_path or []
