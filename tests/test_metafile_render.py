@@ -350,14 +350,16 @@ def test_without_ocr_an_outline_metafile_is_held(monkeypatch):
     assert rv.verdicts == {"picture 1": "outlines"}
 
 
-def wmf_with_dib(text: str) -> bytes:
-    """A WMF (no placeable header) whose only ink is a META_DIBSTRETCHBLT of ``text`` rendered by PIL."""
+def wmf_with_dib(text: str, im=None) -> bytes:
+    """A WMF (no placeable header) whose only ink is a META_DIBSTRETCHBLT of ``text`` rendered by PIL
+    (or of the 1000×120 RGB picture ``im``), drawn 1:1 at (50, 200) on a 1600×480 frame."""
     import io
 
     from PIL import Image, ImageDraw, ImageFont
 
-    im = Image.new("RGB", (1000, 120), "white")
-    ImageDraw.Draw(im).text((30, 30), text, fill=(0, 0, 0), font=ImageFont.truetype(str(FONT), 44))
+    if im is None:
+        im = Image.new("RGB", (1000, 120), "white")
+        ImageDraw.Draw(im).text((30, 30), text, fill=(0, 0, 0), font=ImageFont.truetype(str(FONT), 44))
     buf = io.BytesIO()
     im.save(buf, "BMP")
     dib = buf.getvalue()[14:]
@@ -379,6 +381,31 @@ def test_wmf_bitmap_with_an_email_is_held():
 def test_wmf_bitmap_without_personal_data_is_clean():
     rv = pictures.review_pictures([Member("BinData/image1.wmf", wmf_with_dib("청사 출입 안내"))])
     assert rv.verdicts == {"picture 1": "clean"}, rv.unreadable
+
+
+def hidden_under_checks():
+    """A name and phone in grey 100 on a checkerboard of 110 and 255 (3-pixel squares): OCR of the pixels
+    as stored reads nothing; a:biLevel thresh=41000 (luminance below 104.5 black) shows the text alone."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    im = Image.new("L", (1000, 120), 255)
+    ImageDraw.Draw(im).text((30, 30), "성명 홍길동 010-2345-6789", fill=0, font=ImageFont.truetype(str(FONT), 40))
+    ink = np.asarray(im) < 128
+    yy, xx = np.mgrid[0:120, 0:1000]
+    bg = np.where((yy // 3 + xx // 3) % 2 == 0, 110, 255)
+    return Image.fromarray(np.where(ink, 100, bg).astype(np.uint8)).convert("RGB")
+
+
+@pytest.mark.skipif(not ocr.available(), reason="Tesseract (tesserocr) is needed")
+def test_a_metafile_is_read_through_the_display_effects_too():
+    # the metafile path is judged by the same helper as raster pictures (pictures.judge_shown_frame):
+    # a rendered metafile under a:biLevel is read as Word shows it, not only as drawn
+    data = wmf_with_dib("", hidden_under_checks())
+    m = Member("word/media/image1.wmf", data)
+    assert pictures.review_pictures([m]).verdicts == {"picture 1": "clean"}        # as drawn: nothing read
+    shown = pictures.review_pictures([m], effects={m.name: [(("biLevel", {"thresh": "41000"}),)]})
+    assert shown.verdicts == {"picture 1": "vector"}, shown.unreadable               # the name and phone
+    assert [u.where for u in shown.unreadable] == ["picture 1"]
 
 
 def test_mutated_metafiles_fail_closed():

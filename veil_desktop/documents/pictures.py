@@ -1081,6 +1081,30 @@ def read_frame(frame, stretches: Iterable[tuple[float, float]] = ()) -> tuple[st
     return min(counted, key=lambda vp: _WORST.index(vp[0]) if vp[0] in _WORST else len(_WORST))
 
 
+def judge_shown_frame(frame, shown: Iterable[tuple[float, float]] = (),
+                      fxs: Iterable[tuple] = ()) -> tuple[str, Any]:
+    """``(verdict, page)`` for one decoded frame as the document shows it: at each displayed size in
+    ``shown`` (:func:`displayed_stretches`; shown too distorted to read and able to hold a letter:
+    ``("aspect", None)``, held) and through each of the display effects in ``fxs`` (:func:`shown_through`:
+    text only an ``a:biLevel`` or ``a:lum`` brings out is found; same pixel grid, so boxes agree), the
+    worse reading counting (:func:`_worse_reading`). OCR that fails on it gives ``("unchecked", None)``:
+    fail closed. The one place raster pictures and rendered metafiles are judged."""
+    from . import ocr
+
+    stretches, absurd = displayed_stretches(frame.size, shown)
+    if absurd and _legible_at_any_size(frame):
+        return "aspect", None
+    try:
+        got = read_frame(frame, stretches)
+        for fx in fxs:
+            got = _worse_reading(got, read_frame(shown_through(frame, fx), stretches))
+    except ocr.OcrCancelled:
+        raise
+    except Exception:  # noqa: BLE001 - OCR could not process it (or a hostile size): fail closed
+        return "unchecked", None
+    return got
+
+
 def view_disputes(readings: list) -> int:
     """Letters/digits the first reading's views (``ocr.read_views``: a seal, dot-matrix print, comb boxes)
     read unsurely where no reading of the frame is sure of a word (a halftone line the dots view reads
@@ -1284,7 +1308,7 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
                     if have_ocr is None:
                         have_ocr = ocr.available()
                     verdict, n = _review_metafile(m.data, shown, have_ocr and checked < limits.MAX_PICTURES_CHECKED,
-                                                  limits.MAX_PICTURE_FRAMES_CHECKED - rv.frames_ocred)
+                                                  limits.MAX_PICTURE_FRAMES_CHECKED - rv.frames_ocred, fxs)
                     checked += 1 if n else 0
                     rv.frames_ocred += n
             else:
@@ -1304,27 +1328,7 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
                         found = set()
                         for frame in frames:
                             rv.frames_ocred += 1
-                            stretches, absurd = displayed_stretches(frame.size, shown)
-                            if absurd and _legible_at_any_size(frame):
-                                found.add("aspect")      # shown too distorted to read as shown: held
-                                pages.append(None)
-                                continue
-                            try:
-                                v, page = read_frame(frame, stretches)
-                            except ocr.OcrCancelled:
-                                raise
-                            except Exception:  # noqa: BLE001 - OCR could not process it: fail closed
-                                v, page = "unchecked", None
-                            for fx in fxs:
-                                # the picture as the document shows it (a:biLevel, a:lum ...): text that
-                                # only the effect brings out is found; same pixel grid, so boxes agree
-                                try:
-                                    v, page = _worse_reading((v, page), read_frame(shown_through(frame, fx),
-                                                                                   stretches))
-                                except ocr.OcrCancelled:
-                                    raise
-                                except Exception:  # noqa: BLE001 - fail closed
-                                    v, page = "unchecked", None
+                            v, page = judge_shown_frame(frame, shown, fxs)
                             found.add(v)
                             pages.append(page)
                         verdict = next((v for v in _WORST if v in found), "clean")
@@ -1375,17 +1379,18 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
     return rv
 
 
-def _review_metafile(data: bytes, shown: tuple, can_ocr: bool, frames_left: int) -> tuple[str, int]:
+def _review_metafile(data: bytes, shown: tuple, can_ocr: bool, frames_left: int,
+                     fxs: tuple = ()) -> tuple[str, int]:
     """``(verdict, frames OCR'd)`` for an EMF/WMF without text records: the metafile as it will be
     published (:func:`rebuild_metafile`) is rendered (``metafile_render``) and every rendered frame read
-    as a raster frame is (:func:`read_frame`, with the document's displayed aspects). ``clean`` when it
+    as a raster frame is (:func:`judge_shown_frame`, with the document's displayed aspects and display
+    effects ``fxs``: a metafile under an ``a:biLevel`` is read as Word shows it). ``clean`` when it
     draws nothing, or OCR finds nothing or reads its text with confidence and detection
     (:func:`vector_text_hits`) finds nothing in it; otherwise held: ``vector`` (detection found something
     — the writer cannot mask inside a metafile), ``vector_unsure``/``ink``/``aspect`` (OCR not sure),
     ``undrawn`` (a record that puts ink on the page is not drawn here: what OCR would read is not what a
     viewer shows), ``undecodable`` (it does not parse, or a cap is reached), ``outlines``/``unchecked``
     (no OCR, or the document's OCR caps are spent)."""
-    from . import ocr
     from .metafile_render import MetafileError, render_metafile
 
     clean = rebuild_metafile(data)
@@ -1414,16 +1419,7 @@ def _review_metafile(data: bytes, shown: tuple, can_ocr: bool, frames_left: int)
         # extent) is shown stretched alike
         kx = (box[2] - box[0]) / max(1e-9, fb[2] - fb[0])
         ky = (box[3] - box[1]) / max(1e-9, fb[3] - fb[1])
-        stretches, absurd = displayed_stretches(frame.size, [(w * kx, h * ky) for w, h in shown])
-        if absurd and _legible_at_any_size(frame):
-            found.add("aspect")
-            continue
-        try:
-            v, page = read_frame(frame, stretches)
-        except ocr.OcrCancelled:
-            raise
-        except Exception:  # noqa: BLE001 - OCR could not process it: fail closed
-            v, page = "unchecked", None
+        v, page = judge_shown_frame(frame, [(w * kx, h * ky) for w, h in shown], fxs)
         found.add(v)
         if page is not None and page.text.strip():
             texts.append(page.text)
