@@ -171,7 +171,7 @@ def test_displayed_sizes_are_collected_per_member_with_crop(tmp_path):
     from veil_desktop.documents import docx as docx_mod
     from veil_desktop.documents.xmlwalk import read_zip
 
-    sizes = docx_mod.displayed_sizes(read_zip(src.read_bytes(), "Word document"))
+    sizes, _ = docx_mod.pictures_as_shown(read_zip(src.read_bytes(), "Word document"))
     got = sorted((round(w / h, 3)) for w, h in sizes["word/media/image1.png"])
     # each use: its a:ext and its wp:extent; 1000:160, and a half shown at 500:160 — the whole at 1000:160
     assert got == [6.25] * 4

@@ -952,15 +952,53 @@ def _pixel_size(data: bytes) -> tuple[int, int] | None:
         return None
 
 
-def displayed_sizes(members: list[Member]) -> dict[str, list[tuple[float, float]]]:
-    """Picture member -> every (width, height) a part shows it at, the whole picture (crops undone), for
-    ``pictures.review_pictures`` (issue 26: a name stored squashed and shown stretched). From every part
-    with relationships: DrawingML ``a:blip r:embed`` — the shape's ``a:xfrm/a:ext`` and, for a picture not
-    in a group, the ``wp:extent`` of its ``wp:inline``/``wp:anchor`` (both: Word lays out by the extent),
-    less ``a:srcRect`` crops; tiled (``a:tile``): the pixels scaled ``sx``×``sy``; VML ``v:imagedata``
-    (``r:id``/``o:relid``) — its shape's ``style`` width/height, less ``croptop``/``cropleft``/...."""
+#: a:blip effects that change what the picture shows (ECMA-376 20.1.8): read as shown too
+_SHOWN_EFFECTS = ("biLevel", "grayscl", "lum", "duotone", "alphaModFix")
+
+
+def _blip_sizes(el, target: str, by_name: dict[str, Member]) -> list[tuple[float, float]]:
+    """Every (width, height) the DrawingML ``a:blip`` ``el`` shows ``target`` at, crops undone."""
+    fill = el.getparent()
+    sizes: list[tuple[float, float]] = []
+    tile = fill.find(f"{{{_DML}}}tile") if fill is not None else None
+    if tile is not None:
+        px = _pixel_size(by_name[target].data) if target in by_name else None
+        if px:
+            sizes.append((px[0] * (_num_attr(tile, "sx", 100000.0) or 0.0),
+                          px[1] * (_num_attr(tile, "sy", 100000.0) or 0.0)))
+        return sizes
+    holder = fill.getparent() if fill is not None else None
+    sppr = holder if holder is not None and localname(holder) == "spPr" else (
+        child_named(holder, "spPr") if holder is not None else None)
+    ext = sppr.find(f"{{{_DML}}}xfrm/{{{_DML}}}ext") if sppr is not None else None
+    if ext is not None:
+        sizes.append((_num_attr(ext, "cx", 0.0), _num_attr(ext, "cy", 0.0)))
+    up = holder
+    while up is not None and localname(up) not in ("inline", "anchor", "grpSp", "wgp", "lockedCanvas"):
+        up = up.getparent()
+    if up is not None and localname(up) in ("inline", "anchor"):
+        extent = up.find(f"{{{_WPD}}}extent")
+        if extent is not None:
+            sizes.append((_num_attr(extent, "cx", 0.0), _num_attr(extent, "cy", 0.0)))
+    crop = fill.find(f"{{{_DML}}}srcRect") if fill is not None else None
+    cuts = [(_num_attr(crop, k, 0.0) or 0.0) / 100000 for k in "ltrb"] if crop is not None else [0.0] * 4
+    return [_uncrop(w, h, *cuts) for w, h in sizes]
+
+
+def pictures_as_shown(members: list[Member]) -> tuple[dict[str, list[tuple[float, float]]], dict[str, list[tuple]]]:
+    """``(sizes, effects)`` for ``pictures.review_pictures``, from one walk of every part with
+    relationships. ``sizes``: picture member -> every (width, height) a part shows it at, the whole
+    picture (crops undone; issue 26: a name stored squashed and shown stretched) — DrawingML ``a:blip
+    r:embed``: the shape's ``a:xfrm/a:ext`` and, for a picture not in a group, the ``wp:extent`` of its
+    ``wp:inline``/``wp:anchor`` (both: Word lays out by the extent), less ``a:srcRect`` crops; tiled
+    (``a:tile``): the pixels scaled ``sx``×``sy``; VML ``v:imagedata`` (``r:id``/``o:relid``): its shape's
+    ``style`` width/height, less ``croptop``/``cropleft``/.... ``effects``: picture member -> the display
+    effects an ``a:blip`` applies to it, each as ``(name, attributes)`` (``("biLevel", {"thresh":
+    "99000"})``), one tuple of effects per showing that has any (red team 8: a faint picture Word shows
+    black by ``a:biLevel``): the picture is also read as shown."""
     by_name = {m.name: m for m in members}
-    out: dict[str, list[tuple[float, float]]] = {}
+    sizes: dict[str, list[tuple[float, float]]] = {}
+    effects: dict[str, list[tuple]] = {}
     for src, rels in _relationships(members).items():
         m = by_name.get(src)
         targets = {rid: t for rid, _typ, t, ext in rels if not ext}
@@ -974,75 +1012,24 @@ def displayed_sizes(members: list[Member]) -> dict[str, list[tuple[float, float]
             target = targets.get(el.get(f"{{{_R}}}embed") or "")
             if target is None:
                 continue
-            fill = el.getparent()
-            sizes: list[tuple[float, float]] = []
-            tile = fill.find(f"{{{_DML}}}tile") if fill is not None else None
-            if tile is not None:
-                px = _pixel_size(by_name[target].data) if target in by_name else None
-                if px:
-                    sizes.append((px[0] * (_num_attr(tile, "sx", 100000.0) or 0.0),
-                                  px[1] * (_num_attr(tile, "sy", 100000.0) or 0.0)))
-                out.setdefault(target, []).extend(sizes)
-                continue
-            holder = fill.getparent() if fill is not None else None
-            sppr = holder if holder is not None and localname(holder) == "spPr" else (
-                child_named(holder, "spPr")
-                if holder is not None else None)
-            ext = sppr.find(f"{{{_DML}}}xfrm/{{{_DML}}}ext") if sppr is not None else None
-            if ext is not None:
-                sizes.append((_num_attr(ext, "cx", 0.0), _num_attr(ext, "cy", 0.0)))
-            up = holder
-            while up is not None and localname(up) not in ("inline", "anchor", "grpSp", "wgp", "lockedCanvas"):
-                up = up.getparent()
-            if up is not None and localname(up) in ("inline", "anchor"):
-                extent = up.find(f"{{{_WPD}}}extent")
-                if extent is not None:
-                    sizes.append((_num_attr(extent, "cx", 0.0), _num_attr(extent, "cy", 0.0)))
-            crop = fill.find(f"{{{_DML}}}srcRect") if fill is not None else None
-            cuts = [(_num_attr(crop, k, 0.0) or 0.0) / 100000 for k in "ltrb"] if crop is not None else [0.0] * 4
-            out.setdefault(target, []).extend(_uncrop(w, h, *cuts) for w, h in sizes)
+            sizes.setdefault(target, []).extend(_blip_sizes(el, target, by_name))
+            fx = tuple((localname(c), dict(c.attrib)) for c in el
+                       if isinstance(c.tag, str) and localname(c) in _SHOWN_EFFECTS)
+            if fx and fx not in effects.get(target, []):
+                effects.setdefault(target, []).append(fx)
         for el in root.iter(f"{{{_VML}}}imagedata"):
             target = targets.get(el.get(f"{{{_R}}}id") or el.get(f"{{{_O}}}relid") or "")
             shape = el.getparent()
             size = _vml_size(shape.get("style") or "") if target is not None and shape is not None else None
             if size is not None:
                 cuts = [_vml_fraction(el.get(k)) for k in ("cropleft", "croptop", "cropright", "cropbottom")]
-                out.setdefault(target, []).append(_uncrop(*size, *cuts))
-    return out
-
-
-#: a:blip effects that change what the picture shows (ECMA-376 20.1.8): read as shown too
-_SHOWN_EFFECTS = ("biLevel", "grayscl", "lum", "duotone", "alphaModFix")
-
-
-def displayed_effects(members: list[Member]) -> dict[str, list[tuple]]:
-    """Picture member -> the display effects a DrawingML ``a:blip`` applies to it, each as
-    ``(name, attributes)`` (``("biLevel", {"thresh": "99000"})``), one tuple of effects per showing
-    that has any, for ``pictures.review_pictures`` (red team 8: a faint picture Word shows black by
-    ``a:biLevel``): the picture is also read as shown."""
-    by_name = {m.name: m for m in members}
-    out: dict[str, list[tuple]] = {}
-    for src, rels in _relationships(members).items():
-        m = by_name.get(src)
-        targets = {rid: t for rid, _typ, t, ext in rels if not ext}
-        if m is None or not targets or not _looks_xml(m.data) or b"blip" not in m.data:
-            continue
-        try:
-            root = parse_xml(m.data, m.name)
-        except DocumentError:
-            continue
-        for el in root.iter(f"{{{_DML}}}blip"):
-            target = targets.get(el.get(f"{{{_R}}}embed") or "")
-            fx = tuple((localname(c), dict(c.attrib)) for c in el
-                       if isinstance(c.tag, str) and localname(c) in _SHOWN_EFFECTS)
-            if target is not None and fx and fx not in out.get(target, []):
-                out.setdefault(target, []).append(fx)
-    return out
+                sizes.setdefault(target, []).append(_uncrop(*size, *cuts))
+    return sizes, effects
 
 
 PROFILE = ZipProfile(what="Word document", fmt="docx", classify=classify, clean=clean, scrub=scrub,
                      check=check, notes=notes, removed=removed_members, removed_text=removed_text,
-                     displayed=displayed_sizes, effects=displayed_effects)
+                     shown=pictures_as_shown)
 
 
 def read_docx(path: Path, data: bytes) -> Document:

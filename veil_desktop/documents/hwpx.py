@@ -909,7 +909,7 @@ def displayed_sizes(members: list[Member]) -> dict[str, list[tuple[float, float]
 
 PROFILE = ZipProfile(what="HWPX document", fmt="hwpx", classify=classify, clean=clean, scrub=scrub,
                      first_stored="mimetype", check=check, notes=notes, removed=removed_members,
-                     displayed=displayed_sizes)
+                     shown=lambda ms: (displayed_sizes(ms), {}))
 
 
 def read_hwpx(path: Path, data: bytes) -> Document:

@@ -1278,7 +1278,7 @@ def review_pictures(members: Iterable, removed: Iterable[str] = (),
     ``policy`` (default: :func:`current_policy`) decides what a picture with text becomes; with
     ``reviewable`` (the writer can burn masked values into pictures) a picture OCR reads with confidence
     is returned in ``read`` for review instead of holding the document. ``effects``: member -> the
-    display effects each showing applies (``docx.displayed_effects``): every frame is also read as shown
+    display effects each showing applies (``docx.pictures_as_shown``): every frame is also read as shown
     through them (:func:`shown_through`) and the worse verdict counts."""
     from . import ocr
 

@@ -624,12 +624,11 @@ class ZipProfile:
     removed: Callable[[list[Member]], list[str]] = lambda ms: []  # members dropped from the output
     #: readable text of dropped members, shown (not written) in the removed part: [(caption key, text)]
     removed_text: Callable[[list[Member]], list[tuple[str, str]]] = lambda ms: []
-    #: member -> every (width, height) the document shows that picture at (display units, whole picture):
-    #: read stretched to those aspects too (``pictures.review_pictures``)
-    displayed: Callable[[list[Member]], dict[str, list[tuple[float, float]]]] = lambda ms: {}
-    #: member -> display effects the document applies to that picture (``docx.displayed_effects``): the
-    #: picture is read as shown too
-    effects: Callable[[list[Member]], dict[str, list[tuple]]] = lambda ms: {}
+    #: ``(sizes, effects)`` from one walk of the parts (``docx.pictures_as_shown``): member -> every
+    #: (width, height) the document shows that picture at (display units, whole picture: read stretched to
+    #: those aspects too), and member -> the display effects it is shown through (read as shown too)
+    shown: Callable[[list[Member]], tuple[dict[str, list[tuple[float, float]]], dict[str, list[tuple]]]] = (
+        lambda ms: ({}, {}))
 
 
 def _emit(tb: TextBuilder, member: str, ops, index: dict[int, int]) -> None:
@@ -670,8 +669,8 @@ def read_zip_document(path: Path, data: bytes, profile: ZipProfile) -> Document:
             deleted.append((tp.member, len(em.slots) + j, s.get(), key))
     from .pictures import review_pictures   # every picture rebuilt + OCR'd (issue 26)
     removed_members = profile.removed(members)
-    pics = review_pictures(members, removed_members, displayed=profile.displayed(members),
-                           effects=profile.effects(members))
+    shown_sizes, shown_effects = profile.shown(members)
+    pics = review_pictures(members, removed_members, displayed=shown_sizes, effects=shown_effects)
     picture_pages: dict[str, list] = {}
     for member, (k, pages) in sorted(pics.read.items(), key=lambda kv: kv[1][0]):
         # text OCR read in a picture: reviewed like a scan page (one slot per published frame), the
