@@ -231,3 +231,122 @@ def test_kerned_tj_line_reads_as_before(tmp_path, kern, monkeypatch):
     body = doc.text.split("──\n", 1)[1]
     assert [squash(t) for t in body.splitlines()] == [squash(t) for t in lines]
     assert {"PHONE"} <= {s.label for s in RuleDetector().detect(doc.text)}
+
+
+def turned_pdf(path: Path, angle: float, shuffled: bool, seed: int = 5) -> tuple[Path, list]:
+    """The ``LINES`` drawn glyph by glyph, each glyph turned ``angle`` degrees counter-clockwise about its
+    own origin (``FPDF.rotation``: the line's baseline runs at that angle; 90 reads bottom to top, 270 top
+    to bottom, 180 upside down), lines 14 mm apart across the baseline, in a shuffled stream order or in
+    page order. Returns the file and per glyph drawn ``(char, is_value, core box in points from the top
+    left)``: a small square about the middle of the glyph's body, inside its ink wherever it is turned."""
+    import math
+
+    pdf = FPDF()
+    pdf.add_font("K", "", str(REPO_FONT))
+    pdf.add_page()
+    pdf.set_font("K", size=SIZE)
+    pdf.text(20, 20, "민원 접수증")
+    th = math.radians(angle)
+    along, up = (math.cos(th), -math.sin(th)), (-math.sin(th), -math.cos(th))   # page y grows downwards
+    em = SIZE / PT                                                                # the font size in mm
+    drawn = []
+    for n, (label, value) in enumerate(LINES):
+        x0, y0 = 105 - 14 * n * up[0], 150 - 14 * n * up[1]   # each line 14 mm further down its glyphs
+        d = 0.0
+        for pos, ch in enumerate(label + value):
+            w = pdf.get_string_width(ch)
+            if ch != " ":
+                x, y = x0 + d * along[0], y0 + d * along[1]
+                cx, cy = x + 0.5 * w * along[0] + 0.35 * em * up[0], y + 0.5 * w * along[1] + 0.35 * em * up[1]
+                r = max(0.12 * min(w, em), 0.3)
+                box = (math.floor((cx - r) * PT), math.floor((cy - r) * PT),
+                       math.ceil((cx + r) * PT), math.ceil((cy + r) * PT))
+                drawn.append((x, y, ch, pos >= len(label), box))
+            d += w
+    if shuffled:
+        random.Random(seed).shuffle(drawn)
+    for x, y, ch, _v, _b in drawn:
+        with pdf.rotation(angle, x, y):
+            pdf.text(x, y, ch)
+    pdf.output(str(path))
+    return path, [(ch, v, box) for _x, _y, ch, v, box in drawn]
+
+
+@pytest.mark.parametrize("angle", [90, 180, 270])
+def test_turned_lines_drawn_out_of_order_are_read_as_shown_and_masked(tmp_path, angle):
+    """Lines turned a quarter turn (a form's sideways column, an upside-down footer) drawn glyph by glyph in
+    a shuffled order: before this, pdfium's order hid every value and the file was published unmasked
+    (3 of 3 attack files, measured before the fix). Read in the glyphs' own reading frame."""
+    src, drawn = turned_pdf(tmp_path / f"turned{angle}.pdf", angle, shuffled=True)
+    raw = squash(pdfium_text(src))
+    assert NAME not in raw and PHONE not in raw and squash(ADDR) not in raw      # the attack is real
+    doc = open_document(src)
+    assert doc.extra["pdf_ocr"] == {} and doc.unreadable == ()
+    for label, value in LINES:
+        assert (label + value).strip() in doc.text                    # as the page shows it
+    assert any("order the page shows" in n for n in doc.notes)
+
+    out = tmp_path / f"turned{angle}.out.pdf"
+    _redact(src, out, {NAME: "PERSON", PHONE: "PHONE", ADDR: "ADDRESS"})
+    before, after = page_image(src, scale=2), page_image(out, scale=2)
+    for ch, is_value, box in drawn:
+        box = tuple(2 * v for v in box)
+        if is_value:
+            assert dark(after, box) > 0.95, (ch, box)                 # every glyph of a value is burned
+        else:
+            assert dark(after, box) < 0.6, (ch, box)                  # the labels are not
+    # the boxes are where the glyphs are: around each, within a third of the font size, there is ink
+    near = [(2 * b[0] - 10, 2 * b[1] - 10, 2 * b[2] + 10, 2 * b[3] + 10) for _c, _v, b in drawn]
+    assert all(dark(before, box) > 0.02 for box in near)
+
+
+@pytest.mark.parametrize("angle", [90, 270])
+def test_turned_lines_drawn_in_order_read_as_before(tmp_path, angle, monkeypatch):
+    src, _ = turned_pdf(tmp_path / f"plain{angle}.pdf", angle, shuffled=False)
+    doc = open_document(src)
+    assert not any("order the page shows" in n for n in doc.notes)
+    assert doc.text == stream_order_text(src, monkeypatch)
+    assert doc.extra["pdf_ocr"] == {} and doc.unreadable == ()
+
+
+@pytest.mark.parametrize("angle", [30, 315])
+def test_tilted_lines_drawn_out_of_order_are_read_by_ocr_or_held(tmp_path, angle):
+    """Glyphs at an angle that is not a quarter turn, drawn shuffled: their bounds cannot be re-read as a
+    line here, so the page is read as a scan (OCR), or held where OCR cannot read it — never published
+    from the scrambled text layer."""
+    src, _ = turned_pdf(tmp_path / f"tilted{angle}.pdf", angle, shuffled=True)
+    raw = squash(pdfium_text(src))
+    assert PHONE not in raw and NAME not in raw
+    doc = open_document(src)
+    if ocr.available():
+        assert 0 in doc.extra["pdf_ocr"]                               # the page was OCR'd ...
+        assert doc.unreadable or (PHONE in doc.text and NAME in squash(doc.text))   # ... and read, or held
+    else:
+        assert [u.reason for u in doc.unreadable] == ["tilted_text"]
+    plain, _ = turned_pdf(tmp_path / f"tilted{angle}p.pdf", angle, shuffled=False)
+    doc = open_document(plain)                                         # in order: its text layer, untouched
+    assert doc.extra["pdf_ocr"] == {} and doc.unreadable == ()
+    assert PHONE in doc.text and NAME in doc.text
+
+
+def test_quarter_turns_and_reading_frames():
+    from veil_desktop.documents import pdf_order
+
+    assert [pdf_order.quarter_turns(a, b) for a, b in ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 0.05),
+                                                      (0.7, 0.7), (0, 0))] == [0, 1, 2, 3, 0, None, None]
+    box = (10.0, 20.0, 14.0, 36.0)        # a glyph 4 wide, 16 high on the page
+    assert pdf_order.reading_box(box, 0) == box
+    assert pdf_order.reading_box(box, 1) == (20.0, -14.0, 36.0, -10.0)      # read upwards: along y
+    assert pdf_order.reading_box(box, 2) == (-14.0, -36.0, -10.0, -20.0)
+    assert pdf_order.reading_box(box, 3) == (-36.0, 10.0, -20.0, 14.0)      # read downwards: along -y
+    # tilted glyphs along one 30° baseline: in order, then one drawn behind its predecessor
+    import math
+
+    c, s = math.cos(math.radians(30)), math.sin(math.radians(30))
+    line = [(p, 30.0, (100 + 12 * p * c, 100 + 12 * p * s), 12.0) for p in range(5)]
+    assert not pdf_order.tilted_out_of_order(line)
+    swapped = [(p, a, line[[0, 1, 3, 2, 4][p]][2], z) for p, a, _xy, z in line]
+    assert pdf_order.tilted_out_of_order(swapped)
+    # two lines in order, the second drawn first: each line in order on its own
+    other = [(p + 5, 30.0, (x - 30 * s, y + 30 * c), z) for p, _a, (x, y), z in line]
+    assert not pdf_order.tilted_out_of_order(other + line)

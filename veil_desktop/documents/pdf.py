@@ -41,6 +41,7 @@ import ctypes
 import hashlib
 import io
 import re
+import math
 import threading
 import zlib
 from dataclasses import dataclass
@@ -156,28 +157,37 @@ def _rejoin(chars: list[str], idx: list[int], gen: list[bool], boxes: dict[int, 
     return ([c for c, d in zip(chars, drop) if not d], [k for k, d in zip(idx, drop) if not d])
 
 
-def _upright_glyphs(raw, tp, chars: list[str], idx: list[int], gen: list[bool]) -> list[tuple[int, tuple]]:
-    """``(position in chars, loose box)`` of the glyphs ``pdf_order.visual_order`` may reorder: drawn (not
-    generated, not white space), upright (``pdf_order.upright``), not of a right-to-left script."""
-    out = []
+def _oriented_glyphs(raw, tp, chars: list[str], idx: list[int], gen: list[bool]) -> tuple[list, list]:
+    """``(ordered, tilted)``: the glyphs ``pdf_order.visual_order`` may reorder — drawn (not generated,
+    not white space), not of a right-to-left script, baseline upright or turned a quarter turn
+    (``pdf_order.quarter_turns``): ``(position in chars, loose box in the glyph's reading frame, quarter
+    turns)`` — and the drawn glyphs at any other angle, ``(position, angle in degrees, box centre, size)``
+    for ``pdf_order.tilted_out_of_order``."""
+    out, tilted = [], []
     m = raw.FS_MATRIX()
     for p, (ch, k, g) in enumerate(zip(chars, idx, gen)):
         if g or ch.isspace() or pdf_order.is_rtl(ch):
             continue
-        if not raw.FPDFText_GetMatrix(tp, k, m) or not pdf_order.upright(m.a, m.b):
+        if not raw.FPDFText_GetMatrix(tp, k, m):
             continue
         left, bottom, right, top = _char_box(raw, tp, k, loose=True)
         if right <= left or top <= bottom:
             continue
-        if abs(m.c) > 1e-3 * abs(m.d) and m.d:
+        turn = pdf_order.quarter_turns(m.a, m.b)
+        if turn is None:
+            if m.a or m.b:
+                tilted.append((p, math.degrees(math.atan2(m.b, m.a)), ((left + right) / 2, (bottom + top) / 2),
+                               math.sqrt((right - left) * (top - bottom))))
+            continue
+        if turn == 0 and abs(m.c) > 1e-3 * abs(m.d) and m.d:
             # a sheared glyph's loose box is the slanted box's bounds: wider by the shear over its height;
             # horizontally the glyph is its advance from its origin
             x, y = ctypes.c_double(), ctypes.c_double()
             if raw.FPDFText_GetCharOrigin(tp, k, x, y):
                 w = (right - left) - abs(m.c / m.d) * (top - bottom)
                 left, right = x.value, x.value + max(w, 0.01 * (top - bottom))
-        out.append((p, (left, bottom, right, top)))
-    return out
+        out.append((p, pdf_order.reading_box((left, bottom, right, top), turn), turn))
+    return out, tilted
 
 
 class _GlyphCheck:
@@ -273,6 +283,8 @@ def _unreadable(page_no: int, reason: str) -> Unreadable:
                         "has complex filled shapes that may be text converted to outlines — review it"),
         "ink_text": ("글자 층에 없는 잉크(도형·무늬로 그린 글자)가 있습니다: 직접 확인하세요",
                      "has ink outside the text layer (text drawn as shapes or patterns) — review it"),
+        "tilted_text": ("비스듬히 그린 글자가 화면과 다른 순서로 들어 있습니다: 직접 확인하세요",
+                        "draws glyphs at an angle in another order than the page shows them — review it"),
     }[reason]
     return Unreadable(where=f"page {page_no}", reason=reason, caption=f"{page_no}쪽: {ko}",
                       caption_en=f"page {page_no}: {en}", page=page_no)
@@ -714,7 +726,9 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                     gen.append(generated)
                 lying = sum(1 for k, claimed, box in checkable if checker.mismatch(tp.raw, k, claimed, box))
                 # glyphs the stream draws out of the order the page shows them in: read as shown
-                order = pdf_order.visual_order(chars, idx, gen, _upright_glyphs(raw, tp.raw, chars, idx, gen))
+                oriented, tilted = _oriented_glyphs(raw, tp.raw, chars, idx, gen)
+                order = pdf_order.visual_order(chars, idx, gen, oriented)
+                tilted_shuffled = pdf_order.tilted_out_of_order(tilted)
                 if order.groups:
                     chars, idx, gen = order.chars, order.idx, order.gen
                     reordered.append((i + 1, order.glyphs))
@@ -738,6 +752,8 @@ def _read_pdf(path: Path, data: bytes) -> Document:
                     reason = "no_text_layer"
             elif bad + lying >= GARBLED_MIN_CHARS:
                 reason = "garbled_text"
+            elif tilted_shuffled:
+                reason = "tilted_text"      # glyphs at an angle drawn out of the order shown: OCR the page
             elif filled and filled[0] >= VECTOR_TEXT_SEGMENTS:
                 reason = "vector_text"      # text converted to outlines? read the whole page by OCR
             elif ink_text is not False:

@@ -152,26 +152,32 @@ def _groups(layer: list[int], boxes) -> list[list[int]]:
     return out
 
 
-def visual_order(chars: list[str], idx: list[int], gen: list[bool],
-                 glyphs: list[tuple[int, tuple[float, float, float, float]]]) -> Reordered:
+def visual_order(chars: list[str], idx: list[int], gen: list[bool], glyphs: list[tuple]) -> Reordered:
     """``chars``/``idx``/``gen`` (a page as pdfium lists it: characters, pdfium indices, generated?) with
-    the out-of-order groups of ``glyphs`` (``(position in chars, loose box (l, b, r, t))`` of the upright
-    glyphs, in stream order; horizontally the advance from the glyph's origin, not a sheared glyph's
-    slanted box) read in visual order (module doc). Unchanged when no line is out of order."""
+    the out-of-order groups of ``glyphs`` read in visual order (module doc). ``glyphs``: ``(position in
+    chars, loose box (l, b, r, t))`` of the glyphs to order, in stream order — or ``(position, box,
+    orientation)``, the box then in the glyph's own reading frame (:func:`reading_box`: its baseline left
+    to right) and lines formed among glyphs of one orientation only; horizontally the advance from the
+    glyph's origin, not a sheared glyph's slanted box. Unchanged when no line is out of order."""
     # one glyph pdfium lists as several characters (a ligature "ff": the same box, one after the other)
     # is one unit: it keeps its characters together
-    units: list[tuple[list[int], tuple[float, float, float, float]]] = []
-    for p, box in glyphs:
-        if units and units[-1][1] == box and units[-1][0][-1] == p - 1:
+    units: list[tuple[list[int], tuple[float, float, float, float], int]] = []
+    for g in glyphs:
+        p, box = g[0], g[1]
+        turn = g[2] if len(g) > 2 else 0
+        if units and units[-1][1] == box and units[-1][2] == turn and units[-1][0][-1] == p - 1:
             units[-1][0].append(p)
         else:
-            units.append(([p], box))
-    boxes = [b for _p, b in units]
-    text = ["".join(chars[p] for p in ps) for ps, _b in units]
+            units.append(([p], box, turn))
+    boxes = [u[1] for u in units]
+    text = ["".join(chars[p] for p in u[0]) for u in units]
     groups: list[list[int]] = []
-    for line in _lines(boxes):
-        for layer in _layers(line, boxes, text):
-            groups.extend(_groups(layer, boxes))
+    for turn in sorted({u[2] for u in units}):
+        mine = [n for n, u in enumerate(units) if u[2] == turn]
+        for line in _lines([boxes[n] for n in mine]):
+            line = [mine[j] for j in line]
+            for layer in _layers(line, boxes, text):
+                groups.extend(_groups(layer, boxes))
     if not groups:
         return Reordered(chars, idx, gen, 0, 0)
     anchor: dict[int, list[int]] = {}        # position in chars -> group (glyph numbers, left to right)
@@ -236,6 +242,55 @@ def visual_order(chars: list[str], idx: list[int], gen: list[bool],
 def upright(a: float, b: float) -> bool:
     """A glyph matrix whose baseline runs left to right, horizontally (shear and scaling allowed)."""
     return a > 0 and abs(b) <= 0.1 * a
+
+
+def quarter_turns(a: float, b: float) -> int | None:
+    """How many quarter turns (counter-clockwise, 0–3) a glyph matrix's baseline ``(a, b)`` is turned by,
+    within the tolerance :func:`upright` allows (about 5.7°); None for a baseline at another angle."""
+    for turn, (x, y) in enumerate(((a, b), (b, -a), (-a, -b), (-b, a))):
+        if x > 0 and abs(y) <= 0.1 * x:
+            return turn
+    return None
+
+
+def reading_box(box: tuple[float, float, float, float], turn: int) -> tuple[float, float, float, float]:
+    """A page box ``(l, b, r, t)`` of a glyph turned ``turn`` quarter turns, in the glyph's reading frame
+    (turned back: its baseline runs left to right, its top up), where lines and runs are found as for
+    upright glyphs."""
+    l, b, r, t = box
+    return ((l, b, r, t), (b, -r, t, -l), (-r, -t, -l, -b), (-t, l, -b, r))[turn % 4]
+
+
+#: tilted glyphs drawn backwards along their baseline by more than this share of their size are out of order
+TILT_BACK = 0.3
+
+
+def tilted_out_of_order(glyphs: list[tuple[int, float, tuple[float, float], float]]) -> bool:
+    """Whether glyphs drawn at an angle that is not a quarter turn (``(position in the stream, baseline
+    angle in degrees, centre (x, y), size)``) are drawn out of the order the page shows them in: on one
+    line (same angle to the degree, centres less than half a size apart across the baseline), a glyph the
+    stream draws after another lies behind it along the baseline. Such a page is not re-read here (its
+    boxes are bounds of turned glyphs): the caller reads it by OCR or holds it."""
+    import math
+
+    lines: dict[int, list[tuple[float, float, int, float]]] = {}
+    for p, angle, (x, y), size in glyphs:
+        th = math.radians(angle)
+        u = x * math.cos(th) + y * math.sin(th)
+        v = -x * math.sin(th) + y * math.cos(th)
+        lines.setdefault(round(angle) % 360, []).append((v, u, p, size))
+    for pts in lines.values():
+        pts.sort()
+        band: list[tuple[float, float, int, float]] = []
+        for pt in pts + [(math.inf, 0.0, 0, 0.0)]:
+            if band and pt[0] - band[0][0] < 0.5 * max(band[0][3], pt[3]):
+                band.append(pt)
+                continue
+            along = sorted(band, key=lambda q: q[2])
+            if any(b[1] < a[1] - TILT_BACK * max(a[3], b[3]) for a, b in zip(along, along[1:])):
+                return True
+            band = [pt]
+    return False
 
 
 def is_rtl(ch: str) -> bool:
