@@ -350,3 +350,74 @@ def test_quarter_turns_and_reading_frames():
     # two lines in order, the second drawn first: each line in order on its own
     other = [(p + 5, 30.0, (x - 30 * s, y + 30 * c), z) for p, _a, (x, y), z in line]
     assert not pdf_order.tilted_out_of_order(other + line)
+
+
+def vertical_pdf(path: Path, shuffled: bool, seed: int = 2) -> tuple[Path, list]:
+    """The ``LINES`` written vertically (세로쓰기): upright glyphs set one under the other, each line a
+    column, columns right to left 12 mm apart, drawn column by column top to bottom or shuffled. Returns
+    the file and per glyph ``(char, is_value, core box in points from the top left)``."""
+    pdf = FPDF()
+    pdf.add_font("K", "", str(REPO_FONT))
+    pdf.add_page()
+    pdf.set_font("K", size=14)
+    pdf.text(20, 20, "민원 접수증")
+    em = 14 / PT
+    drawn = []
+    for n, (label, value) in enumerate(LINES):
+        x, y = 180 - 12 * n, 40
+        for pos, ch in enumerate(label + value):
+            if ch != " ":
+                w = pdf.get_string_width(ch)
+                cx, cy = x + 3, y - 0.35 * em
+                drawn.append((x + (6 - w) / 2, y, ch, pos >= len(label),
+                              (int((cx - 0.4) * PT), int((cy - 0.4) * PT), int((cx + 0.4) * PT) + 1,
+                               int((cy + 0.4) * PT) + 1)))
+            y += 6.5
+    if shuffled:
+        random.Random(seed).shuffle(drawn)
+    for x, y, ch, _v, _b in drawn:
+        pdf.text(x, y, ch)
+    pdf.output(str(path))
+    return path, [(ch, v, b) for _x, _y, ch, v, b in drawn]
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_vertical_writing_is_read_down_each_column_and_masked(tmp_path, shuffled, monkeypatch):
+    """Text set in columns (세로쓰기). Drawn column by column, pdfium's order is right, but round eight's
+    reordering read the glyphs of one height across the columns (`성연주`, `명락소`) and the file was
+    published with nothing masked; drawn shuffled, pdfium's order hid it too. Both read down each column
+    now, columns right to left."""
+    src, drawn = vertical_pdf(tmp_path / "vertical.pdf", shuffled)
+    doc = open_document(src)
+    body = squash(doc.text.split("──", 2)[2])
+    if not shuffled:
+        assert squash(stream_order_text(src, monkeypatch).split("──", 2)[2]) == body   # pdfium's order kept
+        assert not any("order the page shows" in n for n in doc.notes)
+    for label, value in LINES:
+        assert squash(label + value) in body
+    assert doc.extra["pdf_ocr"] == {} and doc.unreadable == ()
+    out = tmp_path / "vertical.out.pdf"
+    _redact(src, out, {NAME: "PERSON", PHONE: "PHONE", squash(ADDR) if not shuffled else ADDR: "ADDRESS"})
+    before, after = page_image(src, scale=2), page_image(out, scale=2)
+    for ch, is_value, box in drawn:
+        box = tuple(2 * v for v in box)
+        if is_value:
+            assert dark(after, box) > 0.95, (ch, box)
+        else:
+            assert dark(after, box) < 0.6, (ch, box)
+    near = [(2 * b[0] - 10, 2 * b[1] - 10, 2 * b[2] + 10, 2 * b[3] + 10) for _c, _v, b in drawn]
+    assert all(dark(before, box) > 0.02 for box, (ch, _v, _b) in zip(near, drawn) if ch not in ":-")
+
+
+def test_vertical_writing_needs_columns_denser_than_rows():
+    from veil_desktop.documents import pdf_order
+
+    # a 3 x 3 grid of 10-point glyphs: rows 1 apart, columns 1 apart: horizontal text, never columns
+    grid = [(x * 11.0, -y * 11.0, x * 11.0 + 10, -y * 11.0 + 10) for y in range(3) for x in range(3)]
+    assert pdf_order._vertical_writing(list(range(9)), grid) == set()
+    # columns 20 apart, glyphs 2 apart down each: vertical
+    cols = [(x * 30.0, -y * 12.0, x * 30.0 + 10, -y * 12.0 + 10) for x in range(3) for y in range(4)]
+    assert pdf_order._vertical_writing(list(range(12)), cols) == set(range(12))
+    # a word whose letters are 2 apart with lines 4 apart under it: horizontal
+    para = [(x * 12.0, -y * 14.0, x * 12.0 + 10, -y * 14.0 + 10) for y in range(3) for x in range(5)]
+    assert pdf_order._vertical_writing(list(range(15)), para) == set()

@@ -152,6 +152,58 @@ def _groups(layer: list[int], boxes) -> list[list[int]]:
     return out
 
 
+#: the orientation key of upright glyphs written in columns (:func:`_vertical_writing`)
+VERTICAL = 4
+#: a glyph is written vertically when the glyph above or below it is at most this many heights away ...
+COLUMN_GAP = 0.6
+#: ... and its nearest neighbour on its line is more than twice as far, plus this many heights
+ROW_MARGIN = 0.2
+
+
+def _vertical_writing(upright: list[int], boxes) -> set[int]:
+    """The glyphs of ``upright`` (numbers into ``boxes``) written in columns: a glyph has a neighbour
+    above or below it (horizontally overlapping by half the narrower width) at most ``COLUMN_GAP`` of its
+    height away, and the nearest glyph on its line (``_lines``) is more than twice as far plus
+    ``ROW_MARGIN`` heights (or there is none) — text set down the page, not across it. Horizontal text
+    (glyphs closer along the line than to the lines above and below) is never taken."""
+    import math
+
+    if len(upright) < 2:
+        return set()
+    hgap = {n: math.inf for n in upright}
+    for line in _lines([boxes[n] for n in upright]):
+        row = sorted((upright[j] for j in line), key=lambda n: boxes[n][0])
+        for a, b in zip(row, row[1:]):
+            gap = max(0.0, boxes[b][0] - boxes[a][2])
+            hgap[a] = min(hgap[a], gap)
+            hgap[b] = min(hgap[b], gap)
+    # only glyphs with room on their line can be in a column: few on an ordinary page
+    cand = [n for n in upright if hgap[n] > ROW_MARGIN * (boxes[n][3] - boxes[n][1])]
+    if len(cand) < 2:
+        return set()
+    widths = sorted(boxes[n][2] - boxes[n][0] for n in cand)
+    cell = max(widths[len(widths) // 2], 1e-6)
+    bins: dict[int, list[int]] = {}
+    for n in cand:
+        bins.setdefault(int(((boxes[n][0] + boxes[n][2]) / 2) // cell), []).append(n)
+    out = set()
+    for n in cand:
+        l, b, r, t = boxes[n]
+        h = t - b
+        k = int(((l + r) / 2) // cell)
+        vgap = math.inf
+        for m in (m for kk in (k - 1, k, k + 1) for m in bins.get(kk, ())):
+            if m == n:
+                continue
+            ml, mb, mr, mt = boxes[m]
+            if min(r, mr) - max(l, ml) < 0.5 * min(r - l, mr - ml):
+                continue
+            vgap = min(vgap, max(0.0, mb - t, b - mt))
+        if vgap <= COLUMN_GAP * h and hgap[n] > 2 * vgap + ROW_MARGIN * h:
+            out.add(n)
+    return out
+
+
 def visual_order(chars: list[str], idx: list[int], gen: list[bool], glyphs: list[tuple]) -> Reordered:
     """``chars``/``idx``/``gen`` (a page as pdfium lists it: characters, pdfium indices, generated?) with
     the out-of-order groups of ``glyphs`` read in visual order (module doc). ``glyphs``: ``(position in
@@ -170,6 +222,11 @@ def visual_order(chars: list[str], idx: list[int], gen: list[bool], glyphs: list
         else:
             units.append(([p], box, turn))
     boxes = [u[1] for u in units]
+    # upright glyphs stacked in columns (vertical writing, 세로쓰기) are read down each column, the columns
+    # right to left: in the reading frame of a line turned three quarter turns
+    for n in _vertical_writing([n for n, u in enumerate(units) if u[2] == 0], boxes):
+        boxes[n] = reading_box(boxes[n], 3)
+        units[n] = (units[n][0], boxes[n], VERTICAL)
     text = ["".join(chars[p] for p in u[0]) for u in units]
     groups: list[list[int]] = []
     for turn in sorted({u[2] for u in units}):
